@@ -1,0 +1,12 @@
+import { login } from "../../lib/accounts";
+import { httpHandler } from "../../lib/http/handler";
+import { z } from "../../lib/validation";
+
+const body = z.strictObject({
+  email: z.string().check(z.minLength(1), z.maxLength(254)),
+  password: z.string().check(z.minLength(1), z.maxLength(200)),
+});
+
+export const handler = httpHandler("POST /api/v1/auth/login", { body }, ({ body, sourceIp }) =>
+  login({ ...body, sourceIp }),
+);

@@ -1,0 +1,21 @@
+import { signup } from "../../lib/accounts";
+import { httpHandler } from "../../lib/http/handler";
+import { email, name } from "../../lib/http/schemas";
+import { z } from "../../lib/validation";
+
+const body = z
+  .strictObject({
+    email,
+    password: z.string().check(z.minLength(10), z.maxLength(200)),
+    name,
+    organizationName: z.optional(name),
+    inviteToken: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+  })
+  .check(
+    z.refine((b) => (b.organizationName === undefined) !== (b.inviteToken === undefined), {
+      message: "Give organizationName to create an organization, or inviteToken to join one (not both)",
+      path: ["organizationName"],
+    }),
+  );
+
+export const handler = httpHandler("POST /api/v1/auth/signup", { body, status: 201 }, ({ body }) => signup(body));

@@ -1,0 +1,10 @@
+import { httpHandler } from "../../lib/http/handler";
+import { domain, name } from "../../lib/http/schemas";
+import { createSite } from "../../lib/sites";
+import { z } from "../../lib/validation";
+
+const body = z.strictObject({ name, domain: z.optional(z.nullable(domain)) });
+
+export const handler = httpHandler("POST /api/v1/sites", { body, status: 201 }, ({ principal, body }) =>
+  createSite(principal.orgId, body),
+);

@@ -1,0 +1,7 @@
+import { httpHandler } from "../../lib/http/handler";
+import { pageQuery } from "../../lib/http/schemas";
+import { sitesOf } from "../../lib/sites";
+
+export const handler = httpHandler("GET /api/v1/sites", { query: pageQuery }, ({ principal, query }) =>
+  sitesOf(principal.orgId, query.limit, query.cursor),
+);

@@ -1,0 +1,9 @@
+import { changeRole } from "../../lib/accounts";
+import { httpHandler } from "../../lib/http/handler";
+import { z } from "../../lib/validation";
+
+const body = z.strictObject({ role: z.enum(["admin", "member"]) });
+
+export const handler = httpHandler("PUT /api/v1/team/members/{userId}", { body }, ({ principal, body, params }) =>
+  changeRole(principal, params.userId ?? "", body.role),
+);

@@ -1,0 +1,33 @@
+/**
+ * `npm start`: the whole service on this machine, no AWS account and no Docker.
+ * Ctrl-C stops it; data stays in DATA_DIR (delete the folder for a fresh database).
+ */
+import { parseLocalConfig } from "../../lib/config";
+import { startLocalStack } from "./stack";
+
+const local = parseLocalConfig(process.env);
+const started = Date.now();
+const { info, stop } = await startLocalStack(local);
+
+console.log(`
+Inlet is running at ${info.url}   (started in ${((Date.now() - started) / 1000).toFixed(1)} s)
+  API base URL     ${info.baseUrl}/api/v1
+  DynamoDB Local   ${info.dynamodbEndpoint}   table ${info.tableName}
+  SQS emulator     ${info.sqsEndpoint}
+  Data folder      ${info.dataDir}
+
+Create a first account (the first account of a deployment is its platform admin):
+  curl -s -X POST ${info.url}/api/v1/auth/signup -H 'content-type: application/json' \\
+    -d '{"email":"you@example.com","password":"a-long-password","name":"You","organizationName":"Acme"}'
+or run \`npm run seed\` in another terminal for a demo owner, an Agency organization and a site.
+`);
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    console.log("\nStopping Inlet...");
+    stop().finally(() => process.exit(0));
+  });
+}

@@ -1,0 +1,85 @@
+import { z } from "./validation";
+
+/**
+ * Every setting the service reads, parsed once per cold start. `infra/` builds each
+ * function's environment through `functionEnvironment()` typed from this schema, so a renamed
+ * key breaks `tsc`, not production. Local endpoints are ordinary optional settings.
+ */
+const csv = z.pipe(
+  z.optional(z.string()),
+  z.transform((value) =>
+    (value ?? "")
+      .split(",")
+      .map((item) => item.trim().toLowerCase())
+      .filter((item) => item.length > 0),
+  ),
+);
+
+const positiveInt = (fallback: number) =>
+  z._default(z.coerce.number().check(z.int(), z.positive()), fallback);
+
+export const PLANS = ["free", "pro", "agency", "enterprise"] as const;
+export type Plan = (typeof PLANS)[number];
+
+export const configSchema = z.object({
+  TABLE_NAME: z.string().check(z.minLength(1)),
+  QUEUE_URL: z.optional(z.string()),
+  BASE_URL: z._default(z.url(), "http://localhost:3000"),
+  AWS_REGION: z._default(z.string(), "us-east-1"),
+  /** Set only for the local stack and tests: DynamoDB Local's address. */
+  DYNAMODB_ENDPOINT: z.optional(z.url()),
+  /** Set only for the local stack and tests: the SQS emulator's address. */
+  SQS_ENDPOINT: z.optional(z.url()),
+  DEFAULT_PLAN: z._default(z.enum(PLANS), "free"),
+  PLATFORM_ADMIN_EMAILS: csv,
+  SIGNUP_MODE: z._default(z.enum(["open", "invite-only"]), "open"),
+  SESSION_TTL_HOURS: positiveInt(24 * 7),
+  INVITE_TTL_HOURS: positiveInt(24 * 7),
+  /** scrypt cost. 2^15 in production; tests may lower it to keep the suite fast. */
+  PASSWORD_HASH_COST: positiveInt(32768),
+  LOG_LEVEL: z._default(z.enum(["debug", "info", "warn", "error"]), "info"),
+});
+
+export type Config = z.output<typeof configSchema>;
+export type ConfigInput = z.input<typeof configSchema>;
+export type ConfigKey = keyof ConfigInput;
+
+let cached: Config | undefined;
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const result = configSchema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  return result.data;
+}
+
+/** The configuration of this process, parsed from the environment on first use. */
+export function loadConfig(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}
+
+/** Settings of the local stack only (`npm start`, `npm run seed`, the test stack). */
+export const localConfigSchema = z.object({
+  /** The local gateway's port; 0 picks a free one (the test stack does). */
+  PORT: z._default(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65535)), 3000),
+  /** Where local data persists; a fresh folder is a fresh database. */
+  DATA_DIR: z._default(z.string().check(z.minLength(1)), ".inlet-data"),
+  /** Ports of DynamoDB Local and the SQS emulator; 0 (default) picks free ones. */
+  DYNAMODB_LOCAL_PORT: z._default(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65535)), 0),
+  SQS_LOCAL_PORT: z._default(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65535)), 0),
+  BASE_URL: z.optional(z.url()),
+});
+
+export type LocalConfig = z.output<typeof localConfigSchema>;
+
+export function parseLocalConfig(env: Record<string, string | undefined>): LocalConfig {
+  const result = localConfigSchema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid local configuration: ${problems}`);
+  }
+  return result.data;
+}

@@ -1,0 +1,59 @@
+/**
+ * Every error code the service answers with, and its HTTP status. docs/api.md lists the same
+ * table; test/unit/errors.test.ts keeps the two in step.
+ */
+export const ERROR_STATUS = {
+  VALIDATION_ERROR: 400,
+  INVALID_JSON: 400,
+  INVALID_CURSOR: 400,
+  RESTRICTED_PERMISSION: 400,
+  UNAUTHORIZED: 401,
+  INVALID_CREDENTIALS: 401,
+  SESSION_EXPIRED: 401,
+  API_KEY_EXPIRED: 401,
+  API_KEY_REVOKED: 401,
+  SESSION_REQUIRED: 403,
+  ROLE_REQUIRED: 403,
+  PLAN_REQUIRED: 403,
+  PLATFORM_ADMIN_REQUIRED: 403,
+  INSUFFICIENT_PERMISSION: 403,
+  SIGNUP_CLOSED: 403,
+  API_KEY_LIMIT_REACHED: 403,
+  CANNOT_CHANGE_OWNER: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  EMAIL_TAKEN: 409,
+  CONFLICT: 409,
+  API_KEY_NOT_REVOKED: 409,
+  INVITE_INVALID: 410,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** A failure the caller can act on. Domain code throws these; the HTTP layer maps them once. */
+export class AppError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = "AppError";
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found`);

@@ -1,0 +1,63 @@
+import type { Plan } from "./config";
+
+/** Spec part 5.2, plus settings.billing, which the spec names among the restricted ones. */
+export const PERMISSIONS = [
+  "forms.view",
+  "forms.create",
+  "forms.edit",
+  "forms.delete",
+  "forms.publish",
+  "submissions.view",
+  "submissions.export",
+  "submissions.delete",
+  "sites.view",
+  "sites.create",
+  "sites.edit",
+  "sites.delete",
+  "team.view",
+  "team.invite",
+  "team.manage",
+  "settings.org",
+  "settings.email",
+  "settings.billing",
+] as const;
+
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** Permissions no API key may ever hold (spec 5.2 rules 2 and 3): dashboard sessions only. */
+export const RESTRICTED_PERMISSIONS: ReadonlySet<Permission> = new Set([
+  "settings.email",
+  "settings.billing",
+  "settings.org",
+  "team.invite",
+  "team.manage",
+]);
+
+export const ROLES = ["owner", "admin", "member"] as const;
+export type Role = (typeof ROLES)[number];
+
+/**
+ * What a session may do, by role. Owners and admins hold every permission; members work with
+ * forms and submissions and can look at sites and the team, but cannot create, change or delete
+ * sites, delete submissions, or touch settings and the team (docs/api.md, "Roles").
+ */
+const MEMBER_PERMISSIONS: readonly Permission[] = [
+  "forms.view",
+  "forms.create",
+  "forms.edit",
+  "forms.publish",
+  "submissions.view",
+  "submissions.export",
+  "sites.view",
+  "team.view",
+];
+
+export function rolePermissions(role: Role): readonly Permission[] {
+  return role === "member" ? MEMBER_PERMISSIONS : PERMISSIONS;
+}
+
+export const isPermission = (value: string): value is Permission =>
+  (PERMISSIONS as readonly string[]).includes(value);
+
+/** Plans whose organizations may use API keys, and each plan's per-key rate limit per minute. */
+export const API_KEY_RATE_LIMITS: Partial<Record<Plan, number>> = { agency: 300, enterprise: 600 };

@@ -1,0 +1,108 @@
+import { AppError, notFound } from "./errors";
+import { newId, nowIso } from "./ids";
+import { type CaptchaSettings, deleteSite, getSite, listSites, putSite, replaceSite, type Site } from "./store/sites";
+
+export const DEFAULT_REFERENCE_PREFIX = "SUB";
+
+/**
+ * The default reference prefix: the first four letters or digits of the site name, upper-cased
+ * ("Acme Corp" → "ACME"), or SUB when the name has fewer than two.
+ */
+export function defaultReferencePrefix(name: string): string {
+  const letters = name.toUpperCase().replace(/[^A-Z0-9]/g, "").slice(0, 4);
+  return letters.length >= 2 ? letters : DEFAULT_REFERENCE_PREFIX;
+}
+
+/** The public shape of a site: the captcha secret is write-only, so only whether it is set. */
+export function siteView(site: Site) {
+  return {
+    id: site.id,
+    name: site.name,
+    domain: site.domain,
+    isActive: site.isActive,
+    referencePrefix: site.referencePrefix,
+    captcha: site.captcha
+      ? {
+          provider: site.captcha.provider,
+          siteKey: site.captcha.siteKey,
+          ...(site.captcha.provider === "score" ? { minScore: site.captcha.minScore ?? 0.5 } : {}),
+          hasSecretKey: site.captcha.secretKey.length > 0,
+        }
+      : null,
+    createdAt: site.createdAt,
+    updatedAt: site.updatedAt,
+  };
+}
+
+export async function createSite(orgId: string, input: { name: string; domain?: string | null }) {
+  const now = nowIso();
+  const site: Site = {
+    id: newId("site"),
+    orgId,
+    name: input.name,
+    domain: input.domain ?? null,
+    isActive: true,
+    referencePrefix: defaultReferencePrefix(input.name),
+    captcha: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await putSite(site);
+  return { site: siteView(site) };
+}
+
+export async function findSite(orgId: string, siteId: string): Promise<Site> {
+  const site = await getSite(orgId, siteId);
+  if (!site) throw notFound("Site");
+  return site;
+}
+
+export async function sitesOf(orgId: string, limit: number, cursor?: string) {
+  const page = await listSites(orgId, limit, cursor);
+  return { sites: page.items.map(siteView), nextCursor: page.nextCursor };
+}
+
+export interface SiteUpdate {
+  name?: string;
+  domain?: string | null;
+  isActive?: boolean;
+  referencePrefix?: string;
+  captcha?: { provider: "score" | "challenge"; siteKey: string; secretKey?: string; minScore?: number } | null;
+}
+
+export async function updateSite(orgId: string, siteId: string, update: SiteUpdate) {
+  const current = await findSite(orgId, siteId);
+  let captcha: CaptchaSettings | null = current.captcha;
+  if (update.captcha === null) {
+    captcha = null;
+  } else if (update.captcha) {
+    // Omitting secretKey keeps the stored one (it is never shown, so a client cannot echo it back).
+    const secretKey = update.captcha.secretKey ?? current.captcha?.secretKey;
+    if (!secretKey) {
+      throw new AppError("VALIDATION_ERROR", "The request is not valid", [
+        { path: "captcha.secretKey", message: "Required when no captcha secret is stored yet" },
+      ]);
+    }
+    captcha = { provider: update.captcha.provider, siteKey: update.captcha.siteKey, secretKey };
+    if (update.captcha.provider === "score") captcha.minScore = update.captcha.minScore ?? 0.5;
+  }
+  const next: Site = {
+    ...current,
+    ...(update.name !== undefined ? { name: update.name } : {}),
+    ...(update.domain !== undefined ? { domain: update.domain } : {}),
+    ...(update.isActive !== undefined ? { isActive: update.isActive } : {}),
+    ...(update.referencePrefix !== undefined ? { referencePrefix: update.referencePrefix } : {}),
+    captcha,
+    updatedAt: nowIso(),
+  };
+  if (next.updatedAt === current.updatedAt) next.updatedAt = new Date(Date.parse(next.updatedAt) + 1).toISOString();
+  const saved = await replaceSite(next, current.updatedAt);
+  if (saved === "CONFLICT") throw new AppError("CONFLICT", "The site changed while it was being updated; retry");
+  if (!saved) throw notFound("Site");
+  return { site: siteView(saved) };
+}
+
+export async function removeSite(orgId: string, siteId: string) {
+  if (!(await deleteSite(orgId, siteId))) throw notFound("Site");
+  return { message: "Site deleted" };
+}

@@ -1,0 +1,272 @@
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import type { Plan } from "../config";
+import type { Role } from "../permissions";
+import { cancellationReasons, db, isConditionFailure, tableName } from "./client";
+import { type Key, keys } from "./keys";
+
+export interface Organization {
+  id: string;
+  name: string;
+  plan: Plan;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Member {
+  userId: string;
+  orgId: string;
+  email: string;
+  name: string;
+  role: Role;
+  passwordHash: string;
+  platformAdmin?: boolean;
+  createdAt: string;
+}
+
+export interface Session {
+  userId: string;
+  orgId: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export interface Invite {
+  orgId: string;
+  email: string;
+  role: Role;
+  invitedBy: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+const strip = <T>(item: Record<string, unknown> | undefined): T | undefined => {
+  if (!item) return undefined;
+  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, type: _t, ttl: _ttl, ...rest } = item;
+  return rest as T;
+};
+
+export const organizationItem = (org: Organization) => ({
+  ...keys.organization(org.id),
+  ...keys.organizationIndex(org.createdAt, org.id),
+  type: "organization",
+  ...org,
+});
+
+export const memberItem = (member: Member) => ({ ...keys.member(member.orgId, member.userId), type: "member", ...member });
+
+export const emailItem = (email: string, userId: string, orgId: string) => ({
+  ...keys.email(email),
+  type: "email",
+  userId,
+  orgId,
+});
+
+export const sessionItem = (tokenHash: string, session: Session) => ({
+  ...keys.session(tokenHash),
+  type: "session",
+  ...session,
+  ttl: Math.floor(Date.parse(session.expiresAt) / 1000),
+});
+
+/**
+ * Creates an account in one transaction: the email claim (unique), the member, the session,
+ * and, for a new organization, the organization; for an invite, the invite is consumed.
+ * Returns "EMAIL_TAKEN" or "INVITE_INVALID" when a condition fails.
+ */
+export async function createAccount(input: {
+  member: Member;
+  organization?: Organization;
+  sessionHash: string;
+  session: Session;
+  inviteHash?: string;
+  now: string;
+}): Promise<"OK" | "EMAIL_TAKEN" | "INVITE_INVALID"> {
+  const TableName = tableName();
+  const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]["TransactItems"]> = [
+    {
+      Put: {
+        TableName,
+        Item: emailItem(input.member.email, input.member.userId, input.member.orgId),
+        ConditionExpression: "attribute_not_exists(pk)",
+      },
+    },
+    { Put: { TableName, Item: memberItem(input.member) } },
+    { Put: { TableName, Item: sessionItem(input.sessionHash, input.session) } },
+  ];
+  if (input.organization) items.push({ Put: { TableName, Item: organizationItem(input.organization) } });
+  if (input.inviteHash) {
+    items.push({
+      Delete: {
+        TableName,
+        Key: keys.invite(input.inviteHash),
+        ConditionExpression: "attribute_exists(pk) AND expiresAt > :now",
+        ExpressionAttributeValues: { ":now": input.now },
+      },
+    });
+  }
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: items }));
+    return "OK";
+  } catch (error) {
+    const reasons = cancellationReasons(error);
+    if (!reasons) throw error;
+    if (reasons[0] === "ConditionalCheckFailed") return "EMAIL_TAKEN";
+    if (input.inviteHash && reasons[items.length - 1] === "ConditionalCheckFailed") return "INVITE_INVALID";
+    throw error;
+  }
+}
+
+/** Claims the deployment's first-platform-admin marker; true for the one caller that wins. */
+export async function claimFirstPlatformAdmin(orgId: string, userId: string): Promise<boolean> {
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.firstPlatformAdmin(), type: "platform", userId, orgId },
+        ConditionExpression: "attribute_not_exists(pk)",
+      }),
+    );
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+  await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.member(orgId, userId),
+      UpdateExpression: "SET platformAdmin = :t",
+      ExpressionAttributeValues: { ":t": true },
+    }),
+  );
+  return true;
+}
+
+export async function getItem<T>(key: Key): Promise<T | undefined> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: key }));
+  return strip<T>(out.Item);
+}
+
+/**
+ * Reads several items in one BatchGetItem round trip, in the order asked (undefined where absent).
+ * Unprocessed keys (throttling) are retried.
+ */
+export async function getItems(keyList: Key[]): Promise<(Record<string, unknown> | undefined)[]> {
+  const TableName = tableName();
+  const found = new Map<string, Record<string, unknown>>();
+  let pending: Key[] = keyList;
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+    const out = await db().send(new BatchGetCommand({ RequestItems: { [TableName]: { Keys: pending } } }));
+    for (const item of out.Responses?.[TableName] ?? []) found.set(`${item.pk}\u0000${item.sk}`, item);
+    pending = (out.UnprocessedKeys?.[TableName]?.Keys as Key[] | undefined) ?? [];
+    if (attempt > 8 && pending.length) throw new Error("BatchGetItem kept returning unprocessed keys");
+  }
+  return keyList.map((k) => found.get(`${k.pk}\u0000${k.sk}`));
+}
+
+export const asOrganization = (item: Record<string, unknown> | undefined) => strip<Organization>(item);
+export const asMember = (item: Record<string, unknown> | undefined) => strip<Member>(item);
+export const asSession = (item: Record<string, unknown> | undefined) => strip<Session>(item);
+export const asInvite = (item: Record<string, unknown> | undefined) => strip<Invite>(item);
+export const asEmailClaim = (item: Record<string, unknown> | undefined) =>
+  strip<{ userId: string; orgId: string }>(item);
+
+export async function putSession(tokenHash: string, session: Session): Promise<void> {
+  await db().send(new PutCommand({ TableName: tableName(), Item: sessionItem(tokenHash, session) }));
+}
+
+export async function deleteSession(tokenHash: string): Promise<void> {
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.session(tokenHash) }));
+}
+
+export async function putInvite(tokenHash: string, invite: Invite): Promise<void> {
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...keys.invite(tokenHash),
+        type: "invite",
+        ...invite,
+        ttl: Math.floor(Date.parse(invite.expiresAt) / 1000),
+      },
+    }),
+  );
+}
+
+/** Changes a member's role unless the member is the owner. Returns false when no such member. */
+export async function updateMemberRole(orgId: string, userId: string, role: Role): Promise<Member | "OWNER" | undefined> {
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.member(orgId, userId),
+        UpdateExpression: "SET #role = :role",
+        ConditionExpression: "attribute_exists(pk) AND #role <> :owner",
+        ExpressionAttributeNames: { "#role": "role" },
+        ExpressionAttributeValues: { ":role": role, ":owner": "owner" },
+        ReturnValues: "ALL_NEW",
+        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+      }),
+    );
+    return strip<Member>(out.Attributes);
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    const old = (error as { Item?: Record<string, unknown> }).Item;
+    return old ? "OWNER" : undefined;
+  }
+}
+
+/** Removes a member and frees their email, unless the member is the owner. */
+export async function removeMember(member: Member): Promise<"OK" | "OWNER" | "NOT_FOUND"> {
+  const TableName = tableName();
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Delete: {
+              TableName,
+              Key: keys.member(member.orgId, member.userId),
+              ConditionExpression: "attribute_exists(pk) AND #role <> :owner",
+              ExpressionAttributeNames: { "#role": "role" },
+              ExpressionAttributeValues: { ":owner": "owner" },
+            },
+          },
+          {
+            Delete: {
+              TableName,
+              Key: keys.email(member.email),
+              ConditionExpression: "userId = :userId",
+              ExpressionAttributeValues: { ":userId": member.userId },
+            },
+          },
+        ],
+      }),
+    );
+    return "OK";
+  } catch (error) {
+    const reasons = cancellationReasons(error);
+    if (!reasons) throw error;
+    return member.role === "owner" ? "OWNER" : "NOT_FOUND";
+  }
+}
+
+export async function setOrganizationPlan(orgId: string, plan: Plan, now: string): Promise<Organization | undefined> {
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.organization(orgId),
+        UpdateExpression: "SET #plan = :plan, updatedAt = :now",
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeNames: { "#plan": "plan" },
+        ExpressionAttributeValues: { ":plan": plan, ":now": now },
+        ReturnValues: "ALL_NEW",
+      }),
+    );
+    return strip<Organization>(out.Attributes);
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,40 @@
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { loadConfig } from "../config";
+
+let client: DynamoDBDocumentClient | undefined;
+
+/** The process's document client, built once from config (module scope, reused across invocations). */
+export function db(): DynamoDBDocumentClient {
+  if (!client) {
+    const config = loadConfig();
+    const base = new DynamoDBClient({
+      region: config.AWS_REGION,
+      ...(config.DYNAMODB_ENDPOINT ? { endpoint: config.DYNAMODB_ENDPOINT } : {}),
+    });
+    client = DynamoDBDocumentClient.from(base, {
+      marshallOptions: { removeUndefinedValues: true },
+    });
+  }
+  return client;
+}
+
+/** Replace the client (bench and tests wrap it with a recording middleware). */
+export function setDb(next: DynamoDBDocumentClient): void {
+  client = next;
+}
+
+export const tableName = () => loadConfig().TABLE_NAME;
+
+/** True when a write failed only because its condition did not hold. */
+export function isConditionFailure(error: unknown): boolean {
+  const name = (error as { name?: string } | null)?.name;
+  return name === "ConditionalCheckFailedException";
+}
+
+/** The cancellation reason codes of a failed transaction, in item order ("None" where fine). */
+export function cancellationReasons(error: unknown): string[] | undefined {
+  const e = error as { name?: string; CancellationReasons?: { Code?: string }[] } | null;
+  if (e?.name !== "TransactionCanceledException") return undefined;
+  return (e.CancellationReasons ?? []).map((r) => r.Code ?? "None");
+}

@@ -1,0 +1,35 @@
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { db, tableName } from "./client";
+import { keys } from "./keys";
+
+/**
+ * Fixed-window counters shared by every function instance: one item per (scope, subject,
+ * window), incremented atomically with ADD, expiring by TTL one window after it closes.
+ * DynamoDB deletes expired items lazily, so readers compare the window themselves.
+ */
+export function windowStart(now: number, windowSeconds: number): number {
+  return Math.floor(now / 1000 / windowSeconds) * windowSeconds;
+}
+
+export async function incrementCounter(
+  scope: string,
+  subject: string,
+  windowSeconds: number,
+  now = Date.now(),
+): Promise<{ count: number; resetAt: number }> {
+  const start = windowStart(now, windowSeconds);
+  const out = await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.counter(scope, subject, start),
+      UpdateExpression: "ADD #count :one SET #ttl = if_not_exists(#ttl, :ttl), #type = if_not_exists(#type, :type)",
+      ExpressionAttributeNames: { "#count": "count", "#ttl": "ttl", "#type": "type" },
+      ExpressionAttributeValues: { ":one": 1, ":ttl": start + 2 * windowSeconds, ":type": "counter" },
+      ReturnValues: "UPDATED_NEW",
+    }),
+  );
+  return { count: Number(out.Attributes?.count ?? 1), resetAt: start + windowSeconds };
+}
+
+export const counterKey = (scope: string, subject: string, windowSeconds: number, now = Date.now()) =>
+  keys.counter(scope, subject, windowStart(now, windowSeconds));

@@ -1,0 +1,14 @@
+/**
+ * The single table's shape, shared by the CDK stack (infra/data-store.ts) and the local stack
+ * (infra/local/emulators.ts), so both build exactly the same table.
+ */
+export const TABLE = {
+  partitionKey: "pk",
+  sortKey: "sk",
+  indexes: [{ name: "gsi1", partitionKey: "gsi1pk", sortKey: "gsi1sk" }],
+  timeToLiveAttribute: "ttl",
+  /** The stream feeds the intake queue (the EventBridge Pipe in AWS, a stream follower locally). */
+  streamView: "NEW_IMAGE",
+} as const;
+
+export const GSI1 = TABLE.indexes[0].name;
