@@ -1,0 +1,98 @@
+import { randomUUID } from "node:crypto";
+import { TEST_ADMIN_EMAIL, TEST_PASSWORD } from "./constants";
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export const baseUrl = () => {
+  const url = process.env.INLET_URL;
+  if (!url) throw new Error("INLET_URL is not set: the jest global setup did not run");
+  return url;
+};
+
+/** One HTTP request to the local gateway; JSON bodies by default. */
+export async function api<T = any>(
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> } = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: string | Buffer | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const res = await fetch(`${baseUrl()}${path}`, { method, headers, body, redirect: "manual" });
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
+export const uniqueEmail = (label = "user") => `${label}-${randomUUID()}@example.com`;
+
+export interface Account {
+  token: string;
+  email: string;
+  userId: string;
+  orgId: string;
+}
+
+/** Signs up a new owner with a new organization. */
+export async function signupOwner(label = "owner"): Promise<Account> {
+  const email = uniqueEmail(label);
+  const res = await api("POST", "/api/v1/auth/signup", {
+    body: { email, password: TEST_PASSWORD, name: `Test ${label}`, organizationName: `Org ${label}` },
+  });
+  if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${res.text}`);
+  return { token: res.body.data.token, email, userId: res.body.data.user.id, orgId: res.body.data.organization.id };
+}
+
+let adminToken: Promise<string> | undefined;
+
+/** A session of the test stack's platform admin (created on first use, shared by a test file). */
+export function platformAdminToken(): Promise<string> {
+  adminToken ??= (async () => {
+    const signup = await api("POST", "/api/v1/auth/signup", {
+      body: { email: TEST_ADMIN_EMAIL, password: TEST_PASSWORD, name: "Platform Admin", organizationName: "Inlet Ops" },
+    });
+    if (signup.status === 201) return signup.body.data.token as string;
+    const login = await api("POST", "/api/v1/auth/login", { body: { email: TEST_ADMIN_EMAIL, password: TEST_PASSWORD } });
+    if (login.status !== 200) throw new Error(`admin login failed: ${login.status} ${login.text}`);
+    return login.body.data.token as string;
+  })();
+  return adminToken;
+}
+
+export async function setPlan(orgId: string, plan: "free" | "pro" | "agency" | "enterprise"): Promise<void> {
+  const res = await api("PUT", `/api/v1/admin/organizations/${orgId}`, { token: await platformAdminToken(), body: { plan } });
+  if (res.status !== 200) throw new Error(`plan change failed: ${res.status} ${res.text}`);
+}
+
+/** Invites `email` into the owner's organization and signs them up with `role`. */
+export async function addMember(owner: Account, role: "admin" | "member", label = role): Promise<Account> {
+  const email = uniqueEmail(label);
+  const invite = await api("POST", "/api/v1/team/invites", { token: owner.token, body: { email, role } });
+  if (invite.status !== 201) throw new Error(`invite failed: ${invite.status} ${invite.text}`);
+  const res = await api("POST", "/api/v1/auth/signup", {
+    body: { email, password: TEST_PASSWORD, name: `Test ${label}`, inviteToken: invite.body.data.inviteToken },
+  });
+  if (res.status !== 201) throw new Error(`invited signup failed: ${res.status} ${res.text}`);
+  return { token: res.body.data.token, email, userId: res.body.data.user.id, orgId: res.body.data.organization.id };
+}
+
+export async function createSite(account: Account, name = "Test site"): Promise<string> {
+  const res = await api("POST", "/api/v1/sites", { token: account.token, body: { name } });
+  if (res.status !== 201) throw new Error(`site creation failed: ${res.status} ${res.text}`);
+  return res.body.data.site.id as string;
+}

@@ -1,0 +1,65 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, openSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { type LocalStackInfo, stackFile } from "../../infra/local/stack-file";
+import { TEST_ADMIN_EMAIL } from "./constants";
+
+declare global {
+  // biome-ignore lint: the stack process handle travels from setup to teardown
+  var __INLET_STACK__: ChildProcess | undefined;
+}
+
+/**
+ * Starts the same local stack `npm start` runs (DynamoDB Local, the SQS emulator, the gateway)
+ * on free ports with a fresh data folder, and hands its endpoints to the test workers through
+ * the environment (workers are forked after this runs and inherit it).
+ */
+export default async function globalSetup(): Promise<void> {
+  const root = process.cwd();
+  const dataDir = mkdtempSync(join(tmpdir(), "inlet-test-"));
+  const logPath = join(dataDir, "stack.log");
+  const log = openSync(logPath, "a");
+  const env = {
+    ...process.env,
+    PORT: "0",
+    DATA_DIR: dataDir,
+    // A low scrypt cost keeps signups fast in tests; production uses 2^15 (lib/config.ts).
+    PASSWORD_HASH_COST: "1024",
+    PLATFORM_ADMIN_EMAILS: TEST_ADMIN_EMAIL,
+    LOG_LEVEL: "warn",
+  };
+  const child = spawn(process.execPath, ["--import", "tsx", "infra/local/start.ts"], {
+    cwd: root,
+    env,
+    detached: true,
+    stdio: ["ignore", log, log],
+  });
+  globalThis.__INLET_STACK__ = child;
+
+  const file = stackFile(dataDir);
+  const deadline = Date.now() + 90_000;
+  while (!existsSync(file)) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      throw new Error(`The local stack did not start:\n${readFileSync(logPath, "utf8")}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const info = JSON.parse(readFileSync(file, "utf8")) as LocalStackInfo;
+  Object.assign(process.env, {
+    INLET_URL: info.url.replace("localhost", "127.0.0.1"),
+    INLET_STACK_LOG: logPath,
+    BASE_URL: info.baseUrl,
+    TABLE_NAME: info.tableName,
+    DYNAMODB_ENDPOINT: info.dynamodbEndpoint,
+    SQS_ENDPOINT: info.sqsEndpoint,
+    QUEUE_URL: info.queueUrl,
+    INLET_DLQ_URL: info.dlqUrl,
+    AWS_REGION: info.region,
+    AWS_ACCESS_KEY_ID: "local",
+    AWS_SECRET_ACCESS_KEY: "local",
+    PASSWORD_HASH_COST: env.PASSWORD_HASH_COST,
+    PLATFORM_ADMIN_EMAILS: env.PLATFORM_ADMIN_EMAILS,
+    LOG_LEVEL: env.LOG_LEVEL,
+  });
+}
