@@ -80,7 +80,7 @@ export async function setPlan(orgId: string, plan: "free" | "pro" | "agency" | "
 }
 
 /** Invites `email` into the owner's organization and signs them up with `role`. */
-export async function addMember(owner: Account, role: "admin" | "member", label = role): Promise<Account> {
+export async function addMember(owner: Account, role: "admin" | "member", label: string = role): Promise<Account> {
   const email = uniqueEmail(label);
   const invite = await api("POST", "/api/v1/team/invites", { token: owner.token, body: { email, role } });
   if (invite.status !== 201) throw new Error(`invite failed: ${invite.status} ${invite.text}`);

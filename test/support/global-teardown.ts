@@ -1,16 +1,17 @@
 export default async function globalTeardown(): Promise<void> {
   const child = globalThis.__INLET_STACK__;
-  if (!child?.pid || child.exitCode !== null) return;
+  const pid = child?.pid;
+  if (!child || !pid || child.exitCode !== null) return;
   // The stack runs in its own process group with DynamoDB Local's JVM: stop them together.
   const exited = new Promise((r) => child.once("exit", r));
   try {
-    process.kill(-child.pid, "SIGTERM");
+    process.kill(-pid, "SIGTERM");
   } catch {
     return;
   }
   const timer = setTimeout(() => {
     try {
-      process.kill(-child.pid as number, "SIGKILL");
+      process.kill(-pid, "SIGKILL");
     } catch {
       // already gone
     }
