@@ -1,0 +1,130 @@
+import type { ITable } from "aws-cdk-lib/aws-dynamodb";
+import { PolicyStatement } from "aws-cdk-lib/aws-iam";
+import type { Function as LambdaFunction } from "aws-cdk-lib/aws-lambda";
+import type { IQueue } from "aws-cdk-lib/aws-sqs";
+import { NagSuppressions } from "cdk-nag";
+import type { Construct } from "constructs";
+import type { RouteDef } from "../functions/routes";
+import { type ConfigInput, type ConfigKey, configSchema } from "../lib/config";
+import { keys } from "../lib/store/keys";
+
+/**
+ * A function's environment, typed from the config schema (lib/config.ts): a key the schema does
+ * not know, or an enum value it does not accept, is a `tsc` error rather than a cold-start
+ * failure in production. Numbers are coerced by the schema, so they are plain strings here.
+ */
+export type FunctionEnvironment = {
+  readonly [K in ConfigKey]?: NonNullable<ConfigInput[K]> extends string ? NonNullable<ConfigInput[K]> : string;
+};
+
+export function setEnvironment(fn: LambdaFunction, env: FunctionEnvironment): void {
+  for (const [key, value] of Object.entries(env)) {
+    if (value !== undefined) fn.addEnvironment(key, value);
+  }
+}
+
+/**
+ * Settings an operator may set per deployment with CDK context (`cdk deploy -c signupMode=...`
+ * or the `context` block of cdk.json). Unset ones are left out of the environment so the
+ * schema's defaults in lib/config.ts stay the only defaults.
+ */
+export const CONTEXT_SETTINGS = {
+  baseUrl: "BASE_URL",
+  defaultPlan: "DEFAULT_PLAN",
+  platformAdminEmails: "PLATFORM_ADMIN_EMAILS",
+  signupMode: "SIGNUP_MODE",
+  logLevel: "LOG_LEVEL",
+} as const satisfies Record<string, ConfigKey>;
+
+/**
+ * The context settings that are set, each validated by the same schema the functions parse at
+ * cold start, so `-c signupMode=closed` fails `cdk synth` instead of every request.
+ */
+export function settingsFromContext(scope: Construct): FunctionEnvironment {
+  const env: Partial<Record<ConfigKey, string>> = {};
+  for (const [contextKey, configKey] of Object.entries(CONTEXT_SETTINGS)) {
+    const raw: unknown = scope.node.tryGetContext(contextKey);
+    if (raw === undefined || raw === null || raw === "") continue;
+    // cdk.json may list admin emails as a JSON array; the schema reads a comma-separated string.
+    const value = Array.isArray(raw) ? raw.map(String).join(",") : String(raw);
+    const result = configSchema.shape[configKey].safeParse(value);
+    if (!result.success) {
+      const reason = result.error.issues.map((issue) => issue.message).join("; ");
+      throw new Error(`Context value ${contextKey}=${JSON.stringify(value)} is not a valid ${configKey}: ${reason}`);
+    }
+    env[configKey] = value;
+  }
+  return env as FunctionEnvironment;
+}
+
+/** `read` → read-only grant, `write` → read/write grant; TABLE_NAME comes with either. */
+export function bindTable(fn: LambdaFunction, table: ITable, access: RouteDef["table"]): void {
+  if (access === "none") return;
+  if (access === "read") table.grantReadData(fn);
+  else table.grantReadWriteData(fn);
+  setEnvironment(fn, { TABLE_NAME: table.tableName });
+  if (fn.role) {
+    NagSuppressions.addResourceSuppressions(
+      fn.role,
+      [
+        {
+          id: "AwsSolutions-IAM5",
+          reason:
+            "The table grants cover the table's global secondary indexes as `<table ARN>/index/*`: the wildcard matches index names of this one table only (its single index, gsi1, is queried for the organization list and other access patterns in docs/data-model.md), never another table.",
+          appliesTo: [{ regex: "/^Resource::<[A-Za-z0-9]+\\.Arn>\\/index\\/\\*$/" }],
+        },
+      ],
+      true,
+    );
+  }
+}
+
+/** `send` → may send to the intake queue, and knows its URL. */
+export function bindQueue(fn: LambdaFunction, queue: IQueue, access: RouteDef["queue"]): void {
+  if (access !== "send") return;
+  queue.grantSendMessages(fn);
+  setEnvironment(fn, { QUEUE_URL: queue.queueUrl });
+}
+
+/** `COUNTER#login#a@b.c` → `COUNTER#`. */
+const partitionPrefix = (pk: string) => pk.slice(0, pk.indexOf("#") + 1);
+
+/**
+ * Partition key prefixes of the bookkeeping items every authenticated request may update even
+ * on a read-only route: rate-limit counters and an API key's lastUsedAt. Derived from
+ * lib/store/keys.ts (the only module that builds keys) so a renamed prefix follows into IAM.
+ */
+export const BOOKKEEPING_KEY_PREFIXES = [keys.counter("scope", "subject", 0).pk, keys.apiKey("id").pk].map(
+  partitionPrefix,
+);
+
+/**
+ * `dynamodb:UpdateItem` on bookkeeping items only. `dynamodb:LeadingKeys` is the partition key
+ * of the item the request touches; with ForAllValues:StringLike every one of them must match.
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/specifying-conditions.html
+ */
+export function allowBookkeepingUpdates(fn: LambdaFunction, table: ITable): void {
+  fn.addToRolePolicy(
+    new PolicyStatement({
+      actions: ["dynamodb:UpdateItem"],
+      resources: [table.tableArn],
+      conditions: {
+        "ForAllValues:StringLike": {
+          "dynamodb:LeadingKeys": BOOKKEEPING_KEY_PREFIXES.map((prefix) => `${prefix}*`),
+        },
+      },
+    }),
+  );
+}
+
+/** Everything a route entry says its function may touch: grants and environment together. */
+export function bindRoute(fn: LambdaFunction, route: RouteDef, resources: { table: ITable; queue: IQueue }): void {
+  if (route.auth !== "public" && route.table === "none") {
+    // Authenticating a request reads its session or API key from the table.
+    throw new Error(`Route ${route.route} authenticates (${route.auth}) but has table: "none"`);
+  }
+  bindTable(fn, resources.table, route.table);
+  bindQueue(fn, resources.queue, route.queue);
+  // Write routes already hold dynamodb:UpdateItem on the whole table.
+  if (route.auth !== "public" && route.table === "read") allowBookkeepingUpdates(fn, resources.table);
+}

@@ -1,0 +1,169 @@
+import { Duration, RemovalPolicy, Stack } from "aws-cdk-lib";
+import { AccessLogFormat } from "aws-cdk-lib/aws-apigateway";
+import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage, LogGroupLogDestination } from "aws-cdk-lib/aws-apigatewayv2";
+import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
+import { Alarm, ComparisonOperator, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
+import type { ITable } from "aws-cdk-lib/aws-dynamodb";
+import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
+import type { IQueue } from "aws-cdk-lib/aws-sqs";
+import { NagSuppressions } from "cdk-nag";
+import { Construct } from "constructs";
+import { ROUTES, type RouteDef } from "../functions/routes";
+import { bindRoute, setEnvironment, settingsFromContext } from "./environment";
+import { InletFunction } from "./inlet-function";
+
+/** API Gateway's route key of the catch-all route. */
+export const DEFAULT_ROUTE_KEY = "$default";
+
+/**
+ * Stage-wide throttling (token bucket, per second), well under the account's regional quota
+ * (10,000 rps) so one stage cannot starve the others or run up an unbounded bill.
+ * https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-throttling.html
+ */
+export const STAGE_THROTTLE = { rateLimit: 100, burstLimit: 200 } as const;
+
+/** `auth/signup` → `AuthSignup`: stable construct ids derived from the handler path. */
+export function constructName(handler: string): string {
+  return handler
+    .split(/[/-]/)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join("");
+}
+
+/** `"POST /api/v1/sites/{id}"` → its method and path. */
+export function parseRouteKey(routeKey: string): { method: HttpMethod; path: string } {
+  const [method, path, ...rest] = routeKey.split(" ");
+  if (!method || !path || rest.length > 0 || !Object.values<string>(HttpMethod).includes(method)) {
+    throw new Error(`Route key ${JSON.stringify(routeKey)} is not "<METHOD> <path>"`);
+  }
+  return { method: method as HttpMethod, path };
+}
+
+export interface InletHttpApiProps {
+  table: ITable;
+  queue: IQueue;
+  /** Defaults to the route table in functions/routes.ts. */
+  routes?: readonly RouteDef[];
+}
+
+/**
+ * The HTTP API and one function per route table entry. `$default` is the API's default route:
+ * whatever no other route matches, OPTIONS preflights included, reaches the not-found function.
+ * API Gateway's own CORS handling stays off (no `corsPreflight`), so the handlers decide.
+ */
+export class InletHttpApi extends Construct {
+  readonly api: HttpApi;
+  readonly stage: HttpStage;
+  /** By route key. */
+  readonly functions: ReadonlyMap<string, InletFunction>;
+  readonly serverErrorAlarm: Alarm;
+
+  constructor(scope: Construct, id: string, props: InletHttpApiProps) {
+    super(scope, id);
+    const routes: readonly RouteDef[] = props.routes ?? ROUTES;
+
+    const functions = new Map<string, InletFunction>();
+    const names = new Set<string>();
+    for (const route of routes) {
+      const name = constructName(route.handler);
+      if (names.has(name)) throw new Error(`Two routes use handler ${route.handler}`);
+      names.add(name);
+      const fn = new InletFunction(this, `Function${name}`, {
+        handler: route.handler,
+        description: `Inlet ${route.route}`,
+        memoryMb: route.memoryMb,
+        timeoutSeconds: route.timeoutSeconds,
+      });
+      bindRoute(fn.fn, route, { table: props.table, queue: props.queue });
+      functions.set(route.route, fn);
+    }
+    this.functions = functions;
+
+    const fallback = functions.get(DEFAULT_ROUTE_KEY);
+    if (!fallback) throw new Error(`The route table has no ${DEFAULT_ROUTE_KEY} entry`);
+
+    this.api = new HttpApi(this, "Api", {
+      apiName: `${Stack.of(this).stackName}-http`,
+      description: "Inlet HTTP API",
+      defaultIntegration: new HttpLambdaIntegration("IntegrationDefault", fallback.fn),
+      // The stage below replaces the default one so it can carry access logs and throttling.
+      createDefaultStage: false,
+    });
+
+    const accessLogs = new LogGroup(this, "LogGroupAccess", {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.stage = new HttpStage(this, "StageDefault", {
+      httpApi: this.api,
+      stageName: "$default",
+      autoDeploy: true,
+      throttle: STAGE_THROTTLE,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        // Variables: https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-logging-variables.html
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: "$context.requestId",
+            ip: "$context.identity.sourceIp",
+            requestTime: "$context.requestTime",
+            method: "$context.httpMethod",
+            path: "$context.path",
+            routeKey: "$context.routeKey",
+            status: "$context.status",
+            protocol: "$context.protocol",
+            responseLength: "$context.responseLength",
+            latencyMs: "$context.responseLatency",
+            integrationLatencyMs: "$context.integrationLatency",
+            integrationError: "$context.integrationErrorMessage",
+            error: "$context.error.message",
+          }),
+        ),
+      },
+    });
+
+    for (const route of routes) {
+      if (route.route === DEFAULT_ROUTE_KEY) continue;
+      const fn = functions.get(route.route);
+      if (!fn) throw new Error(`No function for ${route.route}`);
+      const { method, path } = parseRouteKey(route.route);
+      const name = constructName(route.handler);
+      new HttpRoute(this, `Route${name}`, {
+        httpApi: this.api,
+        routeKey: HttpRouteKey.with(path, method),
+        integration: new HttpLambdaIntegration(`Integration${name}`, fn.fn),
+      });
+    }
+
+    // Links in e-mails and responses use BASE_URL: a custom domain given as context wins over
+    // the API's own endpoint.
+    const settings = { BASE_URL: this.api.apiEndpoint, ...settingsFromContext(this) };
+    for (const fn of functions.values()) setEnvironment(fn.fn, settings);
+
+    this.serverErrorAlarm = new Alarm(this, "AlarmServerErrors", {
+      alarmDescription: "The HTTP API returned 5xx responses in the last 5 minutes. See docs/deployment.md.",
+      metric: this.api.metricServerError({ period: Duration.minutes(5), statistic: "Sum" }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+
+    NagSuppressions.addResourceSuppressions(
+      this,
+      [
+        {
+          id: "AwsSolutions-APIG4",
+          reason:
+            "Authorization happens in each route's function: session and API-key bearer tokens are looked up in the table by lib/ (routes with auth 'session' or 'bearer' in functions/routes.ts). Routes with auth 'public' (signup, login, $default's 404) are public by design. A Lambda authorizer would add a second invocation and table read per request for no added control.",
+        },
+        {
+          id: "AwsSolutions-COG4",
+          reason:
+            "Inlet has no Cognito user pool: its users authenticate with its own session tokens and API keys, checked by the route functions (see AwsSolutions-APIG4).",
+        },
+      ],
+      true,
+    );
+  }
+}

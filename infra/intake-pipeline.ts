@@ -1,0 +1,144 @@
+import { Duration, RemovalPolicy, Stack } from "aws-cdk-lib";
+import { Alarm, ComparisonOperator, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
+import type { ITable } from "aws-cdk-lib/aws-dynamodb";
+import { Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
+import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
+import { CfnPipe } from "aws-cdk-lib/aws-pipes";
+import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
+import { NagSuppressions } from "cdk-nag";
+import { Construct } from "constructs";
+import { INTAKE_FILTER_PATTERN } from "./intake-filter";
+
+/** The timeout the intake consumer function (a later issue) will have. */
+export const CONSUMER_TIMEOUT_SECONDS = 30;
+
+/**
+ * AWS recommends a visibility timeout of at least six times the consuming function's timeout,
+ * so a message is not handed to a second consumer while throttled retries of the first batch are
+ * still running (https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-configure.html).
+ */
+export const INTAKE_VISIBILITY_TIMEOUT_SECONDS = 6 * CONSUMER_TIMEOUT_SECONDS;
+
+/** Receives before a message moves to the DLQ: a few retries, then a human looks at it. */
+export const INTAKE_MAX_RECEIVE_COUNT = 5;
+
+/** Stream records the pipe reads per batch (kept within 1..10: a failed batch is retried whole). */
+export const PIPE_BATCH_SIZE = 10;
+
+/** Delivery retries before the pipe gives a record to the DLQ (-1 would retry forever). */
+export const PIPE_MAX_RETRY_ATTEMPTS = 10;
+
+export interface IntakePipelineProps {
+  /** The table whose stream (NEW_IMAGE) feeds the queue. */
+  table: ITable;
+}
+
+/**
+ * Table stream → EventBridge Pipe (inserts of submission items only) → intake queue → (later)
+ * the consumer function. Messages the consumer fails INTAKE_MAX_RECEIVE_COUNT times, and stream
+ * records the pipe cannot deliver, land in the DLQ; an alarm fires as soon as it holds one.
+ */
+export class IntakePipeline extends Construct {
+  readonly queue: Queue;
+  readonly deadLetterQueue: Queue;
+  readonly pipe: CfnPipe;
+  readonly deadLetterAlarm: Alarm;
+
+  constructor(scope: Construct, id: string, props: IntakePipelineProps) {
+    super(scope, id);
+    const streamArn = props.table.tableStreamArn;
+    if (!streamArn) throw new Error("IntakePipeline needs a table with a stream");
+
+    // Both queues hold undelivered submissions: kept if the stack is deleted.
+    this.deadLetterQueue = new Queue(this, "QueueDeadLetter", {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      // Longer than the intake queue's 4 days: a standard queue keeps a message's original
+      // enqueue time when it is moved to the DLQ, so the DLQ must retain it longer.
+      retentionPeriod: Duration.days(14),
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    NagSuppressions.addResourceSuppressions(this.deadLetterQueue, [
+      {
+        id: "AwsSolutions-SQS3",
+        reason:
+          "This queue is the dead-letter queue of the intake queue and of the pipe; a DLQ of a DLQ would only move the problem. Its ApproximateNumberOfMessagesVisible alarm is the escalation path.",
+      },
+    ]);
+
+    this.queue = new Queue(this, "QueueIntake", {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: Duration.seconds(INTAKE_VISIBILITY_TIMEOUT_SECONDS),
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: INTAKE_MAX_RECEIVE_COUNT },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    const pipeLogGroup = new LogGroup(this, "LogGroupPipe", {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    const pipeRole = new Role(this, "RolePipe", {
+      // Confused-deputy guard: only pipes of this account may assume the role.
+      assumedBy: new ServicePrincipal("pipes.amazonaws.com", {
+        conditions: { StringEquals: { "aws:SourceAccount": Stack.of(this).account } },
+      }),
+      description: "Execution role of the table stream to intake queue pipe",
+    });
+    props.table.grantStreamRead(pipeRole);
+    this.queue.grantSendMessages(pipeRole);
+    this.deadLetterQueue.grantSendMessages(pipeRole);
+    pipeLogGroup.grantWrite(pipeRole);
+    NagSuppressions.addResourceSuppressions(
+      pipeRole,
+      [
+        {
+          id: "AwsSolutions-IAM5",
+          reason:
+            "table.grantStreamRead adds dynamodb:ListStreams, which EventBridge Pipes requires for a DynamoDB stream source (https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-pipes-permissions.html) and which supports no resource-level permission, so its resource must be '*'. All other stream actions are scoped to this table's stream ARN.",
+          appliesTo: ["Resource::*"],
+        },
+      ],
+      true,
+    );
+
+    this.pipe = new CfnPipe(this, "Pipe", {
+      description: "New submissions in the table → intake queue",
+      roleArn: pipeRole.roleArn,
+      source: streamArn,
+      sourceParameters: {
+        dynamoDbStreamParameters: {
+          // The queue must see every submission the stream still holds (24 h), not only new ones.
+          startingPosition: "TRIM_HORIZON",
+          batchSize: PIPE_BATCH_SIZE,
+          maximumRetryAttempts: PIPE_MAX_RETRY_ATTEMPTS,
+          // Stream records expire after 24 h anyway; give up on older ones explicitly.
+          maximumRecordAgeInSeconds: 24 * 60 * 60,
+          deadLetterConfig: { arn: this.deadLetterQueue.queueArn },
+        },
+        filterCriteria: { filters: [{ pattern: JSON.stringify(INTAKE_FILTER_PATTERN) }] },
+      },
+      target: this.queue.queueArn,
+      logConfiguration: {
+        level: "ERROR",
+        cloudwatchLogsLogDestination: { logGroupArn: pipeLogGroup.logGroupArn },
+      },
+    });
+    // The pipe validates its role's permissions when it is created.
+    this.pipe.node.addDependency(pipeRole);
+
+    this.deadLetterAlarm = new Alarm(this, "AlarmDeadLetter", {
+      alarmDescription:
+        "The intake DLQ holds messages: submissions the consumer failed repeatedly, or stream records the pipe could not deliver. See docs/deployment.md.",
+      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(5),
+        statistic: "Maximum",
+      }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+  }
+}
