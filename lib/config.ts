@@ -1,4 +1,4 @@
-import { z } from "./validation";
+import * as z from "./validation";
 
 /**
  * Every setting the service reads, parsed once per cold start. `infra/` builds each

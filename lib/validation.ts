@@ -1,8 +1,10 @@
 // Validation uses zod's tree-shakable "mini" build: the full build adds ~440 KB to every
-// bundle and 20-30 ms to every cold start (see docs/performance.md once measured).
-import * as z from "zod/mini";
+// bundle and 20-30 ms to every cold start. Callers import this module as a namespace
+// (`import * as z from ".../validation"`): re-exporting a `z` object instead would make esbuild
+// keep all of zod (every locale, the JSON-schema code) in every bundle.
+import { config } from "zod/mini";
 import en from "zod/v4/locales/en.js";
 
-z.config(en());
+config(en());
 
-export { z };
+export * from "zod/mini";

@@ -1,7 +1,7 @@
 import { changePlan } from "../../lib/admin";
 import { httpHandler } from "../../lib/http/handler";
 import { plan } from "../../lib/http/schemas";
-import { z } from "../../lib/validation";
+import * as z from "../../lib/validation";
 
 const body = z.strictObject({ plan });
 

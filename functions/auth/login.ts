@@ -1,6 +1,6 @@
 import { login } from "../../lib/accounts";
 import { httpHandler } from "../../lib/http/handler";
-import { z } from "../../lib/validation";
+import * as z from "../../lib/validation";
 
 const body = z.strictObject({
   email: z.string().check(z.minLength(1), z.maxLength(254)),

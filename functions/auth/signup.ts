@@ -1,7 +1,7 @@
 import { signup } from "../../lib/accounts";
 import { httpHandler } from "../../lib/http/handler";
 import { email, name } from "../../lib/http/schemas";
-import { z } from "../../lib/validation";
+import * as z from "../../lib/validation";
 
 const body = z
   .strictObject({

@@ -1,7 +1,7 @@
 import { httpHandler } from "../../lib/http/handler";
 import { domain, name } from "../../lib/http/schemas";
 import { createSite } from "../../lib/sites";
-import { z } from "../../lib/validation";
+import * as z from "../../lib/validation";
 
 const body = z.strictObject({ name, domain: z.optional(z.nullable(domain)) });
 

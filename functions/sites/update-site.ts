@@ -1,7 +1,7 @@
 import { httpHandler } from "../../lib/http/handler";
 import { domain, name } from "../../lib/http/schemas";
 import { updateSite } from "../../lib/sites";
-import { z } from "../../lib/validation";
+import * as z from "../../lib/validation";
 
 const captchaKey = z.string().check(z.trim(), z.minLength(1), z.maxLength(512));
 

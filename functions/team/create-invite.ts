@@ -1,7 +1,7 @@
 import { createInvite } from "../../lib/accounts";
 import { httpHandler } from "../../lib/http/handler";
 import { email } from "../../lib/http/schemas";
-import { z } from "../../lib/validation";
+import * as z from "../../lib/validation";
 
 const body = z.strictObject({ email, role: z.enum(["admin", "member"]) });
 

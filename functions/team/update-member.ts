@@ -1,6 +1,6 @@
 import { changeRole } from "../../lib/accounts";
 import { httpHandler } from "../../lib/http/handler";
-import { z } from "../../lib/validation";
+import * as z from "../../lib/validation";
 
 const body = z.strictObject({ role: z.enum(["admin", "member"]) });
 

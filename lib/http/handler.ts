@@ -4,7 +4,7 @@ import { ROUTES, type RouteKey, routeDef } from "../../functions/routes";
 import { authenticate, authorize, type Principal, type SessionPrincipal } from "../auth";
 import { AppError } from "../errors";
 import { describeError, log } from "../log";
-import type { z } from "../validation";
+import type * as z from "../validation";
 import { errorResponse, type HttpResult, RawResponse, successResponse } from "./response";
 
 /** Management bodies are small JSON documents; API Gateway itself accepts up to 10 MB. */

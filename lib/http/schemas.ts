@@ -1,5 +1,5 @@
 import { PLANS } from "../config";
-import { z } from "../validation";
+import * as z from "../validation";
 
 /** `limit` (1-100, default 50) and an opaque `cursor`, for every list that grows. */
 export const pageQuery = z.object({
