@@ -1,4 +1,5 @@
 import type { RouteDef } from "../functions/routes";
+import { resolveApiKey } from "./api-key-auth";
 import { loadConfig, type Plan } from "./config";
 import { AppError } from "./errors";
 import { sha256Hex } from "./ids";
@@ -29,16 +30,11 @@ export interface ApiKeyPrincipal {
   permissions: ReadonlySet<Permission>;
   /** Response headers every API-key response carries (X-RateLimit-*). */
   responseHeaders: Record<string, string>;
+  /** Bookkeeping started during authentication (lastUsedAt), awaited before the response. */
+  pending?: Promise<void>;
 }
 
 export type Principal = SessionPrincipal | ApiKeyPrincipal;
-
-/** Resolves API keys; installed by lib/api-keys so the session path does not bundle it. */
-export type ApiKeyResolver = (token: string) => Promise<ApiKeyPrincipal>;
-let apiKeyResolver: ApiKeyResolver | undefined;
-export function setApiKeyResolver(resolver: ApiKeyResolver): void {
-  apiKeyResolver = resolver;
-}
 
 const unauthorized = () => new AppError("UNAUTHORIZED", "A valid bearer token is required");
 
@@ -92,7 +88,7 @@ export async function authenticate(authorization: string | undefined): Promise<P
   const token = bearerToken(authorization);
   const kind = tokenKind(token);
   if (kind === "session") return resolveSession(token);
-  if (kind === "apiKey" && apiKeyResolver) return apiKeyResolver(token);
+  if (kind === "apiKey") return resolveApiKey(token);
   throw unauthorized();
 }
 

@@ -38,6 +38,12 @@ export const configSchema = z.object({
   /** scrypt cost. 2^15 in production; tests may lower it to keep the suite fast. */
   PASSWORD_HASH_COST: positiveInt(32768),
   LOG_LEVEL: z._default(z.enum(["debug", "info", "warn", "error"]), "info"),
+  /**
+   * How long a background purge keeps looking for submissions after the webhook was deleted:
+   * an intake request that read the webhook just before may still be writing (API Gateway
+   * gives it at most 30 s).
+   */
+  PURGE_GRACE_SECONDS: z._default(z.coerce.number().check(z.int(), z.minimum(0)), 60),
 });
 
 export type Config = z.output<typeof configSchema>;

@@ -1,6 +1,6 @@
 import { AppError, notFound } from "./errors";
 import { newId, nowIso } from "./ids";
-import { type CaptchaSettings, deleteSite, getSite, listSites, putSite, replaceSite, type Site } from "./store/sites";
+import { type CaptchaSettings, deleteSite, getSite, listSites, putSite, saveSiteSettings, type Site } from "./store/sites";
 
 export const DEFAULT_REFERENCE_PREFIX = "SUB";
 
@@ -96,13 +96,17 @@ export async function updateSite(orgId: string, siteId: string, update: SiteUpda
     updatedAt: nowIso(),
   };
   if (next.updatedAt === current.updatedAt) next.updatedAt = new Date(Date.parse(next.updatedAt) + 1).toISOString();
-  const saved = await replaceSite(next, current.updatedAt);
+  const saved = await saveSiteSettings(next, current.updatedAt);
   if (saved === "CONFLICT") throw new AppError("CONFLICT", "The site changed while it was being updated; retry");
   if (!saved) throw notFound("Site");
   return { site: siteView(saved) };
 }
 
 export async function removeSite(orgId: string, siteId: string) {
-  if (!(await deleteSite(orgId, siteId))) throw notFound("Site");
+  const outcome = await deleteSite(orgId, siteId);
+  if (outcome === "GONE") throw notFound("Site");
+  if (outcome === "NOT_EMPTY") {
+    throw new AppError("SITE_NOT_EMPTY", "Archive and permanently delete the site's webhooks first");
+  }
   return { message: "Site deleted" };
 }

@@ -80,7 +80,10 @@ const errorMapper = (): MiddlewareObj<InletEvent, HttpResult> => ({
     }
     const response = errorResponse(appError, requestId);
     const principal = request.event.inlet?.principal;
-    if (principal?.kind === "apiKey") Object.assign(response.headers, principal.responseHeaders);
+    if (principal?.kind === "apiKey") {
+      Object.assign(response.headers, principal.responseHeaders);
+      await principal.pending;
+    }
     request.response = response;
   },
 });
@@ -133,8 +136,9 @@ const authentication = (routeKey: RouteKey): MiddlewareObj<InletEvent, HttpResul
     },
     after: async (request: InletRequest) => {
       const principal = request.event.inlet?.principal;
-      if (principal?.kind === "apiKey" && request.response) {
-        Object.assign(request.response.headers, principal.responseHeaders);
+      if (principal?.kind === "apiKey") {
+        if (request.response) Object.assign(request.response.headers, principal.responseHeaders);
+        await principal.pending;
       }
     },
   };

@@ -10,6 +10,8 @@ export interface Organization {
   plan: Plan;
   createdAt: string;
   updatedAt: string;
+  /** API keys held, revoked ones included (lib/store/api-keys.ts keeps it; absent until the first). */
+  apiKeyCount?: number;
 }
 
 export interface Member {

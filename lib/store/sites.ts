@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { db, isConditionFailure, tableName } from "./client";
 import { keys } from "./keys";
 import { queryPage } from "./pagination";
@@ -23,8 +23,9 @@ export interface Site {
   updatedAt: string;
 }
 
+/** Counters kept on the site item (webhookCount) are not part of the site's settings. */
 const toSite = (item: Record<string, unknown>): Site => {
-  const { pk: _pk, sk: _sk, type: _type, ...rest } = item;
+  const { pk: _pk, sk: _sk, type: _type, webhookCount: _count, ...rest } = item;
   return rest as unknown as Site;
 };
 
@@ -53,41 +54,57 @@ export const listSites = (orgId: string, limit: number, cursor?: string) =>
   });
 
 /**
- * Replaces a site's settings if nobody changed it since `expectedUpdatedAt` (optimistic
- * concurrency: two editors never silently overwrite each other). "CONFLICT" when they did,
- * undefined when the site is gone.
+ * Writes a site's settings if nobody changed them since `expectedUpdatedAt` (optimistic
+ * concurrency: two editors never silently overwrite each other). Only the settings are set, so
+ * counters kept on the site item (webhookCount) are never overwritten. "CONFLICT" when they
+ * changed, undefined when the site is gone.
  */
-export async function replaceSite(site: Site, expectedUpdatedAt: string): Promise<Site | "CONFLICT" | undefined> {
+export async function saveSiteSettings(site: Site, expectedUpdatedAt: string): Promise<Site | "CONFLICT" | undefined> {
   try {
-    await db().send(
-      new PutCommand({
+    const out = await db().send(
+      new UpdateCommand({
         TableName: tableName(),
-        Item: { ...keys.site(site.orgId, site.id), type: "site", ...site },
+        Key: keys.site(site.orgId, site.id),
+        UpdateExpression:
+          "SET #name = :name, #domain = :domain, isActive = :isActive, referencePrefix = :prefix, captcha = :captcha, updatedAt = :updatedAt",
         ConditionExpression: "attribute_exists(pk) AND updatedAt = :expected",
-        ExpressionAttributeValues: { ":expected": expectedUpdatedAt },
+        ExpressionAttributeNames: { "#name": "name", "#domain": "domain" },
+        ExpressionAttributeValues: {
+          ":name": site.name,
+          ":domain": site.domain,
+          ":isActive": site.isActive,
+          ":prefix": site.referencePrefix,
+          ":captcha": site.captcha,
+          ":updatedAt": site.updatedAt,
+          ":expected": expectedUpdatedAt,
+        },
+        ReturnValues: "ALL_NEW",
         ReturnValuesOnConditionCheckFailure: "ALL_OLD",
       }),
     );
-    return site;
+    return out.Attributes ? toSite(out.Attributes) : undefined;
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     return (error as { Item?: unknown }).Item ? "CONFLICT" : undefined;
   }
 }
 
-export async function deleteSite(orgId: string, siteId: string): Promise<boolean> {
+/** Deletes a site that has no webhooks left: "NOT_EMPTY" otherwise, "GONE" when absent. */
+export async function deleteSite(orgId: string, siteId: string): Promise<"OK" | "NOT_EMPTY" | "GONE"> {
   try {
     await db().send(
       new DeleteCommand({
         TableName: tableName(),
         Key: keys.site(orgId, siteId),
-        ConditionExpression: "attribute_exists(pk)",
+        ConditionExpression: "attribute_exists(pk) AND (attribute_not_exists(webhookCount) OR webhookCount = :zero)",
+        ExpressionAttributeValues: { ":zero": 0 },
+        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
       }),
     );
-    return true;
+    return "OK";
   } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
+    if (!isConditionFailure(error)) throw error;
+    return (error as { Item?: unknown }).Item ? "NOT_EMPTY" : "GONE";
   }
 }
 

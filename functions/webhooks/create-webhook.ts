@@ -1,0 +1,17 @@
+import { httpHandler } from "../../lib/http/handler";
+import { name } from "../../lib/http/schemas";
+import { WEBHOOK_SOURCES } from "../../lib/store/webhooks";
+import * as z from "../../lib/validation";
+import { createWebhook } from "../../lib/webhooks";
+
+const body = z.strictObject({
+  name,
+  source: z.optional(z.enum(WEBHOOK_SOURCES)),
+  formId: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
+});
+
+export const handler = httpHandler(
+  "POST /api/v1/sites/{id}/webhooks",
+  { body, status: 201 },
+  ({ principal, params, body }) => createWebhook(principal, params.id ?? "", body),
+);

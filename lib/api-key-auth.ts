@@ -1,0 +1,84 @@
+import type { ApiKeyPrincipal } from "./auth";
+import { AppError } from "./errors";
+import { safeEqual, sha256Hex } from "./ids";
+import { log, describeError } from "./log";
+import { RESTRICTED_PERMISSIONS } from "./permissions";
+import {
+  API_KEY_COUNTER_SCOPE,
+  API_KEY_WINDOW_SECONDS,
+  effectiveRateLimit,
+  rateLimitHeaders,
+  secondsUntil,
+} from "./rate-limit";
+import { getApiKey, touchApiKey } from "./store/api-keys";
+import { incrementCounter } from "./store/counters";
+
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const ID_LENGTH = 22;
+
+/**
+ * A key's id is 22 base62 characters (~131 bits) of its secret's SHA-256. The item is stored
+ * under the id, so a bearer secret and a management URL reach the same item with one strongly
+ * consistent GetItem each, and no index (which would be eventually consistent) is involved.
+ * The id reveals nothing usable: inverting SHA-256 of a 190-bit random secret is infeasible.
+ */
+export function apiKeyIdFromHash(secretHash: string): string {
+  let value = BigInt(`0x${secretHash}`);
+  let out = "";
+  for (let i = 0; i < ID_LENGTH; i++) {
+    out += ALPHABET[Number(value % 62n)];
+    value /= 62n;
+  }
+  return `key_${out}`;
+}
+
+const unknownKey = () => new AppError("UNAUTHORIZED", "A valid bearer token is required");
+
+/**
+ * Authenticates an API key in one sequential round trip: the key read (strongly consistent,
+ * so a revocation applies to the very next request on every instance) and the rate-limit
+ * counter increment run in parallel. The first request of a key's window also records
+ * lastUsedAt (so it is current to the minute with one write per key per minute); that write
+ * never fails the request. `now` is injectable for tests of the window.
+ */
+export async function resolveApiKey(token: string, now = Date.now()): Promise<ApiKeyPrincipal> {
+  const secretHash = sha256Hex(token);
+  const keyId = apiKeyIdFromHash(secretHash);
+  const [key, counter] = await Promise.all([
+    getApiKey(keyId),
+    incrementCounter(API_KEY_COUNTER_SCOPE, keyId, API_KEY_WINDOW_SECONDS, now),
+  ]);
+  if (!key || !safeEqual(key.keyHash, secretHash)) throw unknownKey();
+
+  const limit = effectiveRateLimit(key.plan, key.customRateLimit);
+  const headers = limit === undefined ? {} : rateLimitHeaders(limit, counter.count, counter.resetAt);
+  if (key.revokedAt) throw new AppError("API_KEY_REVOKED", "This API key has been revoked", undefined, headers);
+  if (key.expiresAt && Date.parse(key.expiresAt) <= now) {
+    throw new AppError("API_KEY_EXPIRED", "This API key has expired", undefined, headers);
+  }
+  if (limit === undefined) {
+    throw new AppError("PLAN_REQUIRED", "API keys need the agency or enterprise plan", undefined, headers);
+  }
+  if (counter.count > limit) {
+    throw new AppError("RATE_LIMITED", `This API key is limited to ${limit} requests per minute`, undefined, {
+      ...headers,
+      "retry-after": String(secondsUntil(counter.resetAt, now)),
+    });
+  }
+  // Off the critical path: the handler chain awaits it before the response leaves.
+  const pending =
+    counter.count === 1
+      ? touchApiKey(key.id, new Date(now).toISOString()).catch((error: unknown) =>
+          log.warn("could not record the API key's lastUsedAt", { keyId: key.id, ...describeError(error) }),
+        )
+      : undefined;
+  return {
+    ...(pending ? { pending } : {}),
+    kind: "apiKey",
+    keyId: key.id,
+    orgId: key.orgId,
+    plan: key.plan,
+    permissions: new Set(key.permissions.filter((p) => !RESTRICTED_PERMISSIONS.has(p))),
+    responseHeaders: headers,
+  };
+}

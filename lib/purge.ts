@@ -1,0 +1,80 @@
+import { QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { loadConfig } from "./config";
+import { log } from "./log";
+import { deleteKeys } from "./store/batch";
+import { db, tableName } from "./store/client";
+import { keys } from "./store/keys";
+import { GSI1 } from "./store/table-definition";
+
+/** Submissions deleted per pass: one pass stays far inside a consumer invocation's 30 s. */
+export const PURGE_PASS_SIZE = 500;
+
+export interface PurgeJob {
+  formId: string;
+  orgId: string;
+  siteId: string;
+  passes: number;
+  deleted: number;
+  createdAt: string;
+}
+
+/** Thrown when a job must wait: the queue delivers the message again after its visibility timeout. */
+export class PurgeNotDue extends Error {
+  constructor(readonly formId: string) {
+    super(`purge of ${formId} waits for its grace period`);
+    this.name = "PurgeNotDue";
+  }
+}
+
+/**
+ * One pass of a form's background purge. A purge job item (written in the same transaction that
+ * permanently deleted the webhook) reaches the intake queue through the table stream; each pass
+ * deletes up to PURGE_PASS_SIZE submissions and then bumps the job item, whose MODIFY event
+ * queues the next pass. So a function that dies mid-pass loses nothing: the message comes back
+ * and the pass repeats (deletes are idempotent). When no submission is left (and the grace
+ * period for submissions that were in flight when the webhook was deleted has passed), the form
+ * and the job are deleted together.
+ */
+export async function runPurgePass(job: PurgeJob, now = Date.now()): Promise<"continued" | "finished"> {
+  const TableName = tableName();
+  const page = await db().send(
+    new QueryCommand({
+      TableName,
+      IndexName: GSI1,
+      KeyConditionExpression: "gsi1pk = :pk",
+      ExpressionAttributeValues: { ":pk": keys.submissionIndexPartition(job.formId) },
+      ProjectionExpression: "pk, sk",
+      Limit: PURGE_PASS_SIZE,
+    }),
+  );
+  const found = (page.Items ?? []).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
+  if (found.length > 0) {
+    await deleteKeys(found);
+    await db().send(
+      new UpdateCommand({
+        TableName,
+        Key: keys.purgeJob(job.formId),
+        UpdateExpression: "ADD passes :one, deleted :n",
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeValues: { ":one": 1, ":n": found.length },
+      }),
+    ).catch((error) => {
+      if ((error as { name?: string }).name !== "ConditionalCheckFailedException") throw error;
+    });
+    log.info("purge pass", { formId: job.formId, deleted: found.length, pass: job.passes + 1 });
+    return "continued";
+  }
+  const graceMs = loadConfig().PURGE_GRACE_SECONDS * 1000;
+  if (now - Date.parse(job.createdAt) < graceMs) throw new PurgeNotDue(job.formId);
+  await db().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Delete: { TableName, Key: keys.form(job.formId) } },
+        { Delete: { TableName, Key: keys.purgeJob(job.formId) } },
+      ],
+    }),
+  );
+  log.info("purge finished", { formId: job.formId, deleted: job.deleted, passes: job.passes });
+  return "finished";
+}
+

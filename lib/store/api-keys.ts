@@ -1,0 +1,271 @@
+import { GetCommand, QueryCommand, type QueryCommandInput, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import type { Plan } from "../config";
+import type { Permission } from "../permissions";
+import { cancellationReasons, db, isConditionFailure, tableName } from "./client";
+import { keys } from "./keys";
+import { GSI1 } from "./table-definition";
+import { sleep, transactWithRetry } from "./transactions";
+
+export interface ApiKey {
+  id: string;
+  orgId: string;
+  /** SHA-256 (hex) of the secret; the secret itself is never stored. */
+  keyHash: string;
+  /** A copy of the organization's plan, kept in step by lib/admin.ts `changePlan`. */
+  plan: Plan;
+  name: string;
+  keyPrefix: string;
+  permissions: Permission[];
+  /** A per-key limit below the plan's (requests per minute), or null to follow the plan. */
+  customRateLimit: number | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  createdBy: { userId: string; name: string; email: string };
+  createdAt: string;
+  updatedAt: string;
+  lastUsedAt: string | null;
+}
+
+const toApiKey = (item: Record<string, unknown>): ApiKey => {
+  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, type: _type, ...rest } = item;
+  return rest as unknown as ApiKey;
+};
+
+const apiKeyItem = (key: ApiKey) => ({
+  ...keys.apiKey(key.id),
+  ...keys.apiKeyIndex(key.orgId, key.createdAt, key.id),
+  type: "apiKey",
+  ...key,
+});
+
+/** The key by id, strongly consistent (a revocation is seen by the very next request). */
+export async function getApiKey(keyId: string): Promise<ApiKey | undefined> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.apiKey(keyId), ConsistentRead: true }));
+  return out.Item ? toApiKey(out.Item) : undefined;
+}
+
+/** Every key of the organization, newest first (GSI1; at most 25, so one page in practice). */
+export async function listApiKeys(orgId: string): Promise<ApiKey[]> {
+  const found: ApiKey[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const input: QueryCommandInput = {
+      TableName: tableName(),
+      IndexName: GSI1,
+      KeyConditionExpression: "gsi1pk = :pk",
+      ExpressionAttributeValues: { ":pk": keys.apiKeyIndexPartition(orgId) },
+      ScanIndexForward: false,
+    };
+    if (start) input.ExclusiveStartKey = start;
+    const out = await db().send(new QueryCommand(input));
+    found.push(...(out.Items ?? []).map(toApiKey));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return found;
+}
+
+export type InsertOutcome = "OK" | "LIMIT_REACHED" | "ORG_NOT_FOUND" | { planChanged: Plan };
+
+/**
+ * Stores a new key and counts it on the organization's META item in one transaction, so the
+ * limit holds under concurrent creates. The transaction also checks that the organization's
+ * plan is still the one copied onto the key (a concurrent plan change cannot leave it stale).
+ */
+export async function insertApiKey(key: ApiKey, maxKeys: number): Promise<InsertOutcome> {
+  const TableName = tableName();
+  try {
+    await transactWithRetry({
+      TransactItems: [
+        {
+          Update: {
+            TableName,
+            Key: keys.organization(key.orgId),
+            UpdateExpression: "ADD apiKeyCount :one",
+            ConditionExpression:
+              "attribute_exists(pk) AND #plan = :plan AND (attribute_not_exists(apiKeyCount) OR apiKeyCount < :max)",
+            ExpressionAttributeNames: { "#plan": "plan" },
+            ExpressionAttributeValues: { ":one": 1, ":plan": key.plan, ":max": maxKeys },
+          },
+        },
+        { Put: { TableName, Item: apiKeyItem(key), ConditionExpression: "attribute_not_exists(pk)" } },
+      ],
+    });
+    return "OK";
+  } catch (error) {
+    const reasons = cancellationReasons(error);
+    if (reasons?.[0] !== "ConditionalCheckFailed") throw error;
+    // Which condition failed: read the organization (only on this failure path).
+    const out = await db().send(
+      new GetCommand({ TableName, Key: keys.organization(key.orgId), ConsistentRead: true }),
+    );
+    const org = out.Item as { plan?: Plan; apiKeyCount?: number } | undefined;
+    if (!org) return "ORG_NOT_FOUND";
+    if (org.plan && org.plan !== key.plan) return { planChanged: org.plan };
+    if ((org.apiKeyCount ?? 0) >= maxKeys) return "LIMIT_REACHED";
+    throw error;
+  }
+}
+
+export interface ApiKeyChanges {
+  name?: string;
+  permissions?: Permission[];
+  customRateLimit?: number | null;
+}
+
+/** Applies `changes` to the organization's key; undefined when there is no such key. */
+export async function updateApiKey(
+  orgId: string,
+  keyId: string,
+  changes: ApiKeyChanges,
+  now: string,
+): Promise<ApiKey | undefined> {
+  const sets = ["updatedAt = :now"];
+  const values: Record<string, unknown> = { ":now": now, ":org": orgId };
+  const names: Record<string, string> = { "#orgId": "orgId" };
+  for (const field of ["name", "permissions", "customRateLimit"] as const) {
+    if (changes[field] === undefined) continue;
+    sets.push(`#${field} = :${field}`);
+    names[`#${field}`] = field;
+    values[`:${field}`] = changes[field];
+  }
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.apiKey(keyId),
+        UpdateExpression: `SET ${sets.join(", ")}`,
+        ConditionExpression: "attribute_exists(pk) AND #orgId = :org",
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: "ALL_NEW",
+      }),
+    );
+    return out.Attributes ? toApiKey(out.Attributes) : undefined;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Marks the organization's key revoked. Revoking a revoked key changes nothing. */
+export async function revokeApiKey(
+  orgId: string,
+  keyId: string,
+  now: string,
+): Promise<"REVOKED" | "ALREADY_REVOKED" | "NOT_FOUND"> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.apiKey(keyId),
+        UpdateExpression: "SET revokedAt = :now, updatedAt = :now",
+        ConditionExpression: "orgId = :org AND attribute_type(revokedAt, :null)",
+        ExpressionAttributeValues: { ":now": now, ":org": orgId, ":null": "NULL" },
+      }),
+    );
+    return "REVOKED";
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    const key = await getApiKey(keyId);
+    return key && key.orgId === orgId ? "ALREADY_REVOKED" : "NOT_FOUND";
+  }
+}
+
+/**
+ * Deletes a revoked key of the organization and frees its slot in one transaction.
+ * "NOT_REVOKED" for an active key.
+ */
+export async function deleteRevokedApiKey(orgId: string, keyId: string): Promise<"DELETED" | "NOT_REVOKED" | "NOT_FOUND"> {
+  const TableName = tableName();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await transactWithRetry({
+        TransactItems: [
+          {
+            Delete: {
+              TableName,
+              Key: keys.apiKey(keyId),
+              ConditionExpression: "orgId = :org AND attribute_type(revokedAt, :string)",
+              ExpressionAttributeValues: { ":org": orgId, ":string": "S" },
+            },
+          },
+          {
+            Update: {
+              TableName,
+              Key: keys.organization(orgId),
+              UpdateExpression: "ADD apiKeyCount :minusOne",
+              ConditionExpression: "attribute_exists(pk)",
+              ExpressionAttributeValues: { ":minusOne": -1 },
+            },
+          },
+        ],
+      });
+      return "DELETED";
+    } catch (error) {
+      if (!cancellationReasons(error)?.includes("ConditionalCheckFailed")) throw error;
+      const key = await getApiKey(keyId);
+      if (!key || key.orgId !== orgId) return "NOT_FOUND";
+      if (!key.revokedAt) return "NOT_REVOKED";
+      // Revoked between the transaction and the read: try once more.
+      if (attempt >= 2) throw error;
+    }
+  }
+}
+
+/**
+ * Records a use of the key (called once per key per rate-limit window). Never recreates a
+ * deleted key. On a read-only route this is one of the two bookkeeping writes IAM allows.
+ */
+export async function touchApiKey(keyId: string, now: string): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.apiKey(keyId),
+        UpdateExpression: "SET lastUsedAt = :now",
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeValues: { ":now": now },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+}
+
+/**
+ * Copies the organization's new plan onto each of its keys. `expectedCount` is the
+ * organization's apiKeyCount read (strongly) with the plan change: GSI1 is eventually
+ * consistent, so a key created just before the change may not be listed yet; the query is
+ * repeated a few times until every counted key has been seen. Keys created after the plan
+ * change carry the new plan already (insertApiKey checks it).
+ */
+export async function setApiKeysPlan(orgId: string, plan: Plan, expectedCount: number): Promise<void> {
+  const done = new Set<string>();
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (attempt > 0) await sleep(100 * 2 ** attempt);
+    const found = await listApiKeys(orgId);
+    await Promise.all(
+      found
+        .filter((key) => !done.has(key.id))
+        .map(async (key) => {
+          try {
+            await db().send(
+              new UpdateCommand({
+                TableName: tableName(),
+                Key: keys.apiKey(key.id),
+                UpdateExpression: "SET #plan = :plan",
+                ConditionExpression: "attribute_exists(pk)",
+                ExpressionAttributeNames: { "#plan": "plan" },
+                ExpressionAttributeValues: { ":plan": plan },
+              }),
+            );
+          } catch (error) {
+            // Deleted meanwhile: nothing to update.
+            if (!isConditionFailure(error)) throw error;
+          }
+          done.add(key.id);
+        }),
+    );
+    if (found.length >= expectedCount) return;
+  }
+}

@@ -1,0 +1,216 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { cancellationReasons, db, isConditionFailure, tableName } from "./client";
+import { keys } from "./keys";
+import { GSI1 } from "./table-definition";
+
+export const WEBHOOK_SOURCES = ["generic", "partner_ads", "partner_automation"] as const;
+export type WebhookSource = (typeof WEBHOOK_SOURCES)[number];
+
+export interface Webhook {
+  id: string;
+  orgId: string;
+  siteId: string;
+  name: string;
+  source: WebhookSource;
+  isEnabled: boolean;
+  archivedAt: string | null;
+  /** SHA-256 of the secret; the secret itself is never stored. */
+  secretHash: string;
+  /** The secret's last four characters, for the masked placeholder. */
+  secretLast4: string;
+  formId: string | null;
+  submissionCount: number;
+  lastReceivedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Webhooks per site, archived ones included (they can be restored). */
+export const MAX_WEBHOOKS_PER_SITE = 50;
+
+const toWebhook = (item: Record<string, unknown>): Webhook => {
+  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, type: _t, ...rest } = item;
+  return rest as unknown as Webhook;
+};
+
+const webhookItem = (webhook: Webhook) => ({
+  ...keys.webhook(webhook.id),
+  ...keys.webhookIndex(webhook.siteId, webhook.createdAt, webhook.id),
+  type: "webhook",
+  ...webhook,
+});
+
+/**
+ * Creates a webhook and counts it on the site in one transaction, so the per-site limit holds
+ * under concurrent creates. "LIMIT" when the site is full, "SITE_GONE" when it was deleted.
+ */
+export async function insertWebhook(webhook: Webhook): Promise<"OK" | "LIMIT" | "SITE_GONE"> {
+  const TableName = tableName();
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName,
+              Key: keys.site(webhook.orgId, webhook.siteId),
+              UpdateExpression: "ADD webhookCount :one",
+              ConditionExpression: "attribute_exists(pk) AND (attribute_not_exists(webhookCount) OR webhookCount < :max)",
+              ExpressionAttributeValues: { ":one": 1, ":max": MAX_WEBHOOKS_PER_SITE },
+              ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+            },
+          },
+          { Put: { TableName, Item: webhookItem(webhook), ConditionExpression: "attribute_not_exists(pk)" } },
+        ],
+      }),
+    );
+    return "OK";
+  } catch (error) {
+    const reasons = cancellationReasons(error);
+    if (reasons?.[0] !== "ConditionalCheckFailed") throw error;
+    const old = (error as { CancellationReasons?: { Item?: unknown }[] }).CancellationReasons?.[0]?.Item;
+    return old ? "LIMIT" : "SITE_GONE";
+  }
+}
+
+export async function getWebhook(webhookId: string): Promise<Webhook | undefined> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.webhook(webhookId) }));
+  return out.Item ? toWebhook(out.Item) : undefined;
+}
+
+/** Every webhook of a site (at most MAX_WEBHOOKS_PER_SITE, so one query page), oldest first. */
+export async function listSiteWebhooks(siteId: string): Promise<Webhook[]> {
+  const items: Webhook[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: GSI1,
+        KeyConditionExpression: "gsi1pk = :pk",
+        ExpressionAttributeValues: { ":pk": keys.webhookIndexPartition(siteId) },
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    items.push(...(out.Items ?? []).map(toWebhook));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+export type WebhookChanges = Partial<
+  Pick<Webhook, "name" | "source" | "isEnabled" | "archivedAt" | "secretHash" | "secretLast4" | "formId">
+>;
+
+/**
+ * Applies `changes` if the webhook still has the `updatedAt` that the caller's decision was
+ * based on (state transitions are checked against the state they start from). "CONFLICT" when
+ * it changed meanwhile, undefined when it is gone.
+ */
+export async function updateWebhook(
+  current: Webhook,
+  changes: WebhookChanges,
+  updatedAt: string,
+): Promise<Webhook | "CONFLICT" | undefined> {
+  const names: Record<string, string> = { "#updatedAt": "updatedAt" };
+  const values: Record<string, unknown> = { ":updatedAt": updatedAt, ":expected": current.updatedAt };
+  const sets = ["#updatedAt = :updatedAt"];
+  for (const [field, value] of Object.entries(changes)) {
+    if (value === undefined) continue;
+    names[`#${field}`] = field;
+    values[`:${field}`] = value;
+    sets.push(`#${field} = :${field}`);
+  }
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.webhook(current.id),
+        UpdateExpression: `SET ${sets.join(", ")}`,
+        ConditionExpression: "attribute_exists(pk) AND #updatedAt = :expected",
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: "ALL_NEW",
+        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+      }),
+    );
+    return out.Attributes ? toWebhook(out.Attributes) : undefined;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return (error as { Item?: unknown }).Item ? "CONFLICT" : undefined;
+  }
+}
+
+/**
+ * Permanently deletes an archived webhook, uncounts it on its site and, when `purgeFormId` is
+ * given, hides that form and records a purge job for it, all in one transaction: either the
+ * webhook is gone and the purge is scheduled, or nothing changed.
+ */
+export async function deleteArchivedWebhook(
+  webhook: Webhook,
+  purge: { formId: string; now: string } | undefined,
+): Promise<"OK" | "NOT_ARCHIVED" | "GONE"> {
+  const TableName = tableName();
+  const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]["TransactItems"]> = [
+    {
+      Delete: {
+        TableName,
+        Key: keys.webhook(webhook.id),
+        ConditionExpression: "attribute_exists(pk) AND attribute_type(archivedAt, :string)",
+        ExpressionAttributeValues: { ":string": "S" },
+        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+      },
+    },
+    {
+      Update: {
+        TableName,
+        Key: keys.site(webhook.orgId, webhook.siteId),
+        UpdateExpression: "ADD webhookCount :minus",
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeValues: { ":minus": -1 },
+      },
+    },
+  ];
+  if (purge) {
+    items.push(
+      {
+        Update: {
+          TableName,
+          Key: keys.form(purge.formId),
+          UpdateExpression: "SET deletedAt = :now",
+          ConditionExpression: "attribute_exists(pk)",
+          ExpressionAttributeValues: { ":now": purge.now },
+        },
+      },
+      {
+        Put: {
+          TableName,
+          Item: {
+            ...keys.purgeJob(purge.formId),
+            type: "purge",
+            formId: purge.formId,
+            orgId: webhook.orgId,
+            siteId: webhook.siteId,
+            reason: `webhook ${webhook.id} permanently deleted`,
+            passes: 0,
+            deleted: 0,
+            createdAt: purge.now,
+          },
+        },
+      },
+    );
+  }
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: items }));
+    return "OK";
+  } catch (error) {
+    const reasons = cancellationReasons(error);
+    if (!reasons) throw error;
+    if (reasons[0] === "ConditionalCheckFailed") {
+      const old = (error as { CancellationReasons?: { Item?: unknown }[] }).CancellationReasons?.[0]?.Item;
+      return old ? "NOT_ARCHIVED" : "GONE";
+    }
+    // The site or the form vanished meanwhile: nothing was changed; report the webhook as gone.
+    return "GONE";
+  }
+}

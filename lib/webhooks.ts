@@ -1,0 +1,224 @@
+import type { Principal } from "./auth";
+import { loadConfig } from "./config";
+import { AppError, notFound } from "./errors";
+import { newId, nowIso, sha256Hex } from "./ids";
+import { findSite } from "./sites";
+import { getForm } from "./store/forms";
+import {
+  deleteArchivedWebhook,
+  getWebhook,
+  insertWebhook,
+  listSiteWebhooks,
+  MAX_WEBHOOKS_PER_SITE,
+  updateWebhook,
+  type Webhook,
+  type WebhookChanges,
+  type WebhookSource,
+} from "./store/webhooks";
+import { newToken, TOKEN_PREFIXES } from "./tokens";
+
+export const webhookUrl = (webhookId: string) => `${loadConfig().BASE_URL}/api/v1/incoming/${webhookId}`;
+
+/** Shows that a secret exists and which one, never enough of it to use: prefix, dots, last four. */
+export const maskedSecret = (webhook: Pick<Webhook, "secretLast4">) =>
+  `${TOKEN_PREFIXES.webhookSecret}${"•".repeat(8)}${webhook.secretLast4}`;
+
+function newSecret() {
+  const secret = newToken("webhookSecret");
+  return { secret, secretHash: sha256Hex(secret), secretLast4: secret.slice(-4) };
+}
+
+const listView = (w: Webhook) => ({
+  id: w.id,
+  name: w.name,
+  source: w.source,
+  isEnabled: w.isEnabled,
+  formId: w.formId,
+  submissionCount: w.submissionCount,
+  lastReceivedAt: w.lastReceivedAt,
+  archivedAt: w.archivedAt,
+  webhookUrl: webhookUrl(w.id),
+  createdAt: w.createdAt,
+  updatedAt: w.updatedAt,
+});
+
+const detailView = (w: Webhook) => ({ ...listView(w), secretKey: maskedSecret(w) });
+
+const updateView = (w: Webhook) => ({
+  id: w.id,
+  name: w.name,
+  source: w.source,
+  isEnabled: w.isEnabled,
+  formId: w.formId,
+  submissionCount: w.submissionCount,
+  lastReceivedAt: w.lastReceivedAt,
+  webhookUrl: webhookUrl(w.id),
+  updatedAt: w.updatedAt,
+});
+
+/** A form may be assigned only within the same site; anything else is simply not found. */
+async function assertFormOfSite(formId: string, siteId: string): Promise<void> {
+  const form = await getForm(formId);
+  if (!form || form.siteId !== siteId || form.deletedAt) throw notFound("Form");
+}
+
+/** The webhook `webhookId` of site `siteId` in the caller's organization, or 404. */
+async function findWebhook(principal: Principal, siteId: string, webhookId: string): Promise<Webhook> {
+  const webhook = await getWebhook(webhookId);
+  if (!webhook || webhook.orgId !== principal.orgId || webhook.siteId !== siteId) throw notFound("Webhook");
+  return webhook;
+}
+
+export async function listWebhooks(principal: Principal, siteId: string, archived: boolean) {
+  await findSite(principal.orgId, siteId);
+  const all = await listSiteWebhooks(siteId);
+  const archivedCount = all.filter((w) => w.archivedAt !== null).length;
+  const webhooks = all.filter((w) => (w.archivedAt !== null) === archived).map(listView);
+  return { webhooks, archivedCount };
+}
+
+export async function createWebhook(
+  principal: Principal,
+  siteId: string,
+  input: { name: string; source?: WebhookSource; formId?: string },
+) {
+  const site = await findSite(principal.orgId, siteId);
+  if (input.formId) await assertFormOfSite(input.formId, site.id);
+  const now = nowIso();
+  const { secret, secretHash, secretLast4 } = newSecret();
+  const webhook: Webhook = {
+    id: newId("webhook"),
+    orgId: principal.orgId,
+    siteId: site.id,
+    name: input.name,
+    source: input.source ?? "generic",
+    isEnabled: true,
+    archivedAt: null,
+    secretHash,
+    secretLast4,
+    formId: input.formId ?? null,
+    submissionCount: 0,
+    lastReceivedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const outcome = await insertWebhook(webhook);
+  if (outcome === "SITE_GONE") throw notFound("Site");
+  if (outcome === "LIMIT") {
+    throw new AppError(
+      "WEBHOOK_LIMIT_REACHED",
+      `A site can have at most ${MAX_WEBHOOKS_PER_SITE} webhooks, archived ones included; permanently delete one first`,
+    );
+  }
+  return {
+    id: webhook.id,
+    name: webhook.name,
+    source: webhook.source,
+    isEnabled: webhook.isEnabled,
+    formId: webhook.formId,
+    secretKey: secret,
+    webhookUrl: webhookUrl(webhook.id),
+    createdAt: webhook.createdAt,
+  };
+}
+
+export async function readWebhook(principal: Principal, siteId: string, webhookId: string) {
+  return detailView(await findWebhook(principal, siteId, webhookId));
+}
+
+/** A timestamp strictly after `previous`, so every write changes `updatedAt` (the concurrency token). */
+function nextTimestamp(previous: string): string {
+  const now = nowIso();
+  return now > previous ? now : new Date(Date.parse(previous) + 1).toISOString();
+}
+
+async function applyChanges(webhook: Webhook, changes: WebhookChanges): Promise<Webhook> {
+  const saved = await updateWebhook(webhook, changes, nextTimestamp(webhook.updatedAt));
+  if (saved === "CONFLICT") throw new AppError("CONFLICT", "The webhook changed while it was being updated; retry");
+  if (!saved) throw notFound("Webhook");
+  return saved;
+}
+
+export interface WebhookUpdate {
+  name?: string;
+  source?: WebhookSource;
+  isEnabled?: boolean;
+  restore?: boolean;
+  formId?: string | null;
+}
+
+/**
+ * Spec 3.2's transitions. `restore: true` moves an archived webhook out of the archive, disabled
+ * unless the same request says `isEnabled: true`; on a webhook that is not archived it is 409
+ * WEBHOOK_NOT_ARCHIVED. `isEnabled: true` on an archived webhook without `restore` is 409
+ * WEBHOOK_ARCHIVED (archived webhooks are disabled). `restore: false` changes nothing.
+ */
+export async function editWebhook(principal: Principal, siteId: string, webhookId: string, update: WebhookUpdate) {
+  const webhook = await findWebhook(principal, siteId, webhookId);
+  const archived = webhook.archivedAt !== null;
+  const changes: WebhookChanges = {};
+  if (update.restore === true) {
+    if (!archived) throw new AppError("WEBHOOK_NOT_ARCHIVED", "Only an archived webhook can be restored");
+    changes.archivedAt = null;
+    changes.isEnabled = update.isEnabled === true;
+  } else if (update.isEnabled !== undefined) {
+    if (archived && update.isEnabled) {
+      throw new AppError("WEBHOOK_RESTORE_REQUIRED", "Restore the webhook (restore: true) before enabling it");
+    }
+    changes.isEnabled = update.isEnabled;
+  }
+  if (update.name !== undefined) changes.name = update.name;
+  if (update.source !== undefined) changes.source = update.source;
+  if (update.formId !== undefined) {
+    if (update.formId !== null) await assertFormOfSite(update.formId, webhook.siteId);
+    changes.formId = update.formId;
+  }
+  return updateView(await applyChanges(webhook, changes));
+}
+
+/** Archives (idempotently): archivedAt set and disabled; restorable with `restore: true`. */
+export async function archiveWebhook(principal: Principal, siteId: string, webhookId: string) {
+  const webhook = await findWebhook(principal, siteId, webhookId);
+  if (webhook.archivedAt !== null) return { message: "Webhook is already archived" };
+  await applyChanges(webhook, { archivedAt: nowIso(), isEnabled: false });
+  return { message: "Webhook archived; it answers 410 until restored or permanently deleted" };
+}
+
+/**
+ * Permanently deletes an archived webhook. Its auto-created form (and that form's submissions)
+ * goes too, through a background purge, unless another webhook also feeds that form; forms from
+ * the builder are kept (the link lived on the webhook, so they are unlinked by its deletion).
+ */
+export async function deleteWebhookPermanently(principal: Principal, siteId: string, webhookId: string) {
+  const webhook = await findWebhook(principal, siteId, webhookId);
+  if (webhook.archivedAt === null) {
+    throw new AppError("WEBHOOK_NOT_ARCHIVED", "Archive the webhook before deleting it permanently");
+  }
+  let purgeFormId: string | undefined;
+  if (webhook.formId) {
+    const form = await getForm(webhook.formId);
+    if (form && !form.deletedAt && form.origin === "webhook" && form.createdByWebhookId === webhook.id) {
+      const others = (await listSiteWebhooks(webhook.siteId)).filter(
+        (w) => w.id !== webhook.id && w.formId === form.id,
+      );
+      if (others.length === 0) purgeFormId = form.id;
+    }
+  }
+  const outcome = await deleteArchivedWebhook(webhook, purgeFormId ? { formId: purgeFormId, now: nowIso() } : undefined);
+  if (outcome === "NOT_ARCHIVED") {
+    throw new AppError("WEBHOOK_NOT_ARCHIVED", "Archive the webhook before deleting it permanently");
+  }
+  if (outcome === "GONE") throw notFound("Webhook");
+  return {
+    message: purgeFormId
+      ? "Webhook permanently deleted; its auto-created form and submissions are being deleted in the background"
+      : "Webhook permanently deleted",
+  };
+}
+
+export async function rotateWebhookSecret(principal: Principal, siteId: string, webhookId: string) {
+  const webhook = await findWebhook(principal, siteId, webhookId);
+  const { secret, secretHash, secretLast4 } = newSecret();
+  await applyChanges(webhook, { secretHash, secretLast4 });
+  return { secretKey: secret };
+}

@@ -1,0 +1,38 @@
+import { newId, nowIso } from "../../lib/ids";
+import { type Form, putForm } from "../../lib/store/forms";
+import { api, type Account, setPlan } from "./api";
+
+/** A builder or auto-created form written straight to the table (the forms API comes later in the suite). */
+export async function insertForm(
+  account: Account,
+  siteId: string,
+  overrides: Partial<Form> = {},
+): Promise<Form> {
+  const now = nowIso();
+  const form: Form = {
+    id: newId("form"),
+    orgId: account.orgId,
+    siteId,
+    name: "Contact",
+    origin: "builder",
+    createdByWebhookId: null,
+    status: "published",
+    fields: { email: { label: "Email", type: "email", required: true, order: 1 } },
+    settings: { notifyEmails: [] },
+    archivedAt: null,
+    deletedAt: null,
+    createdAt: now,
+    updatedAt: now,
+    ...overrides,
+  };
+  await putForm(form);
+  return form;
+}
+
+/** Moves the account's organization to Agency and creates an API key with `permissions`. */
+export async function apiKeyWith(account: Account, permissions: string[]): Promise<string> {
+  await setPlan(account.orgId, "agency");
+  const res = await api("POST", "/api/v1/api-keys", { token: account.token, body: { name: "test key", permissions } });
+  if (res.status !== 200) throw new Error(`API key creation failed: ${res.status} ${res.text}`);
+  return res.body.data.key.secretKey as string;
+}
