@@ -27,6 +27,12 @@ export interface RouteDef {
   table: "none" | "read" | "write";
   /** Whether the function may send to the intake queue. */
   queue?: "send";
+  /**
+   * The export bucket (infra/exports.ts): `write` → may put objects under `exports/` and sign
+   * download links for them (s3:PutObject and s3:GetObject there, nothing else), and knows
+   * EXPORT_BUCKET.
+   */
+  bucket?: "write";
   memoryMb?: number;
   timeoutSeconds?: number;
 }
@@ -124,6 +130,95 @@ export const ROUTES = [
     permission: "sites.edit",
     table: "write",
   },
+
+  /** Forms and submissions (docs/api.md, "Forms and submissions"). */
+  { route: "GET /api/v1/sites/{id}/forms", handler: "forms/list-forms", auth: "bearer", permission: "forms.view", table: "read" },
+  { route: "POST /api/v1/sites/{id}/forms", handler: "forms/create-form", auth: "bearer", permission: "forms.create", table: "write" },
+  { route: "GET /api/v1/forms/{formId}", handler: "forms/get-form", auth: "bearer", permission: "forms.view", table: "read" },
+  { route: "PUT /api/v1/forms/{formId}", handler: "forms/update-form", auth: "bearer", permission: "forms.edit", table: "write" },
+  { route: "DELETE /api/v1/forms/{formId}", handler: "forms/delete-form", auth: "bearer", permission: "forms.delete", table: "write" },
+  {
+    route: "POST /api/v1/forms/{formId}/duplicate",
+    handler: "forms/duplicate-form",
+    auth: "bearer",
+    permission: "forms.create",
+    table: "write",
+  },
+  {
+    route: "POST /api/v1/forms/{formId}/publish",
+    handler: "forms/publish-form",
+    auth: "bearer",
+    permission: "forms.publish",
+    table: "write",
+  },
+  {
+    route: "POST /api/v1/forms/{formId}/unpublish",
+    handler: "forms/unpublish-form",
+    auth: "bearer",
+    permission: "forms.publish",
+    table: "write",
+  },
+  {
+    route: "GET /api/v1/forms/{formId}/submissions",
+    handler: "submissions/list-submissions",
+    auth: "bearer",
+    permission: "submissions.view",
+    table: "read",
+  },
+  {
+    // Reads a whole form (up to API Gateway's 30 s); large files go to S3 (lib/export.ts).
+    route: "GET /api/v1/forms/{formId}/submissions/export",
+    handler: "submissions/export-submissions",
+    auth: "bearer",
+    permission: "submissions.export",
+    table: "read",
+    bucket: "write",
+    memoryMb: 1024,
+    timeoutSeconds: 29,
+  },
+  {
+    route: "GET /api/v1/submissions/{submissionId}",
+    handler: "submissions/get-submission",
+    auth: "bearer",
+    permission: "submissions.view",
+    table: "read",
+  },
+  {
+    // Flag/unflag is moderation of collected data and can fire outbound webhooks: it needs the
+    // permission that may remove the submission outright (docs/api.md, "Spam moderation").
+    route: "PUT /api/v1/submissions/{submissionId}",
+    handler: "submissions/update-submission",
+    auth: "bearer",
+    permission: "submissions.delete",
+    table: "write",
+  },
+  {
+    route: "DELETE /api/v1/submissions/{submissionId}",
+    handler: "submissions/delete-submission",
+    auth: "bearer",
+    permission: "submissions.delete",
+    table: "write",
+  },
+  {
+    route: "POST /api/v1/submissions/bulk-delete",
+    handler: "submissions/bulk-delete-submissions",
+    auth: "bearer",
+    permission: "submissions.delete",
+    table: "write",
+  },
+  {
+    route: "POST /api/v1/sites/{id}/submissions/erase",
+    handler: "submissions/erase-submissions",
+    auth: "bearer",
+    permission: "submissions.delete",
+    table: "write",
+    timeoutSeconds: 29,
+  },
+
+  /** The public intake endpoint: no bearer token; the webhook's secret authenticates (spec 5.3). */
+  { route: "POST /api/v1/incoming/{webhookId}", handler: "intake/receive-submission", auth: "public", table: "write" },
+  { route: "GET /api/v1/incoming/{webhookId}", handler: "intake/ping-webhook", auth: "public", table: "read" },
+  { route: "OPTIONS /api/v1/incoming/{webhookId}", handler: "intake/preflight", auth: "public", table: "none" },
 
   {
     route: "GET /api/v1/api-keys",

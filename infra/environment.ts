@@ -1,11 +1,13 @@
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import { PolicyStatement } from "aws-cdk-lib/aws-iam";
 import type { Function as LambdaFunction } from "aws-cdk-lib/aws-lambda";
+import type { IBucket } from "aws-cdk-lib/aws-s3";
 import type { IQueue } from "aws-cdk-lib/aws-sqs";
 import { NagSuppressions } from "cdk-nag";
 import type { Construct } from "constructs";
 import type { RouteDef } from "../functions/routes";
 import { type ConfigInput, type ConfigKey, configSchema } from "../lib/config";
+import { EXPORT_PREFIX } from "../lib/store/exports";
 import { keys } from "../lib/store/keys";
 
 /**
@@ -86,6 +88,34 @@ export function bindQueue(fn: LambdaFunction, queue: IQueue, access: RouteDef["q
   setEnvironment(fn, { QUEUE_URL: queue.queueUrl });
 }
 
+/**
+ * `write` → may put export files under `exports/` and read them back (the presigned download
+ * links are signed with the function's own credentials), and knows EXPORT_BUCKET. Explicit
+ * actions: `bucket.grantReadWrite` would add wildcard actions (s3:GetObject*, s3:List*, ...).
+ */
+export function bindBucket(fn: LambdaFunction, bucket: IBucket | undefined, access: RouteDef["bucket"]): void {
+  if (access !== "write") return;
+  if (!bucket) throw new Error(`A route of ${fn.node.path} needs the export bucket, and none was given`);
+  fn.addToRolePolicy(
+    new PolicyStatement({ actions: ["s3:PutObject", "s3:GetObject"], resources: [bucket.arnForObjects(`${EXPORT_PREFIX}*`)] }),
+  );
+  setEnvironment(fn, { EXPORT_BUCKET: bucket.bucketName });
+  if (fn.role) {
+    NagSuppressions.addResourceSuppressions(
+      fn.role,
+      [
+        {
+          id: "AwsSolutions-IAM5",
+          reason:
+            "Each export is a new object with a random name under the export bucket's `exports/` prefix; the function may put and get objects there only, in this one bucket.",
+          appliesTo: [{ regex: "/^Resource::<[A-Za-z0-9]+\\.Arn>\\/exports\\/\\*$/" }],
+        },
+      ],
+      true,
+    );
+  }
+}
+
 /** `COUNTER#login#a@b.c` → `COUNTER#`. */
 const partitionPrefix = (pk: string) => pk.slice(0, pk.indexOf("#") + 1);
 
@@ -118,13 +148,18 @@ export function allowBookkeepingUpdates(fn: LambdaFunction, table: ITable): void
 }
 
 /** Everything a route entry says its function may touch: grants and environment together. */
-export function bindRoute(fn: LambdaFunction, route: RouteDef, resources: { table: ITable; queue: IQueue }): void {
+export function bindRoute(
+  fn: LambdaFunction,
+  route: RouteDef,
+  resources: { table: ITable; queue: IQueue; bucket?: IBucket | undefined },
+): void {
   if (route.auth !== "public" && route.table === "none") {
     // Authenticating a request reads its session or API key from the table.
     throw new Error(`Route ${route.route} authenticates (${route.auth}) but has table: "none"`);
   }
   bindTable(fn, resources.table, route.table);
   bindQueue(fn, resources.queue, route.queue);
+  bindBucket(fn, resources.bucket, route.bucket);
   // Write routes already hold dynamodb:UpdateItem on the whole table.
   if (route.auth !== "public" && route.table === "read") allowBookkeepingUpdates(fn, resources.table);
 }

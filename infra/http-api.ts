@@ -5,6 +5,7 @@ import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations
 import { Alarm, ComparisonOperator, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
+import type { IBucket } from "aws-cdk-lib/aws-s3";
 import type { IQueue } from "aws-cdk-lib/aws-sqs";
 import { NagSuppressions } from "cdk-nag";
 import { Construct } from "constructs";
@@ -42,6 +43,8 @@ export function parseRouteKey(routeKey: string): { method: HttpMethod; path: str
 export interface InletHttpApiProps {
   table: ITable;
   queue: IQueue;
+  /** The export bucket, for routes with `bucket: "write"`. */
+  exportBucket?: IBucket;
   /** Defaults to the route table in functions/routes.ts. */
   routes?: readonly RouteDef[];
 }
@@ -74,7 +77,7 @@ export class InletHttpApi extends Construct {
         memoryMb: route.memoryMb,
         timeoutSeconds: route.timeoutSeconds,
       });
-      bindRoute(fn.fn, route, { table: props.table, queue: props.queue });
+      bindRoute(fn.fn, route, { table: props.table, queue: props.queue, bucket: props.exportBucket });
       functions.set(route.route, fn);
     }
     this.functions = functions;

@@ -7,6 +7,7 @@ import { NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
 import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
 import { NagSuppressions } from "cdk-nag";
 import { Construct } from "constructs";
+import { LAMBDA_BUNDLING } from "./bundling";
 import { type FunctionEnvironment, setEnvironment } from "./environment";
 
 /** The repository root: entries, the lock file and tsconfig are resolved from here. */
@@ -75,16 +76,11 @@ export class InletFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       loggingFormat: LoggingFormat.JSON,
+      // One set of options (infra/bundling.ts), shared with the bench and the bundle-size test.
       bundling: {
-        minify: true,
-        bundleAwsSDK: true,
-        sourceMap: true,
-        sourcesContent: false,
-        format: OutputFormat.ESM,
-        target: "node22",
-        mainFields: ["module", "main"],
-        // Some AWS SDK dependencies still call require(); an ESM bundle has none.
-        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+        ...LAMBDA_BUNDLING,
+        format: LAMBDA_BUNDLING.format as OutputFormat,
+        mainFields: [...LAMBDA_BUNDLING.mainFields],
       },
     });
 

@@ -1,10 +1,31 @@
+import type { FilterPattern } from "../lib/pipeline/filter-match";
+
 /**
- * Which table stream records become intake queue messages: inserts of submission items only.
- * Plain data (no CDK import) so the EventBridge Pipe (infra/intake-pipeline.ts), its test and
- * the local stream follower all apply the same rule.
+ * Which table stream records become intake queue messages. Plain data (no CDK import) so the
+ * EventBridge Pipe (infra/intake-pipeline.ts), its test and the local stream follower
+ * (infra/local/stream-follower.ts, through lib/pipeline/filter-match.ts) all apply the same rule.
+ *
+ * The list is the pipe's FilterCriteria.Filters: a record passes when ANY pattern matches (at most
+ * 5 patterns). Within a pattern every field must match.
+ * - Inserted submissions that are not spam. Spam is stored but triggers nothing; a stream record
+ *   carries the new image only (NEW_IMAGE), so "unflagged from spam" (a MODIFY) needs its own
+ *   rule when that feature lands.
+ * - Purge jobs, inserted and modified: each pass of a purge bumps its job item, and that MODIFY
+ *   queues the next pass (lib/purge.ts).
+ * REMOVE records never match: their NEW_IMAGE is absent.
+ *
+ * `eventName` is filterable on a DynamoDB stream source although the pipes filtering page lists
+ * it among fields added by the poller; AWS's own DynamoDB→SQS pipe tutorial filters on it
+ * (https://docs.aws.amazon.com/eventbridge/latest/userguide/pipes-tutorial-create-dynamodb-sqs.html).
  * Pattern syntax: https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-pipes-event-filtering.html
  */
-export const INTAKE_FILTER_PATTERN = {
-  eventName: ["INSERT"],
-  dynamodb: { NewImage: { type: { S: ["submission"] } } },
-} as const;
+export const INTAKE_FILTER_PATTERNS = [
+  {
+    eventName: ["INSERT"],
+    dynamodb: { NewImage: { type: { S: ["submission"] }, isSpam: { BOOL: [false] } } },
+  },
+  {
+    eventName: ["INSERT", "MODIFY"],
+    dynamodb: { NewImage: { type: { S: ["purge"] } } },
+  },
+] as const satisfies readonly FilterPattern[];

@@ -2,15 +2,26 @@ import { Duration, RemovalPolicy, Stack } from "aws-cdk-lib";
 import { Alarm, ComparisonOperator, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import { Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
+import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
 import { CfnPipe } from "aws-cdk-lib/aws-pipes";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { NagSuppressions } from "cdk-nag";
 import { Construct } from "constructs";
-import { INTAKE_FILTER_PATTERN } from "./intake-filter";
+import { QUEUE_CONSUMER } from "../functions/routes";
+import { MAX_FILTERS } from "../lib/pipeline/filter-match";
+import { bindTable, settingsFromContext } from "./environment";
+import { INTAKE_FILTER_PATTERNS } from "./intake-filter";
+import { InletFunction } from "./inlet-function";
 
-/** The timeout the intake consumer function (a later issue) will have. */
-export const CONSUMER_TIMEOUT_SECONDS = 30;
+/** The intake consumer's timeout, from its entry in functions/routes.ts. */
+export const CONSUMER_TIMEOUT_SECONDS = QUEUE_CONSUMER.timeoutSeconds;
+
+/**
+ * How long Lambda may wait to fill a batch of QUEUE_CONSUMER.batchSize messages: short, so a
+ * lone submission is handled within about a second, yet bursts still arrive as full batches.
+ */
+export const CONSUMER_MAX_BATCHING_WINDOW_SECONDS = 1;
 
 /**
  * AWS recommends a visibility timeout of at least six times the consuming function's timeout,
@@ -34,20 +45,29 @@ export interface IntakePipelineProps {
 }
 
 /**
- * Table stream → EventBridge Pipe (inserts of submission items only) → intake queue → (later)
- * the consumer function. Messages the consumer fails INTAKE_MAX_RECEIVE_COUNT times, and stream
- * records the pipe cannot deliver, land in the DLQ; an alarm fires as soon as it holds one.
+ * Table stream → EventBridge Pipe (the records INTAKE_FILTER_PATTERNS passes) → intake queue →
+ * the consumer function, which reports partial batch failures. Messages the consumer fails
+ * INTAKE_MAX_RECEIVE_COUNT times, and stream records the pipe cannot deliver, land in the DLQ;
+ * an alarm fires as soon as it holds one, another when the consumer itself fails.
  */
 export class IntakePipeline extends Construct {
   readonly queue: Queue;
   readonly deadLetterQueue: Queue;
   readonly pipe: CfnPipe;
   readonly deadLetterAlarm: Alarm;
+  readonly consumer: InletFunction;
+  readonly consumerErrorAlarm: Alarm;
 
   constructor(scope: Construct, id: string, props: IntakePipelineProps) {
     super(scope, id);
     const streamArn = props.table.tableStreamArn;
     if (!streamArn) throw new Error("IntakePipeline needs a table with a stream");
+    if (INTAKE_FILTER_PATTERNS.length > MAX_FILTERS) {
+      throw new Error(`A pipe takes at most ${MAX_FILTERS} filter patterns (INTAKE_FILTER_PATTERNS)`);
+    }
+    if (INTAKE_VISIBILITY_TIMEOUT_SECONDS < 6 * QUEUE_CONSUMER.timeoutSeconds) {
+      throw new Error("The intake queue's visibility timeout must be at least 6 times the consumer's timeout");
+    }
 
     // Both queues hold undelivered submissions: kept if the stack is deleted.
     this.deadLetterQueue = new Queue(this, "QueueDeadLetter", {
@@ -104,7 +124,7 @@ export class IntakePipeline extends Construct {
     );
 
     this.pipe = new CfnPipe(this, "Pipe", {
-      description: "New submissions in the table → intake queue",
+      description: "Table stream records the intake filters pass → intake queue",
       roleArn: pipeRole.roleArn,
       source: streamArn,
       sourceParameters: {
@@ -117,7 +137,8 @@ export class IntakePipeline extends Construct {
           maximumRecordAgeInSeconds: 24 * 60 * 60,
           deadLetterConfig: { arn: this.deadLetterQueue.queueArn },
         },
-        filterCriteria: { filters: [{ pattern: JSON.stringify(INTAKE_FILTER_PATTERN) }] },
+        // ORed: a record is sent when any pattern matches.
+        filterCriteria: { filters: INTAKE_FILTER_PATTERNS.map((pattern) => ({ pattern: JSON.stringify(pattern) })) },
       },
       target: this.queue.queueArn,
       logConfiguration: {
@@ -135,6 +156,36 @@ export class IntakePipeline extends Construct {
         period: Duration.minutes(5),
         statistic: "Maximum",
       }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+
+    this.consumer = new InletFunction(this, "FunctionConsumer", {
+      handler: QUEUE_CONSUMER.handler,
+      description: "Inlet intake queue consumer",
+      memoryMb: QUEUE_CONSUMER.memoryMb,
+      timeoutSeconds: QUEUE_CONSUMER.timeoutSeconds,
+      environment: settingsFromContext(this),
+    });
+    bindTable(this.consumer.fn, props.table, QUEUE_CONSUMER.table);
+    // The event source grants the function receive, delete and visibility changes on this queue.
+    // With ReportBatchItemFailures, Lambda deletes every message of a batch except those the
+    // handler returns in batchItemFailures, instead of retrying the whole batch
+    // (https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-errorhandling.html).
+    this.consumer.fn.addEventSource(
+      new SqsEventSource(this.queue, {
+        batchSize: QUEUE_CONSUMER.batchSize,
+        maxBatchingWindow: Duration.seconds(CONSUMER_MAX_BATCHING_WINDOW_SECONDS),
+        reportBatchItemFailures: true,
+      }),
+    );
+
+    this.consumerErrorAlarm = new Alarm(this, "AlarmConsumerErrors", {
+      alarmDescription:
+        "The intake consumer function threw or timed out in the last 5 minutes, so whole batches return to the queue. Messages it reports as failed do not count here: they end in the DLQ (see its alarm). See docs/deployment.md.",
+      metric: this.consumer.fn.metricErrors({ period: Duration.minutes(5), statistic: "Sum" }),
       threshold: 0,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 1,

@@ -1,6 +1,7 @@
 import { CfnOutput, Stack, type StackProps } from "aws-cdk-lib";
 import type { Construct } from "constructs";
 import { DataStore } from "./data-store";
+import { ExportStorage } from "./exports";
 import { InletHttpApi } from "./http-api";
 import { IntakePipeline } from "./intake-pipeline";
 
@@ -13,13 +14,19 @@ export class InletStack extends Stack {
   readonly dataStore: DataStore;
   readonly intake: IntakePipeline;
   readonly http: InletHttpApi;
+  readonly exports: ExportStorage;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
 
     this.dataStore = new DataStore(this, "DataStore");
     this.intake = new IntakePipeline(this, "Intake", { table: this.dataStore.table });
-    this.http = new InletHttpApi(this, "Http", { table: this.dataStore.table, queue: this.intake.queue });
+    this.exports = new ExportStorage(this, "Exports");
+    this.http = new InletHttpApi(this, "Http", {
+      table: this.dataStore.table,
+      queue: this.intake.queue,
+      exportBucket: this.exports.bucket,
+    });
 
     new CfnOutput(this, "OutputApiUrl", { key: "ApiUrl", value: this.http.api.apiEndpoint });
     new CfnOutput(this, "OutputTableName", { key: "TableName", value: this.dataStore.table.tableName });

@@ -30,6 +30,10 @@ export const configSchema = z.object({
   DYNAMODB_ENDPOINT: z.optional(z.url()),
   /** Set only for the local stack and tests: the SQS emulator's address. */
   SQS_ENDPOINT: z.optional(z.url()),
+  /** The private bucket large submission exports are written to (set only on the export route). */
+  EXPORT_BUCKET: z.optional(z.string().check(z.minLength(1))),
+  /** Set only for the local stack and tests: the S3 emulator's address (path-style addressing). */
+  S3_ENDPOINT: z.optional(z.url()),
   DEFAULT_PLAN: z._default(z.enum(PLANS), "free"),
   PLATFORM_ADMIN_EMAILS: csv,
   SIGNUP_MODE: z._default(z.enum(["open", "invite-only"]), "open"),
@@ -38,6 +42,11 @@ export const configSchema = z.object({
   /** scrypt cost. 2^15 in production; tests may lower it to keep the suite fast. */
   PASSWORD_HASH_COST: positiveInt(32768),
   LOG_LEVEL: z._default(z.enum(["debug", "info", "warn", "error"]), "info"),
+  /** Captcha siteverify endpoints (reCAPTCHA v3 for `score`, hCaptcha for `challenge`). */
+  CAPTCHA_SCORE_VERIFY_URL: z._default(z.url(), "https://www.google.com/recaptcha/api/siteverify"),
+  CAPTCHA_CHALLENGE_VERIFY_URL: z._default(z.url(), "https://api.hcaptcha.com/siteverify"),
+  /** How long a siteverify call may take before intake answers 503 CAPTCHA_UNAVAILABLE. */
+  CAPTCHA_TIMEOUT_MS: z._default(z.coerce.number().check(z.int(), z.positive()), 3000),
   /**
    * How long a background purge keeps looking for submissions after the webhook was deleted:
    * an intake request that read the webhook just before may still be writing (API Gateway

@@ -18,6 +18,8 @@ export const LOCAL_REGION = "us-east-1";
 export const LOCAL_TABLE_NAME = "inlet-local";
 export const LOCAL_QUEUE_NAME = "inlet-intake";
 export const LOCAL_DLQ_NAME = "inlet-intake-dlq";
+/** The export bucket, served by the same emulator as the queues (fauxqs emulates S3 too). */
+export const LOCAL_EXPORT_BUCKET = "inlet-exports";
 /** The same redrive bound as the deployed queue (infra/intake-pipeline.ts). */
 export const MAX_RECEIVE_COUNT = 5;
 
@@ -133,6 +135,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
 export async function startSqs(requestedPort: number) {
   const port = requestedPort || (await freePort());
   const server = await startFauxqs({ port, logger: false, host: "127.0.0.1" });
+  server.createBucket(LOCAL_EXPORT_BUCKET);
   const endpoint = `http://127.0.0.1:${server.port}`;
   const client = new SQSClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   const dlq = await client.send(new CreateQueueCommand({ QueueName: LOCAL_DLQ_NAME }));

@@ -13,7 +13,17 @@ const INTEGRATION_TIMEOUT_MS = 30_000;
 
 const FUNCTIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "functions");
 
-type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown>;
+export type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown>;
+
+/**
+ * A route served besides the route table, with its handler given directly: only the bench uses
+ * one (its single-PutItem reference, test/bench/single-put.ts). Never part of ROUTES, so never
+ * deployed.
+ */
+export interface ExtraRoute {
+  def: RouteDef;
+  handler: Handler;
+}
 
 interface CompiledRoute {
   def: RouteDef;
@@ -176,14 +186,15 @@ async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   return Buffer.concat(chunks);
 }
 
-export async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handle(req: IncomingMessage, res: ServerResponse, extraRoutes: readonly ExtraRoute[] = []): Promise<void> {
   const body = await readBody(req);
   if (!body) return apiGatewayError(res, 413, "Request Entity Too Large");
   const url = new URL(req.url ?? "/", "http://localhost");
-  const { def, pathParameters } = matchRoute(req.method ?? "GET", url.pathname);
+  const extra = extraRoutes.find((r) => r.def.route === `${req.method ?? "GET"} ${url.pathname}`);
+  const { def, pathParameters } = extra ? { def: extra.def, pathParameters: undefined } : matchRoute(req.method ?? "GET", url.pathname);
   const event = toEvent(req, body, def, pathParameters);
   try {
-    const handler = await loadHandler(def);
+    const handler = extra ? extra.handler : await loadHandler(def);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<"timeout">((r) => {
       timer = setTimeout(() => r("timeout"), INTEGRATION_TIMEOUT_MS);
@@ -199,9 +210,14 @@ export async function handle(req: IncomingMessage, res: ServerResponse): Promise
   }
 }
 
-export async function startGateway(port: number, host = "127.0.0.1"): Promise<{ server: Server; url: string; port: number }> {
+/** `extraRoutes` (exact method and path, no parameters) are matched before the route table. */
+export async function startGateway(
+  port: number,
+  host = "127.0.0.1",
+  extraRoutes: readonly ExtraRoute[] = [],
+): Promise<{ server: Server; url: string; port: number }> {
   const server = createServer((req, res) => {
-    handle(req, res).catch((error) => {
+    handle(req, res, extraRoutes).catch((error) => {
       console.error(error);
       if (!res.headersSent) apiGatewayError(res, 500, "Internal Server Error");
     });

@@ -1,20 +1,26 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { QUEUE_CONSUMER } from "../../functions/routes";
 import type { LocalConfig } from "../../lib/config";
 import {
   ensureTable,
   LOCAL_CREDENTIALS,
+  LOCAL_EXPORT_BUCKET,
   LOCAL_REGION,
   LOCAL_TABLE_NAME,
   startDynamoDbLocal,
   startSqs,
 } from "./emulators";
+import { type SqsHandler, startQueuePoller } from "./queue-poller";
 import { type LocalStackInfo, stackFile } from "./stack-file";
+import { startStreamFollower } from "./stream-follower";
 
 /**
  * Starts the whole service on this machine: DynamoDB Local, the SQS emulator, the table and
- * queues, then the gateway serving the route table. The service's own configuration
- * (lib/config.ts) is set in this process's environment before any handler loads.
+ * queues, the gateway serving the route table, then the intake pipeline (a stream follower
+ * standing in for the EventBridge Pipe, a queue poller standing in for Lambda's event source
+ * mapping). The service's own configuration (lib/config.ts) is set in this process's
+ * environment before any handler loads.
  */
 export async function startLocalStack(local: LocalConfig) {
   const dataDir = resolve(local.DATA_DIR);
@@ -32,12 +38,40 @@ export async function startLocalStack(local: LocalConfig) {
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   process.env.SQS_ENDPOINT = sqs.endpoint;
   process.env.QUEUE_URL = sqs.queueUrl;
+  // Large exports go to the emulator's S3 bucket, addressed path-style (lib/store/exports.ts).
+  process.env.EXPORT_BUCKET = LOCAL_EXPORT_BUCKET;
+  process.env.S3_ENDPOINT = sqs.endpoint;
 
   // The gateway imports the route table and handlers, which read the config set above.
   const { startGateway } = await import("./gateway");
   const gateway = await startGateway(local.PORT);
   const baseUrl = local.BASE_URL ?? (local.PORT === 3000 ? "http://localhost:3000" : gateway.url);
   process.env.BASE_URL = baseUrl;
+
+  // Table stream → queue, with the position kept in the data folder: see stream-follower.ts.
+  const follower = await startStreamFollower({
+    dynamodb: dynamo.client,
+    dynamodbEndpoint: dynamo.endpoint,
+    region: LOCAL_REGION,
+    accessKeyId: LOCAL_CREDENTIALS.accessKeyId,
+    tableName: LOCAL_TABLE_NAME,
+    sqs: sqs.client,
+    queueUrl: sqs.queueUrl,
+    positionFile: resolve(dataDir, "stream-position.json"),
+  });
+  // Like the gateway's handlers, the consumer reads the config set above (BASE_URL included), so
+  // it loads only now: lib/config.ts parses the environment once per process.
+  const consumerUrl = new URL(`../../functions/${QUEUE_CONSUMER.handler}.ts`, import.meta.url);
+  const consumer = (await import(consumerUrl.href)) as { handler: SqsHandler };
+  const poller = await startQueuePoller({
+    sqs: sqs.client,
+    queueUrl: sqs.queueUrl,
+    handler: consumer.handler,
+    batchSize: QUEUE_CONSUMER.batchSize,
+    timeoutSeconds: QUEUE_CONSUMER.timeoutSeconds,
+    memoryMb: QUEUE_CONSUMER.memoryMb,
+    onSettled: (messageIds) => follower.settle(messageIds),
+  });
 
   const info: LocalStackInfo = {
     url: gateway.url,
@@ -55,6 +89,10 @@ export async function startLocalStack(local: LocalConfig) {
 
   const stop = async () => {
     await new Promise<void>((r) => gateway.server.close(() => r()));
+    // The poller first (its batch in progress finishes and settles), then the follower writes
+    // its final position; only then do the emulators go.
+    await poller.stop();
+    await follower.stop();
     await Promise.allSettled([sqs.stop(), dynamo.stop()]);
   };
   return { info, stop };

@@ -35,6 +35,8 @@ interface Options<B, Q> {
   query?: Schema<Q>;
   /** Status of a successful response (default 200). */
   status?: number;
+  /** Headers on every response of the route, errors included (the intake route's CORS). */
+  headers?: Record<string, string>;
 }
 
 interface InletState {
@@ -62,7 +64,7 @@ export function parseWith<T>(schema: Schema<T>, value: unknown): T {
 }
 
 /** Maps every failure to the error envelope, once; only errors below 500 are described. */
-const errorMapper = (): MiddlewareObj<InletEvent, HttpResult> => ({
+const errorMapper = (routeHeaders: Record<string, string> = {}): MiddlewareObj<InletEvent, HttpResult> => ({
   onError: async (request: InletRequest) => {
     const error = request.error;
     const requestId = request.context?.awsRequestId ?? request.event.requestContext?.requestId;
@@ -79,6 +81,7 @@ const errorMapper = (): MiddlewareObj<InletEvent, HttpResult> => ({
       appError = new AppError("INTERNAL_ERROR", "An internal error occurred");
     }
     const response = errorResponse(appError, requestId);
+    Object.assign(response.headers, routeHeaders);
     const principal = request.event.inlet?.principal;
     if (principal?.kind === "apiKey") {
       Object.assign(response.headers, principal.responseHeaders);
@@ -155,7 +158,7 @@ export function httpHandler<K extends RouteKey, B = undefined, Q = Record<string
   fn: (ctx: RequestContext<B, Q, PrincipalFor<K>>) => Promise<unknown>,
 ) {
   return middy<InletEvent, HttpResult>()
-    .use(errorMapper())
+    .use(errorMapper(options.headers))
     // Credentials are checked before the body is read: an anonymous caller learns nothing
     // about a route's body rules.
     .use(authentication(routeKey))
@@ -173,6 +176,8 @@ export function httpHandler<K extends RouteKey, B = undefined, Q = Record<string
         requestId: context.awsRequestId,
         sourceIp: event.requestContext.http.sourceIp,
       });
-      return result instanceof RawResponse ? result.result : successResponse(result, options.status);
+      const response = result instanceof RawResponse ? result.result : successResponse(result, options.status);
+      Object.assign(response.headers, options.headers ?? {});
+      return response;
     });
 }

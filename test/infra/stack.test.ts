@@ -2,10 +2,15 @@ import { readFileSync } from "node:fs";
 import { App, Aspects, type Stack } from "aws-cdk-lib";
 import { Annotations, Match, Template } from "aws-cdk-lib/assertions";
 import { AwsSolutionsChecks } from "cdk-nag";
-import { ROUTES, type RouteDef } from "../../functions/routes";
+import { QUEUE_CONSUMER, ROUTES, type RouteDef } from "../../functions/routes";
+import { EXPORT_RETENTION_DAYS } from "../../infra/exports";
 import { FUNCTION_DEFAULTS } from "../../infra/inlet-function";
-import { INTAKE_FILTER_PATTERN } from "../../infra/intake-filter";
-import { INTAKE_MAX_RECEIVE_COUNT, INTAKE_VISIBILITY_TIMEOUT_SECONDS } from "../../infra/intake-pipeline";
+import { INTAKE_FILTER_PATTERNS } from "../../infra/intake-filter";
+import {
+  CONSUMER_MAX_BATCHING_WINDOW_SECONDS,
+  INTAKE_MAX_RECEIVE_COUNT,
+  INTAKE_VISIBILITY_TIMEOUT_SECONDS,
+} from "../../infra/intake-pipeline";
 import { InletStack } from "../../infra/stack";
 
 /**
@@ -78,8 +83,8 @@ function statementsOf(route: RouteDef): Statement[] {
 const actionsOf = (statements: Statement[]) => statements.flatMap((s) => asList(s.Action));
 
 describe("functions", () => {
-  test("one function per route entry, nothing else", () => {
-    template.resourceCountIs("AWS::Lambda::Function", ROUTES.length);
+  test("one function per route entry and the queue consumer, nothing else", () => {
+    template.resourceCountIs("AWS::Lambda::Function", ROUTES.length + 1);
     for (const route of routes) functionOf(route);
   });
 
@@ -308,7 +313,7 @@ describe("intake pipeline", () => {
     }
   });
 
-  test("the pipe forwards inserted submissions from the stream to the queue, with a DLQ for failures", () => {
+  test("the pipe forwards the filtered stream records to the queue, with a DLQ for failures", () => {
     const { intake, dlq } = queueIds();
     const pipes = Object.values(resources).filter((r) => r.Type === "AWS::Pipes::Pipe");
     expect(pipes).toHaveLength(1);
@@ -326,14 +331,19 @@ describe("intake pipeline", () => {
     expect(params.DeadLetterConfig).toEqual({ Arn: { "Fn::GetAtt": [dlq, "Arn"] } });
 
     const filters = pipe.Properties.SourceParameters.FilterCriteria.Filters as { Pattern: string }[];
-    expect(filters.map((f) => JSON.parse(f.Pattern))).toEqual([INTAKE_FILTER_PATTERN]);
+    expect(filters.map((f) => JSON.parse(f.Pattern))).toEqual(INTAKE_FILTER_PATTERNS);
+    // FilterCriteria.Filters holds at most 5 patterns, ORed.
+    expect(filters.length).toBeLessThanOrEqual(5);
   });
 
-  test("the filter pattern passes only inserts of submissions", () => {
-    expect(INTAKE_FILTER_PATTERN).toEqual({
-      eventName: ["INSERT"],
-      dynamodb: { NewImage: { type: { S: ["submission"] } } },
-    });
+  test("the filter patterns pass inserted non-spam submissions and inserted or modified purge jobs", () => {
+    expect(INTAKE_FILTER_PATTERNS).toEqual([
+      {
+        eventName: ["INSERT"],
+        dynamodb: { NewImage: { type: { S: ["submission"] }, isSpam: { BOOL: [false] } } },
+      },
+      { eventName: ["INSERT", "MODIFY"], dynamodb: { NewImage: { type: { S: ["purge"] } } } },
+    ]);
   });
 
   test("the pipe's role reads the stream and sends to the two queues, nothing more", () => {
@@ -364,6 +374,149 @@ describe("intake pipeline", () => {
   });
 });
 
+describe("intake consumer", () => {
+  const consumer = (): [string, Resource] => {
+    const found = Object.entries(resources).filter(
+      ([, r]) => r.Type === "AWS::Lambda::Function" && r.Properties.Description === "Inlet intake queue consumer",
+    );
+    expect(found).toHaveLength(1);
+    return found[0] as [string, Resource];
+  };
+  const intakeQueueId = () =>
+    Object.entries(resources).find(([, r]) => r.Type === "AWS::SQS::Queue" && r.Properties.RedrivePolicy)?.[0] as string;
+
+  function consumerStatements(): Statement[] {
+    const [, fn] = consumer();
+    const roleId = fn.Properties.Role["Fn::GetAtt"][0] as string;
+    expect(resources[roleId]?.Properties.ManagedPolicyArns ?? []).toEqual([]);
+    return Object.values(resources)
+      .filter((r) => r.Type === "AWS::IAM::Policy" && asList(r.Properties.Roles).some((ref: any) => ref.Ref === roleId))
+      .flatMap((r) => r.Properties.PolicyDocument.Statement as Statement[]);
+  }
+
+  test("runs the QUEUE_CONSUMER entry with the runtime defaults and its own log group", () => {
+    const [, fn] = consumer();
+    expect(fn.Properties).toMatchObject({
+      Runtime: "nodejs22.x",
+      Architectures: ["arm64"],
+      MemorySize: QUEUE_CONSUMER.memoryMb,
+      Timeout: QUEUE_CONSUMER.timeoutSeconds,
+      LoggingConfig: { LogFormat: "JSON" },
+    });
+    expect(fn.Properties.Environment.Variables.TABLE_NAME).toEqual({ Ref: tableId });
+    const groupId = fn.Properties.LoggingConfig.LogGroup.Ref as string;
+    expect(resources[groupId]?.Properties.RetentionInDays).toBeGreaterThan(0);
+  });
+
+  test("reads the intake queue in batches and reports batch item failures", () => {
+    const [fnId] = consumer();
+    const mappings = Object.values(resources).filter((r) => r.Type === "AWS::Lambda::EventSourceMapping");
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0]?.Properties).toMatchObject({
+      EventSourceArn: { "Fn::GetAtt": [intakeQueueId(), "Arn"] },
+      FunctionName: { Ref: fnId },
+      BatchSize: QUEUE_CONSUMER.batchSize,
+      MaximumBatchingWindowInSeconds: CONSUMER_MAX_BATCHING_WINDOW_SECONDS,
+      FunctionResponseTypes: ["ReportBatchItemFailures"],
+    });
+    expect(CONSUMER_MAX_BATCHING_WINDOW_SECONDS).toBeLessThanOrEqual(5);
+  });
+
+  test("the queue's visibility timeout is at least 6 times the consumer's timeout", () => {
+    const [, fn] = consumer();
+    const visibility = resources[intakeQueueId()]?.Properties.VisibilityTimeout as number;
+    expect(visibility).toBeGreaterThanOrEqual(6 * (fn.Properties.Timeout as number));
+  });
+
+  test("may write the table and consume the intake queue, and send nowhere", () => {
+    const statements = consumerStatements();
+    const actions = actionsOf(statements);
+    const writes = ["dynamodb:PutItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem", "dynamodb:UpdateItem"];
+    expect(actions).toEqual(expect.arrayContaining([...writes, "dynamodb:Query"]));
+    expect(actions).toEqual(expect.arrayContaining(["sqs:ReceiveMessage", "sqs:DeleteMessage"]));
+    expect(actions).not.toContain("sqs:SendMessage");
+    for (const action of actions) expect(action).not.toMatch(/\*/);
+    const sqsResources = statements.filter((s) => asList(s.Action).some((a) => a.startsWith("sqs:"))).map((s) => s.Resource);
+    for (const resource of sqsResources) expect(resource).toEqual({ "Fn::GetAtt": [intakeQueueId(), "Arn"] });
+  });
+
+  test("an alarm fires when the consumer itself fails (throws or times out)", () => {
+    const [fnId] = consumer();
+    template.hasResourceProperties("AWS::CloudWatch::Alarm", {
+      Namespace: "AWS/Lambda",
+      MetricName: "Errors",
+      Dimensions: [{ Name: "FunctionName", Value: { Ref: fnId } }],
+      Statistic: "Sum",
+      Threshold: 0,
+      ComparisonOperator: "GreaterThanThreshold",
+    });
+  });
+});
+
+describe("export bucket", () => {
+  const bucketId = () => onlyLogicalId(template, "AWS::S3::Bucket");
+
+  test("is private, encrypted, TLS-only, and expires exports after a day", () => {
+    const bucket = resources[bucketId()] as Resource;
+    expect(bucket.Properties).toMatchObject({
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }] },
+      OwnershipControls: { Rules: [{ ObjectOwnership: "BucketOwnerEnforced" }] },
+    });
+    expect(bucket.Properties.AccessControl).toBeUndefined();
+    expect(bucket.Properties.WebsiteConfiguration).toBeUndefined();
+    expect(bucket.Properties.LifecycleConfiguration.Rules).toEqual(
+      expect.arrayContaining([expect.objectContaining({ Status: "Enabled", ExpirationInDays: EXPORT_RETENTION_DAYS })]),
+    );
+    expect(EXPORT_RETENTION_DAYS).toBe(1);
+    const policies = Object.values(resources).filter(
+      (r) => r.Type === "AWS::S3::BucketPolicy" && r.Properties.Bucket?.Ref === bucketId(),
+    );
+    expect(policies).toHaveLength(1);
+    const statements = policies[0]?.Properties.PolicyDocument.Statement as Statement[];
+    expect(statements).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Effect: "Deny", Condition: { Bool: { "aws:SecureTransport": "false" } } }),
+      ]),
+    );
+    // Nothing in the bucket policy grants access; reading goes through presigned links only.
+    expect(statements.filter((st) => st.Effect === "Allow")).toEqual([]);
+  });
+
+  test("only routes with bucket: write may use it: put and get under exports/, and EXPORT_BUCKET", () => {
+    const writers = routes.filter((r) => r.bucket === "write");
+    expect(writers.map((r) => r.route)).toEqual(["GET /api/v1/forms/{formId}/submissions/export"]);
+    for (const route of routes) {
+      const statements = statementsOf(route).filter((st) => asList(st.Action).some((a) => a.startsWith("s3:")));
+      const vars = functionOf(route)[1].Properties.Environment.Variables;
+      if (route.bucket === "write") {
+        expect(statements).toEqual([
+          expect.objectContaining({
+            Effect: "Allow",
+            Action: ["s3:GetObject", "s3:PutObject"],
+            Resource: { "Fn::Join": ["", [{ "Fn::GetAtt": [bucketId(), "Arn"] }, "/exports/*"]] },
+          }),
+        ]);
+        expect(vars.EXPORT_BUCKET).toEqual({ Ref: bucketId() });
+      } else {
+        expect([route.route, statements]).toEqual([route.route, []]);
+        expect(vars.EXPORT_BUCKET).toBeUndefined();
+      }
+    }
+  });
+
+  test("the export route has room for a whole form: 29 s (under API Gateway's 30 s) and more memory", () => {
+    const [, fn] = functionOf(routes.find((r) => r.bucket === "write") as RouteDef);
+    expect(fn.Properties.Timeout).toBe(29);
+    expect(fn.Properties.MemorySize).toBeGreaterThanOrEqual(1024);
+  });
+});
+
 describe("cdk-nag AwsSolutions", () => {
   test("no unsuppressed errors", () => {
     const errors = Annotations.fromStack(stack).findError("*", Match.stringLikeRegexp("AwsSolutions-.*"));
@@ -385,7 +538,7 @@ describe("deployment settings from CDK context", () => {
       defaultPlan: "pro",
     });
     const functions = Object.values(custom.findResources("AWS::Lambda::Function")) as Resource[];
-    expect(functions).toHaveLength(ROUTES.length);
+    expect(functions).toHaveLength(ROUTES.length + 1);
     for (const fn of functions) {
       expect(fn.Properties.Environment.Variables).toMatchObject({
         BASE_URL: "https://forms.example.com",

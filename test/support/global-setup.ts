@@ -4,10 +4,13 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type LocalStackInfo, stackFile } from "../../infra/local/stack-file";
 import { TEST_ADMIN_EMAIL } from "./constants";
+import { type FakeCaptcha, startFakeCaptcha, TEST_TIMEOUT_MS } from "./fake-captcha";
 
 declare global {
   // biome-ignore lint: the stack process handle travels from setup to teardown
   var __INLET_STACK__: ChildProcess | undefined;
+  // biome-ignore lint: the fake captcha provider travels from setup to teardown
+  var __INLET_FAKE_CAPTCHA__: FakeCaptcha | undefined;
 }
 
 /**
@@ -19,6 +22,9 @@ export default async function globalSetup(): Promise<void> {
   const root = process.cwd();
   const dataDir = mkdtempSync(join(tmpdir(), "inlet-test-"));
   const logPath = join(dataDir, "stack.log");
+  // The captcha providers' stand-in (test/support/fake-captcha.ts), up before the stack reads its URLs.
+  const captcha = await startFakeCaptcha();
+  globalThis.__INLET_FAKE_CAPTCHA__ = captcha;
   const log = openSync(logPath, "a");
   const env = {
     ...process.env,
@@ -28,6 +34,10 @@ export default async function globalSetup(): Promise<void> {
     PASSWORD_HASH_COST: "1024",
     PLATFORM_ADMIN_EMAILS: TEST_ADMIN_EMAIL,
     LOG_LEVEL: "warn",
+    PURGE_GRACE_SECONDS: "0",
+    CAPTCHA_SCORE_VERIFY_URL: captcha.scoreUrl,
+    CAPTCHA_CHALLENGE_VERIFY_URL: captcha.challengeUrl,
+    CAPTCHA_TIMEOUT_MS: String(TEST_TIMEOUT_MS),
   };
   const child = spawn(process.execPath, ["--import", "tsx", "infra/local/start.ts"], {
     cwd: root,
@@ -61,5 +71,9 @@ export default async function globalSetup(): Promise<void> {
     PASSWORD_HASH_COST: env.PASSWORD_HASH_COST,
     PLATFORM_ADMIN_EMAILS: env.PLATFORM_ADMIN_EMAILS,
     LOG_LEVEL: env.LOG_LEVEL,
+    CAPTCHA_SCORE_VERIFY_URL: env.CAPTCHA_SCORE_VERIFY_URL,
+    CAPTCHA_CHALLENGE_VERIFY_URL: env.CAPTCHA_CHALLENGE_VERIFY_URL,
+    CAPTCHA_TIMEOUT_MS: env.CAPTCHA_TIMEOUT_MS,
+    FAKE_CAPTCHA_URL: captcha.url,
   });
 }

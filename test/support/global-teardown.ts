@@ -1,4 +1,6 @@
 export default async function globalTeardown(): Promise<void> {
+  await globalThis.__INLET_FAKE_CAPTCHA__?.close();
+  globalThis.__INLET_FAKE_CAPTCHA__ = undefined;
   const child = globalThis.__INLET_STACK__;
   const pid = child?.pid;
   if (!child || !pid || child.exitCode !== null) return;

@@ -1,0 +1,6 @@
+import { setFormStatus } from "../../lib/forms";
+import { httpHandler } from "../../lib/http/handler";
+
+export const handler = httpHandler("POST /api/v1/forms/{formId}/publish", {}, ({ principal, params }) =>
+  setFormStatus(principal, params.formId ?? "", "published"),
+);

@@ -1,0 +1,15 @@
+import { editForm, fieldsInput, settingsInput } from "../../lib/forms";
+import { httpHandler } from "../../lib/http/handler";
+import { name } from "../../lib/http/schemas";
+import * as z from "../../lib/validation";
+
+const body = z.strictObject({
+  name: z.optional(name),
+  fields: z.optional(fieldsInput),
+  settings: z.optional(settingsInput),
+  restore: z.optional(z.boolean()),
+});
+
+export const handler = httpHandler("PUT /api/v1/forms/{formId}", { body }, ({ principal, params, body }) =>
+  editForm(principal, params.formId ?? "", body),
+);

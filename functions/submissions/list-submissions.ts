@@ -1,0 +1,13 @@
+import { httpHandler } from "../../lib/http/handler";
+import { pageQuery } from "../../lib/http/schemas";
+import { filtersQuery, listSubmissions } from "../../lib/submissions";
+import * as z from "../../lib/validation";
+
+const query = z.extend(pageQuery, filtersQuery.shape);
+
+export const handler = httpHandler(
+  "GET /api/v1/forms/{formId}/submissions",
+  { query },
+  ({ principal, params, query: { limit, cursor, ...filters } }) =>
+    listSubmissions(principal, params.formId ?? "", filters, limit, cursor),
+);

@@ -1,0 +1,251 @@
+import { DescribeTableCommand, type DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { SendMessageBatchCommand, type SQSClient } from "@aws-sdk/client-sqs";
+import { describeError, log } from "../../lib/log";
+import { type FilterPattern, matchesAny } from "../../lib/pipeline/filter-match";
+import { INTAKE_FILTER_PATTERNS } from "../intake-filter";
+import { LocalStreamsClient, type RawStreamRecord, StreamsApiError } from "./dynamodb-streams";
+import { StreamPosition } from "./stream-position";
+
+/**
+ * What the EventBridge Pipe does in AWS (infra/intake-pipeline.ts), on this machine: follows the
+ * table's stream in DynamoDB Local, keeps the records the intake filters pass
+ * (infra/intake-filter.ts, matched by lib/pipeline/filter-match.ts) and sends each one to the
+ * intake queue as the pipe would: the record's JSON, plus `eventSourceARN`, one message each.
+ *
+ * Reading: DescribeTable gives the stream ARN; DescribeStream lists the shards (re-listed every
+ * few seconds and whenever a shard closes, so new and child shards are picked up; a child waits
+ * until its parent is read to the end, as the pipe keeps per-item order); each shard is read
+ * with GetRecords from its shard iterator, and the loop sleeps briefly when nothing came.
+ *
+ * Durability (the SQS emulator is in memory): see infra/local/stream-position.ts. The position
+ * moves past a record only once its message was consumed or dead-lettered, so a kill -9 at any
+ * point loses nothing: after a restart, every record not known to be finished is sent again.
+ */
+
+export interface StreamFollowerOptions {
+  dynamodb: DynamoDBClient;
+  /** DynamoDB Local's address (the Streams API is served on the same port). */
+  dynamodbEndpoint: string;
+  region: string;
+  accessKeyId: string;
+  tableName: string;
+  sqs: SQSClient;
+  queueUrl: string;
+  /** Where the position persists (a file in the data folder). */
+  positionFile: string;
+  /** The pipe's filter list; the deployed one unless a test says otherwise. */
+  filters?: readonly FilterPattern[];
+  /** Sleep between polls when no shard returned records. */
+  idleMs?: number;
+  /** Stop reading while this many messages are unfinished (memory bound; the pipe has none locally). */
+  maxInFlight?: number;
+}
+
+export interface StreamFollowerStats {
+  read: number;
+  sent: number;
+  inFlight: number;
+}
+
+export interface StreamFollower {
+  /** The queue poller reports messages it deleted after success or left for the DLQ. */
+  settle(messageIds: readonly string[]): void;
+  stats(): StreamFollowerStats;
+  /** Stops reading, then writes the position. Unfinished records are sent again next start. */
+  stop(): Promise<void>;
+}
+
+interface Cursor {
+  shardId: string;
+  iterator?: string;
+  /** The last record read by this process (or the checkpoint it resumed from). */
+  lastRead?: string;
+  readToEnd: boolean;
+}
+
+/** GetRecords returns at most 1,000 records per call. */
+const RECORDS_PER_CALL = 1000;
+const RELIST_SHARDS_MS = 5_000;
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+async function latestStreamArn(dynamodb: DynamoDBClient, tableName: string): Promise<string> {
+  const table = await dynamodb.send(new DescribeTableCommand({ TableName: tableName }));
+  const arn = table.Table?.LatestStreamArn;
+  if (!arn) throw new Error(`Table ${tableName} has no stream to follow`);
+  return arn;
+}
+
+export async function startStreamFollower(options: StreamFollowerOptions): Promise<StreamFollower> {
+  const filters = options.filters ?? INTAKE_FILTER_PATTERNS;
+  const idleMs = options.idleMs ?? 250;
+  const maxInFlight = options.maxInFlight ?? 100_000;
+  const streamArn = await latestStreamArn(options.dynamodb, options.tableName);
+
+  const streams = new LocalStreamsClient(options.dynamodbEndpoint, options.region, options.accessKeyId);
+  const position = new StreamPosition(options.positionFile, streamArn);
+  const cursors = new Map<string, Cursor>();
+  const abort = new AbortController();
+  const stats = { read: 0, sent: 0 };
+  let listedAt = 0;
+
+  async function listShards(): Promise<void> {
+    const shards = await streams.listShards(streamArn, abort.signal);
+    listedAt = Date.now();
+    const listed = new Set(shards.map((shard) => shard.ShardId));
+    position.prune([...listed]);
+    for (const shardId of cursors.keys()) if (!listed.has(shardId)) cursors.delete(shardId);
+    for (const shard of shards) {
+      if (cursors.has(shard.ShardId) || position.isDone(shard.ShardId)) continue;
+      const parent = shard.ParentShardId;
+      const parentPending =
+        parent && listed.has(parent) && !position.isDone(parent) && !cursors.get(parent)?.readToEnd;
+      if (parentPending) continue;
+      const checkpoint = position.checkpoint(shard.ShardId);
+      cursors.set(shard.ShardId, {
+        shardId: shard.ShardId,
+        ...(checkpoint ? { lastRead: checkpoint } : {}),
+        readToEnd: false,
+      });
+    }
+  }
+
+  async function iteratorFor(cursor: Cursor): Promise<string | undefined> {
+    if (cursor.lastRead) {
+      try {
+        const type = "AFTER_SEQUENCE_NUMBER";
+        return await streams.shardIterator(streamArn, cursor.shardId, type, cursor.lastRead, abort.signal);
+      } catch (error) {
+        if ((error as Error).name !== "TrimmedDataAccessException") throw error;
+        log.warn("stream follower: records after the saved position expired; resuming from the oldest left", {
+          shardId: cursor.shardId,
+        });
+      }
+    }
+    // Like the pipe's startingPosition TRIM_HORIZON: every record the stream still holds.
+    return streams.shardIterator(streamArn, cursor.shardId, "TRIM_HORIZON", undefined, abort.signal);
+  }
+
+  /** Sends in order, 10 per SendMessageBatch, retrying until accepted or stopped. */
+  async function send(batch: { record: RawStreamRecord; entry: ReturnType<StreamPosition["track"]> }[]) {
+    for (let start = 0; start < batch.length; start += 10) {
+      let pending = batch.slice(start, start + 10).map((item, index) => ({ ...item, id: String(index) }));
+      for (let attempt = 0; pending.length > 0 && !abort.signal.aborted; attempt++) {
+        if (attempt > 0) await sleep(Math.min(5_000, 100 * 2 ** attempt), abort.signal);
+        try {
+          const out = await options.sqs.send(
+            new SendMessageBatchCommand({
+              QueueUrl: options.queueUrl,
+              Entries: pending.map((item) => ({ Id: item.id, MessageBody: JSON.stringify(item.record) })),
+            }),
+          );
+          for (const ok of out.Successful ?? []) {
+            const item = pending.find((p) => p.id === ok.Id);
+            if (item && ok.MessageId) position.bind(item.entry, ok.MessageId);
+            stats.sent++;
+          }
+          for (const failed of out.Failed ?? []) {
+            const item = pending.find((p) => p.id === failed.Id);
+            if (item && failed.SenderFault) {
+              // The queue refuses this record for good (e.g. larger than the message size limit).
+              // The pipe would give up on it too, after its retries, and report it to its DLQ.
+              log.error("stream follower: the queue refused a record", {
+                eventID: item.record.eventID,
+                code: failed.Code,
+                error: failed.Message,
+              });
+              position.finish(item.entry);
+            }
+          }
+          const retry = new Set((out.Failed ?? []).filter((f) => !f.SenderFault).map((f) => f.Id));
+          pending = pending.filter((item) => retry.has(item.id));
+        } catch (error) {
+          if (abort.signal.aborted) return;
+          log.warn("stream follower: sending to the queue failed, retrying", describeError(error));
+        }
+      }
+    }
+  }
+
+  /** Reads one page of a shard; returns how many records came. */
+  async function readShard(cursor: Cursor): Promise<number> {
+    cursor.iterator ??= await iteratorFor(cursor);
+    if (!cursor.iterator) {
+      cursor.readToEnd = true;
+      position.close(cursor.shardId);
+      return 0;
+    }
+    let page: Awaited<ReturnType<LocalStreamsClient["getRecords"]>>;
+    try {
+      page = await streams.getRecords(cursor.iterator, RECORDS_PER_CALL, abort.signal);
+    } catch (error) {
+      // Iterators expire after 15 minutes; a new one resumes after the last record read.
+      cursor.iterator = undefined;
+      if (error instanceof StreamsApiError && error.name === "ExpiredIteratorException") return 0;
+      throw error;
+    }
+    const batch: Parameters<typeof send>[0] = [];
+    for (const raw of page.Records) {
+      // The pipe adds the stream's ARN to each record; GetRecords does not return it.
+      const record: RawStreamRecord = { ...raw, eventSourceARN: streamArn };
+      const sequenceNumber = raw.dynamodb.SequenceNumber;
+      if (matchesAny(filters, record)) batch.push({ record, entry: position.track(cursor.shardId, sequenceNumber) });
+      else position.skip(cursor.shardId, sequenceNumber);
+    }
+    await send(batch);
+    if (abort.signal.aborted) return 0;
+    stats.read += page.Records.length;
+    const last = page.Records.at(-1);
+    if (last) cursor.lastRead = last.dynamodb.SequenceNumber;
+    cursor.iterator = page.NextShardIterator;
+    if (!page.NextShardIterator) {
+      cursor.readToEnd = true;
+      position.close(cursor.shardId);
+      listedAt = 0;
+    }
+    return page.Records.length;
+  }
+
+  let paused = false;
+  async function step(): Promise<void> {
+    if (Date.now() - listedAt > RELIST_SHARDS_MS) await listShards();
+    let received = 0;
+    const full = position.inFlight() >= maxInFlight;
+    if (full !== paused) {
+      paused = full;
+      if (full) log.warn("stream follower: too many unconsumed messages, pausing", { inFlight: position.inFlight() });
+    }
+    for (const cursor of cursors.values()) {
+      if (cursor.readToEnd || abort.signal.aborted || paused) continue;
+      received += await readShard(cursor);
+    }
+    if (received === 0) await sleep(idleMs, abort.signal);
+  }
+
+  const loop = (async () => {
+    while (!abort.signal.aborted) {
+      try {
+        await step();
+      } catch (error) {
+        if (abort.signal.aborted) break;
+        log.warn("stream follower: reading the stream failed, retrying", describeError(error));
+        await sleep(1_000, abort.signal);
+      }
+    }
+  })();
+
+  return {
+    settle: (messageIds) => position.settle(messageIds),
+    stats: () => ({ ...stats, inFlight: position.inFlight() }),
+    stop: async () => {
+      abort.abort();
+      await loop;
+      position.flush();
+    },
+  };
+}

@@ -1,0 +1,238 @@
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { log } from "../../lib/log";
+
+/**
+ * The local stream follower's durable position: per shard, the sequence number up to which
+ * every record is finished, and which closed shards are finished entirely.
+ *
+ * "Finished" is stricter than "read" or "sent": the SQS emulator keeps messages in memory, so a
+ * record whose message is still queued (or being processed) when the stack is killed would be
+ * lost if the position had moved past it. A record is finished when the filters dropped it, or
+ * when its message was deleted after the consumer succeeded, or when it was given to the DLQ
+ * (the poller reports both through `settle`). Records are finished out of order (the queue is
+ * not FIFO), so each shard keeps the records read since its checkpoint in read order, and the
+ * checkpoint advances over the finished prefix only. After a restart, reading resumes after the
+ * checkpoint: what was in flight is sent again (at least once; consumers are idempotent).
+ *
+ * The file is replaced atomically (write, fsync, rename), so a kill -9 leaves the old or the
+ * new version, never a torn one.
+ */
+
+interface PersistedShard {
+  /** Every record up to and including this sequence number is finished. */
+  checkpoint?: string;
+  /** The shard is closed and every record of it is finished. */
+  done?: true;
+}
+
+interface PersistedPosition {
+  version: 1;
+  streamArn: string;
+  shards: Record<string, PersistedShard>;
+}
+
+interface Entry {
+  shardId: string;
+  sequenceNumber: string;
+  finished: boolean;
+}
+
+interface ShardProgress {
+  checkpoint?: string;
+  done: boolean;
+  /** Read completely (no NextShardIterator); `done` once `pending` drains too. */
+  closed: boolean;
+  /** Records read after the checkpoint, in read order, until the finished prefix is cut off. */
+  pending: Entry[];
+}
+
+/** Settlements of messages not bound yet are kept this long, then dropped as someone else's. */
+const EARLY_SETTLE_TTL_MS = 60_000;
+
+export class StreamPosition {
+  private readonly shards = new Map<string, ShardProgress>();
+  private readonly byMessageId = new Map<string, Entry>();
+  /** A poller may report a message before SendMessageBatch's answer has bound its id. */
+  private readonly settledEarly = new Map<string, number>();
+  private inFlightCount = 0;
+  private dirty = false;
+  private flushTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly file: string,
+    private readonly streamArn: string,
+    /** How long a change may wait before it is written (changes come in bursts). */
+    private readonly flushDelayMs = 100,
+  ) {
+    this.load();
+  }
+
+  private load(): void {
+    if (!existsSync(this.file)) return;
+    let saved: PersistedPosition;
+    try {
+      saved = JSON.parse(readFileSync(this.file, "utf8")) as PersistedPosition;
+    } catch (error) {
+      log.warn("stream follower: unreadable position file, starting from the oldest record", {
+        file: this.file,
+        error: String(error),
+      });
+      return;
+    }
+    if (saved.version !== 1 || saved.streamArn !== this.streamArn) {
+      // A recreated table has a new stream: the old position means nothing there.
+      log.warn("stream follower: position belongs to another stream, starting from the oldest record", {
+        saved: saved.streamArn,
+        current: this.streamArn,
+      });
+      return;
+    }
+    for (const [shardId, shard] of Object.entries(saved.shards)) {
+      this.shards.set(shardId, {
+        ...(shard.checkpoint ? { checkpoint: shard.checkpoint } : {}),
+        done: shard.done === true,
+        closed: shard.done === true,
+        pending: [],
+      });
+    }
+  }
+
+  private progress(shardId: string): ShardProgress {
+    let shard = this.shards.get(shardId);
+    if (!shard) {
+      shard = { done: false, closed: false, pending: [] };
+      this.shards.set(shardId, shard);
+    }
+    return shard;
+  }
+
+  /** Where reading a shard resumes: after this sequence number, or from the oldest record. */
+  checkpoint(shardId: string): string | undefined {
+    return this.shards.get(shardId)?.checkpoint;
+  }
+
+  isDone(shardId: string): boolean {
+    return this.shards.get(shardId)?.done === true;
+  }
+
+  /** Records whose messages are sent (or being sent) and not finished. */
+  inFlight(): number {
+    return this.inFlightCount;
+  }
+
+  /** A record the filters dropped: finished as soon as everything before it is. */
+  skip(shardId: string, sequenceNumber: string): void {
+    const shard = this.progress(shardId);
+    const tail = shard.pending.at(-1);
+    if (!tail) {
+      shard.checkpoint = sequenceNumber;
+      this.changed();
+    } else if (tail.finished) {
+      // Nothing refers to a finished entry any more: let it stand for this record too.
+      tail.sequenceNumber = sequenceNumber;
+    } else {
+      shard.pending.push({ shardId, sequenceNumber, finished: true });
+    }
+  }
+
+  /** A record about to be sent; `bind` it to its message id once the queue accepted it. */
+  track(shardId: string, sequenceNumber: string): Entry {
+    const entry: Entry = { shardId, sequenceNumber, finished: false };
+    this.progress(shardId).pending.push(entry);
+    this.inFlightCount++;
+    return entry;
+  }
+
+  bind(entry: Entry, messageId: string): void {
+    if (this.settledEarly.delete(messageId)) this.finish(entry);
+    else this.byMessageId.set(messageId, entry);
+  }
+
+  /** Messages deleted after success, or given to the DLQ. Unknown ids are ignored (after a while). */
+  settle(messageIds: readonly string[]): void {
+    const now = Date.now();
+    for (const messageId of messageIds) {
+      const entry = this.byMessageId.get(messageId);
+      if (entry) {
+        this.byMessageId.delete(messageId);
+        this.finish(entry);
+      } else {
+        this.settledEarly.set(messageId, now);
+      }
+    }
+    for (const [messageId, at] of this.settledEarly) {
+      if (now - at > EARLY_SETTLE_TTL_MS) this.settledEarly.delete(messageId);
+    }
+  }
+
+  /** A record given up without a message (the queue refused it for good). */
+  finish(entry: Entry): void {
+    if (entry.finished) return;
+    entry.finished = true;
+    this.inFlightCount--;
+    this.advance(entry.shardId);
+  }
+
+  /** The shard has no more records (GetRecords returned no NextShardIterator). */
+  close(shardId: string): void {
+    this.progress(shardId).closed = true;
+    this.advance(shardId);
+  }
+
+  /** Forgets shards the stream no longer lists (trimmed after 24 hours). */
+  prune(listedShardIds: readonly string[]): void {
+    const listed = new Set(listedShardIds);
+    for (const [shardId, shard] of this.shards) {
+      if (!listed.has(shardId) && shard.pending.length === 0) {
+        this.shards.delete(shardId);
+        this.changed();
+      }
+    }
+  }
+
+  private advance(shardId: string): void {
+    const shard = this.progress(shardId);
+    let moved = false;
+    while (shard.pending[0]?.finished) {
+      shard.checkpoint = (shard.pending.shift() as Entry).sequenceNumber;
+      moved = true;
+    }
+    if (shard.closed && shard.pending.length === 0 && !shard.done) {
+      shard.done = true;
+      moved = true;
+    }
+    if (moved) this.changed();
+  }
+
+  private changed(): void {
+    this.dirty = true;
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = undefined;
+      this.flush();
+    }, this.flushDelayMs);
+  }
+
+  /** Writes the position now if it changed (also called on stop). */
+  flush(): void {
+    if (this.flushTimer) {
+      clearTimeout(this.flushTimer);
+      this.flushTimer = undefined;
+    }
+    if (!this.dirty) return;
+    const saved: PersistedPosition = { version: 1, streamArn: this.streamArn, shards: {} };
+    for (const [shardId, shard] of this.shards) {
+      if (shard.done) saved.shards[shardId] = { done: true };
+      else if (shard.checkpoint) saved.shards[shardId] = { checkpoint: shard.checkpoint };
+    }
+    const temporary = `${this.file}.tmp`;
+    const fd = openSync(temporary, "w");
+    try {
+      writeSync(fd, `${JSON.stringify(saved, null, 2)}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, this.file);
+    this.dirty = false;
+  }
+}

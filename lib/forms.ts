@@ -1,0 +1,249 @@
+import type { Principal } from "./auth";
+import { AppError, notFound } from "./errors";
+import * as schemas from "./http/schemas";
+import { newId, nowIso } from "./ids";
+import { INTAKE_LIMITS } from "./intake/body";
+import { findSite } from "./sites";
+import {
+  countFormSubmissions,
+  deleteFormPermanently,
+  FIELD_TYPES,
+  type Form,
+  type FormChanges,
+  type FormField,
+  type FormSettings,
+  getForm,
+  listSiteForms,
+  putForm,
+  updateForm,
+} from "./store/forms";
+import { listSiteWebhooks } from "./store/webhooks";
+import * as z from "./validation";
+
+export const MAX_NOTIFY_EMAILS = 10;
+
+/** Names that would reach an object's prototype (intake drops them too, lib/intake/fields.ts). */
+const FORBIDDEN_SEGMENTS = new Set(["__proto__", "constructor", "prototype"]);
+
+/**
+ * A field key as intake stores data under it: 1-100 characters, no leading `_` (intake reads
+ * `_`-prefixed names as control fields, never data), no prototype-reaching segment.
+ */
+const fieldKey = z.string().check(
+  z.trim(),
+  z.minLength(1),
+  z.maxLength(INTAKE_LIMITS.fieldNameLength),
+  z.refine((key) => !key.startsWith("_"), "A field key cannot start with _ (reserved for control fields)"),
+  z.refine((key) => !key.split(".").some((s) => FORBIDDEN_SEGMENTS.has(s)), "This field key is reserved"),
+);
+
+export const fieldInput = z.strictObject({
+  key: fieldKey,
+  label: z.string().check(z.trim(), z.minLength(1), z.maxLength(255)),
+  type: z.enum(FIELD_TYPES),
+  required: z.optional(z.boolean()),
+  order: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(100_000))),
+});
+export type FieldInput = z.output<typeof fieldInput>;
+
+/** The whole schema as an ordered list; keys are unique; at most as many fields as intake accepts. */
+export const fieldsInput = z.array(fieldInput).check(
+  z.maxLength(INTAKE_LIMITS.fields),
+  z.refine((fields) => new Set(fields.map((f) => f.key)).size === fields.length, "Field keys must be unique"),
+);
+
+export const settingsInput = z.strictObject({
+  notifyEmails: z.optional(z.array(schemas.email).check(z.maxLength(MAX_NOTIFY_EMAILS))),
+});
+export type SettingsInput = z.output<typeof settingsInput>;
+
+/** Fields by key, without a prototype (keys are user data); `order` defaults to the list position. */
+function fieldMap(inputs: FieldInput[]): Record<string, FormField> {
+  const map = Object.create(null) as Record<string, FormField>;
+  inputs.forEach((f, i) => {
+    map[f.key] = { label: f.label, type: f.type, required: f.required ?? false, order: f.order ?? i + 1 };
+  });
+  return map;
+}
+
+/** Lower-cased and without repeats: one notification per address. */
+const notifyList = (emails: string[]) => [...new Set(emails.map((e) => e.toLowerCase()))];
+
+function mergeSettings(current: FormSettings, input: SettingsInput | undefined): FormSettings {
+  return { ...current, ...(input?.notifyEmails ? { notifyEmails: notifyList(input.notifyEmails) } : {}) };
+}
+
+/** The API's ordered field list: by `order`, then key. */
+export const fieldList = (fields: Form["fields"]) =>
+  Object.entries(fields)
+    .map(([key, f]) => ({ key, label: f.label, type: f.type, required: f.required, order: f.order }))
+    .sort((a, b) => a.order - b.order || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+
+/** The form `formId` of the caller's organization, not being purged, or 404. */
+export async function findForm(principal: Principal, formId: string): Promise<Form> {
+  const form = await getForm(formId);
+  if (!form || form.orgId !== principal.orgId || form.deletedAt) throw notFound("Form");
+  return form;
+}
+
+/** Webhook ids feeding each form of a site (at most 50 webhooks per site: one query). */
+async function linkedWebhooks(siteId: string): Promise<Map<string, string[]>> {
+  const byForm = new Map<string, string[]>();
+  for (const webhook of await listSiteWebhooks(siteId)) {
+    if (!webhook.formId) continue;
+    byForm.set(webhook.formId, [...(byForm.get(webhook.formId) ?? []), webhook.id]);
+  }
+  return byForm;
+}
+
+async function listViews(forms: Form[], siteId: string) {
+  const [webhooks, counts] = await Promise.all([
+    linkedWebhooks(siteId),
+    Promise.all(forms.map((f) => countFormSubmissions(f.id))),
+  ]);
+  return forms.map((form, i) => ({
+    id: form.id,
+    name: form.name,
+    origin: form.origin,
+    webhookIds: webhooks.get(form.id) ?? [],
+    fieldCount: Object.keys(form.fields).length,
+    submissionCount: counts[i]?.submissions ?? 0,
+    spamCount: counts[i]?.spam ?? 0,
+    status: form.status,
+    archivedAt: form.archivedAt,
+    createdAt: form.createdAt,
+    updatedAt: form.updatedAt,
+  }));
+}
+
+async function detailView(form: Form) {
+  const [view] = await listViews([form], form.siteId);
+  return { form: { ...view, fields: fieldList(form.fields), settings: form.settings } };
+}
+
+export async function listForms(principal: Principal, siteId: string, archived: boolean, limit: number, cursor?: string) {
+  const site = await findSite(principal.orgId, siteId);
+  const page = await listSiteForms(site.id, archived, limit, cursor);
+  const forms = page.items.filter((f) => f.orgId === principal.orgId);
+  return { forms: await listViews(forms, site.id), nextCursor: page.nextCursor };
+}
+
+export async function readForm(principal: Principal, formId: string) {
+  return detailView(await findForm(principal, formId));
+}
+
+export interface FormInput {
+  name: string;
+  fields?: FieldInput[];
+  settings?: SettingsInput;
+  status?: Form["status"];
+}
+
+async function insertBuilderForm(principal: Principal, siteId: string, input: Required<Omit<FormInput, "settings">> & { settings: FormSettings }) {
+  const now = nowIso();
+  const form: Form = {
+    id: newId("form"),
+    orgId: principal.orgId,
+    siteId,
+    name: input.name,
+    origin: "builder",
+    createdByWebhookId: null,
+    status: input.status,
+    fields: fieldMap(input.fields),
+    settings: input.settings,
+    archivedAt: null,
+    deletedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await putForm(form);
+  return detailView(form);
+}
+
+/** A form made in the builder: a draft unless `status` says otherwise. */
+export async function createForm(principal: Principal, siteId: string, input: FormInput) {
+  const site = await findSite(principal.orgId, siteId);
+  return insertBuilderForm(principal, site.id, {
+    name: input.name,
+    fields: input.fields ?? [],
+    status: input.status ?? "draft",
+    settings: mergeSettings({ notifyEmails: [] }, input.settings),
+  });
+}
+
+/** A draft builder copy of the form's schema and settings (never its submissions). */
+export async function duplicateForm(principal: Principal, formId: string, input: { name?: string }) {
+  const source = await findForm(principal, formId);
+  return insertBuilderForm(principal, source.siteId, {
+    name: input.name ?? `${source.name} (copy)`.slice(0, 255),
+    fields: fieldList(source.fields),
+    status: "draft",
+    settings: { ...source.settings, notifyEmails: [...source.settings.notifyEmails] },
+  });
+}
+
+/** A timestamp strictly after `previous`, so every write changes `updatedAt` (the concurrency token). */
+function nextTimestamp(previous: string): string {
+  const now = nowIso();
+  return now > previous ? now : new Date(Date.parse(previous) + 1).toISOString();
+}
+
+async function applyChanges(form: Form, changes: FormChanges): Promise<Form> {
+  const saved = await updateForm(form, changes, nextTimestamp(form.updatedAt));
+  if (saved === "CONFLICT") throw new AppError("CONFLICT", "The form changed while it was being updated; retry");
+  if (!saved) throw notFound("Form");
+  return saved;
+}
+
+export interface FormUpdate {
+  name?: string;
+  /** Replaces the schema: fields left out are removed from it; their collected data stays. */
+  fields?: FieldInput[];
+  settings?: SettingsInput;
+  restore?: boolean;
+}
+
+export async function editForm(principal: Principal, formId: string, update: FormUpdate) {
+  const form = await findForm(principal, formId);
+  const changes: FormChanges = {};
+  if (update.restore === true) {
+    if (form.archivedAt === null) throw new AppError("FORM_NOT_ARCHIVED", "Only an archived form can be restored");
+    changes.archivedAt = null;
+  }
+  if (update.name !== undefined) changes.name = update.name;
+  if (update.fields !== undefined) changes.fields = fieldMap(update.fields);
+  if (update.settings !== undefined) changes.settings = mergeSettings(form.settings, update.settings);
+  return detailView(await applyChanges(form, changes));
+}
+
+export async function setFormStatus(principal: Principal, formId: string, status: Form["status"]) {
+  const form = await findForm(principal, formId);
+  return detailView(form.status === status ? form : await applyChanges(form, { status }));
+}
+
+/** Archives (idempotently): the form keeps its submissions and keeps receiving; `restore: true` undoes it. */
+export async function archiveForm(principal: Principal, formId: string) {
+  const form = await findForm(principal, formId);
+  if (form.archivedAt !== null) return { message: "Form is already archived" };
+  await applyChanges(form, { archivedAt: nowIso() });
+  return { message: "Form archived" };
+}
+
+/**
+ * Permanently deletes an archived form: it is gone for every reader at once, its submissions are
+ * deleted by the background purge (lib/purge.ts), and the webhooks feeding it are unlinked (their
+ * next submission creates a new auto form).
+ */
+export async function deleteForm(principal: Principal, formId: string) {
+  const form = await findForm(principal, formId);
+  if (form.archivedAt === null) throw new AppError("FORM_NOT_ARCHIVED", "Archive the form before deleting it permanently");
+  const webhookIds = (await linkedWebhooks(form.siteId)).get(form.id) ?? [];
+  const outcome = await deleteFormPermanently(form, webhookIds, nowIso());
+  if (outcome === "NOT_ARCHIVED") throw new AppError("FORM_NOT_ARCHIVED", "Archive the form before deleting it permanently");
+  if (outcome === "GONE") throw notFound("Form");
+  if (outcome === "CONFLICT") throw new AppError("CONFLICT", "A webhook of the form changed meanwhile; retry");
+  return {
+    message: "Form permanently deleted; its submissions are being deleted in the background",
+    unlinkedWebhookIds: webhookIds,
+  };
+}

@@ -1,0 +1,226 @@
+import { takeCaptchaTokens, verifyCaptcha } from "../captcha";
+import { AppError, notFound } from "../errors";
+import { epochSeconds, newId, safeEqual, sha256Hex } from "../ids";
+import { describeError, log } from "../log";
+import { fingerprint, gatherEvidence, recordEvidence } from "../spam/evidence";
+import { scoreSpam } from "../spam/signals";
+
+import { addFormFields } from "../store/forms";
+import { keys } from "../store/keys";
+import { getSite, type Site } from "../store/sites";
+import {
+  countOnWebhook,
+  getWebhookConsistent,
+  type IntakeResult,
+  type Marker,
+  nextReferenceNumber,
+  readMarker,
+  storeSubmission,
+  type Submission,
+} from "../store/submissions";
+import type { Webhook } from "../store/webhooks";
+import { formFor, readLinkedForm } from "./auto-form";
+import { parseIntakeBody } from "./body";
+import { normalizeSubmission } from "./fields";
+import { mapToForm } from "./mapping";
+import { redirectTarget, validateRedirect } from "./redirect";
+
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
+export const LEAD_MARKER_TTL_SECONDS = 90 * 24 * 3600;
+const MAX_IDEMPOTENCY_KEY = 255;
+
+export interface IntakeRequest {
+  webhookId: string;
+  query: Record<string, string | undefined>;
+  headers: Record<string, string | undefined>;
+  body: string | undefined;
+  isBase64Encoded: boolean;
+  sourceIp: string;
+  now?: number;
+}
+
+export interface IntakeOutcome {
+  result: IntakeResult;
+  /** Where to send the browser (303), `ref=<referenceId>` included. */
+  redirect?: string;
+  /** False when a repeat (Idempotency-Key, lead id) got the first submission's result. */
+  stored: boolean;
+}
+
+/**
+ * The checks, in this order (docs/intake.md, "Check order"): unknown webhook 404; the body (415,
+ * 413, 400); the secret (401); archived 410, disabled 403, inactive site 403; then what the
+ * request asks for (400 INVALID_REDIRECT, INVALID_IDEMPOTENCY_KEY). A sender learns what is
+ * wrong with its payload without the secret, but nothing about the webhook's state.
+ */
+function checkWebhookState(webhook: Webhook): void {
+  if (webhook.archivedAt !== null) throw new AppError("WEBHOOK_ARCHIVED", "This webhook is archived");
+  if (!webhook.isEnabled) throw new AppError("WEBHOOK_DISABLED", "This webhook is disabled");
+}
+
+function checkSite(site: Site | undefined): asserts site is Site {
+  if (!site) throw notFound("Webhook");
+  if (!site.isActive) throw new AppError("SITE_INACTIVE", "This site is not accepting submissions");
+}
+
+function checkSecret(webhook: Webhook, secret: string | undefined): void {
+  if (!secret) throw new AppError("WEBHOOK_KEY_REQUIRED", "Send the webhook's secret key in ?key= or X-Webhook-Key");
+  // Hashes of equal length, compared in constant time.
+  if (!safeEqual(sha256Hex(secret), webhook.secretHash)) {
+    throw new AppError("WEBHOOK_KEY_INVALID", "The webhook's secret key is wrong");
+  }
+}
+
+const header = (headers: Record<string, string | undefined>, name: string) => headers[name]?.trim() || undefined;
+
+/** The result in one key order, so a repeat's answer is byte for byte the first one's. */
+const withRedirect = (result: IntakeResult, stored: boolean, redirect: URL | undefined): IntakeOutcome => ({
+  result: { submissionId: result.submissionId, referenceId: result.referenceId, fieldsMapped: result.fieldsMapped },
+  stored,
+  ...(redirect ? { redirect: redirectTarget(redirect, result.referenceId) } : {}),
+});
+
+/**
+ * Receives one submission (spec 4.2). A 200 (or 303) means the submission is durably stored:
+ * the answer is sent only after its write succeeded, and anything that fails before that write
+ * leaves nothing a retry would duplicate. DynamoDB round trips, each a set of parallel calls:
+ * 1. the webhook, strongly consistent (while the body is parsed);
+ * 2. the site, the form, the next reference number, the spam evidence and any repeat markers;
+ * 3. the submission (with its markers, in one transaction when there are any);
+ * 4. the webhook's count and the duplicate marker, once the submission is stored.
+ * Sometimes one more: a webhook's first submission creates its form (one transaction) before 3,
+ * and a submission bringing new fields adds them to the form's schema before 3, so a failure
+ * there is answered before anything is stored. A site with captcha adds the provider's
+ * siteverify call after 2. Nothing is written before every check passed except the counters of
+ * step 2 (a reference number may be skipped; it is never repeated).
+ */
+export async function receiveSubmission(req: IntakeRequest): Promise<IntakeOutcome> {
+  const now = req.now ?? Date.now();
+  const [webhook, parsed] = await Promise.all([
+    getWebhookConsistent(req.webhookId),
+    parseIntakeBody(req.body, req.isBase64Encoded, header(req.headers, "content-type")).then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    ),
+  ]);
+  if (!webhook) throw notFound("Webhook");
+  if ("error" in parsed) throw parsed.error;
+  const submission = normalizeSubmission(parsed.value);
+  // An empty `?key=` does not hide the header; the body's key counts only in an ads payload.
+  checkSecret(webhook, req.query.key || header(req.headers, "x-webhook-key") || submission.ads?.key);
+  checkWebhookState(webhook);
+
+  const tokens = takeCaptchaTokens(submission.data);
+  if (Object.keys(submission.data).length === 0) throw new AppError("NO_DATA_FIELDS", "The submission has no data fields");
+  const idempotencyKey = header(req.headers, "idempotency-key");
+  const idempotencyKeyValid = idempotencyKey === undefined || idempotencyKey.length <= MAX_IDEMPOTENCY_KEY;
+  const markers: Marker[] = [];
+  if (idempotencyKey && idempotencyKeyValid) {
+    markers.push({ key: keys.idempotency(webhook.id, sha256Hex(idempotencyKey)), ttl: epochSeconds(now) + IDEMPOTENCY_TTL_SECONDS });
+  }
+  if (submission.ads?.leadId) {
+    // Hashed: a lead id is the sender's text, and a key may hold at most 2,048 bytes.
+    markers.push({ key: keys.lead(webhook.id, sha256Hex(submission.ads.leadId)), ttl: epochSeconds(now) + LEAD_MARKER_TTL_SECONDS });
+  }
+
+  const print = fingerprint(req.sourceIp, submission.data);
+  const [site, linkedForm, firstResults, evidence, referenceNumber] = await Promise.all([
+    getSite(webhook.orgId, webhook.siteId),
+    readLinkedForm(webhook),
+    Promise.all(markers.map((m) => readMarker(m.key))),
+    gatherEvidence(webhook.source, req.sourceIp, print, now),
+    nextReferenceNumber(webhook.siteId),
+  ]);
+  checkSite(site);
+  if (!idempotencyKeyValid) {
+    throw new AppError("INVALID_IDEMPOTENCY_KEY", `Idempotency-Key is at most ${MAX_IDEMPOTENCY_KEY} characters`);
+  }
+  // Checked before a repeat is answered too: a repeat may not redirect anywhere a first post may not.
+  // A blank `_redirect` (a template's empty hidden input) is no redirect.
+  const redirectControl = submission.controls.redirect?.trim() || submission.controls.next?.trim() || undefined;
+  const redirect = redirectControl === undefined ? undefined : validateRedirect(redirectControl, site.domain);
+  const first = firstResults.find((r) => r !== undefined);
+  if (first) return withRedirect(first, false, redirect);
+  // Server-to-server sources cannot solve a captcha; they are authenticated by the secret.
+  if (site.captcha && webhook.source === "generic") {
+    await verifyCaptcha(site.captcha, site.domain, tokens, req.sourceIp);
+  }
+
+  const spam = scoreSpam({
+    source: webhook.source,
+    data: submission.data,
+    controls: submission.controls,
+    referer: header(req.headers, "referer"),
+    userAgent: header(req.headers, "user-agent"),
+    now,
+    ...evidence,
+  });
+
+  const hints = { labels: submission.ads?.labels ?? {}, types: submission.ads?.types ?? {} };
+  const formName = (submission.controls.form?.trim() || webhook.name).slice(0, 255);
+  const targetForm = await formFor(webhook, linkedForm, formName, submission.data, hints);
+  const mapping = mapToForm(targetForm, submission.data, hints);
+  const createdAt = new Date(now).toISOString();
+  const stored: Submission = {
+    id: newId("submission"),
+    orgId: webhook.orgId,
+    siteId: webhook.siteId,
+    formId: targetForm.id,
+    webhookId: webhook.id,
+    referenceId: `${site.referencePrefix}-${referenceNumber}`,
+    data: mapping.data,
+    metadata: {
+      source: webhook.source,
+      userAgent: header(req.headers, "user-agent") ?? null,
+      referer: header(req.headers, "referer") ?? null,
+      ip: req.sourceIp,
+      droppedFiles: parsed.value.droppedFiles,
+      ignoredFields: submission.ignoredFields,
+      ...(submission.ads ? { ads: submission.ads.metadata, isTest: submission.ads.isTest } : {}),
+      ...(submission.controls.replyto ? { replyTo: submission.controls.replyto } : {}),
+      ...(submission.controls.subject ? { subject: submission.controls.subject } : {}),
+    },
+    spam,
+    createdAt,
+  };
+  const result: IntakeResult = { submissionId: stored.id, referenceId: stored.referenceId, fieldsMapped: mapping.fieldsMapped };
+  // New fields first (if_not_exists, so a retry after a failure here is harmless): a submission
+  // is never stored with fields its form's schema does not have.
+  await addFormFields(targetForm.id, mapping.newFields, createdAt);
+  const outcome = await storeSubmission(stored, result, markers).catch((error: unknown) => {
+    // Contention is transient: 503 makes senders retry (a 4xx tells an ads platform to give up).
+    if (error instanceof AppError && error.code === "CONFLICT") {
+      throw new AppError("SERVICE_UNAVAILABLE", "The service is busy; retry shortly", undefined, { "retry-after": "1" });
+    }
+    throw error;
+  });
+  if (!outcome.stored) return withRedirect(outcome.first, false, redirect);
+  await afterStored(webhook, createdAt, print, now);
+  return withRedirect(result, true, redirect);
+}
+
+/**
+ * What follows a stored submission: the webhook's count (outside any transaction by design: it
+ * is the hottest item of a busy webhook) and the duplicate marker, only now so that a failed
+ * write's retry or a repeat that lost a race is not counted as a duplicate (docs/spam.md). The
+ * submission is durable already, so a failure here is logged and the sender still gets its 200:
+ * a 5xx would make it retry and store the submission twice.
+ */
+async function afterStored(webhook: Webhook, createdAt: string, print: string, now: number): Promise<void> {
+  const [count, evidence] = await Promise.allSettled([
+    countOnWebhook(webhook.id, createdAt),
+    recordEvidence(webhook.source, print, now),
+  ]);
+  if (count.status === "rejected") log.error("webhook count not updated", { webhookId: webhook.id, ...describeError(count.reason) });
+  if (evidence.status === "rejected") log.warn("duplicate marker not written", { webhookId: webhook.id, ...describeError(evidence.reason) });
+}
+
+/** `GET /incoming/{id}`: reachability pings (docs/intake.md): 200 for an active webhook. */
+export async function pingWebhook(webhookId: string) {
+  const webhook = await getWebhookConsistent(webhookId);
+  if (!webhook) throw notFound("Webhook");
+  checkWebhookState(webhook);
+  checkSite(await getSite(webhook.orgId, webhook.siteId));
+  return { success: true, webhook: webhook.name, status: "active" };
+}
+

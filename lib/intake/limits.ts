@@ -1,0 +1,30 @@
+import { AppError } from "../errors";
+
+/** Intake limits (docs/intake.md). A body over them is refused whole, never stored truncated. */
+export const INTAKE_LIMITS = {
+  /** Body bytes as sent (after API Gateway's base64): far above any form, far below DynamoDB's 400 KB item. */
+  bodyBytes: 256 * 1024,
+  /** Distinct data fields; a repeated key (a list) counts once. */
+  fields: 200,
+  /** Characters (Unicode code points) of a field name, after `a__b` → `a.b` and `name[]` → `name`. */
+  fieldNameLength: 100,
+  /** Characters (Unicode code points) of one value. */
+  valueLength: 10_000,
+  /** Values of one list field. */
+  listItems: 100,
+  /** Nesting of JSON arrays and objects. */
+  jsonDepth: 32,
+} as const;
+
+export type RawValue = string | string[];
+
+export interface ParsedBody {
+  /** The body's top-level JSON value (big integers kept as strings), for JSON bodies. */
+  json?: unknown;
+  /** Name/value pairs in order, for form bodies (urlencoded and multipart). */
+  entries?: [string, string][];
+  /** Names of file fields in a multipart body: dropped, never stored. */
+  droppedFiles: string[];
+}
+
+export const invalidBody = (message: string) => new AppError("INVALID_BODY", message);

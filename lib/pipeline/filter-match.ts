@@ -1,0 +1,71 @@
+/**
+ * The subset of EventBridge event-pattern matching that the intake pipe's filters use, so the
+ * local stream follower applies the very constants the deployed pipe does
+ * (infra/intake-filter.ts). Semantics, per
+ * https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-event-patterns.html:
+ * - every field named in a pattern must be present in the event and match (AND);
+ * - a nested object in the pattern descends into the event's object at that field;
+ * - an array of literals lists the allowed values; matching is exact, type included
+ *   (`[false]` matches the boolean false, not the string "false"); when the event's value is
+ *   itself an array, one of its elements must be allowed;
+ * - a list of patterns (a pipe's FilterCriteria.Filters) matches when any pattern does (OR).
+ * Content filters (`prefix`, `anything-but`, `exists`, `numeric`, ...) are not implemented:
+ * `assertSupportedPattern` rejects them, so a pattern the follower cannot evaluate fails loudly
+ * instead of matching differently from AWS.
+ */
+export type FilterLiteral = string | number | boolean | null;
+
+export interface FilterPattern {
+  readonly [field: string]: readonly FilterLiteral[] | FilterPattern;
+}
+
+/** A pipe accepts at most 5 filters (FilterCriteria.Filters); they are ORed. */
+export const MAX_FILTERS = 5;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+const isLiteral = (value: unknown): value is FilterLiteral =>
+  value === null || ["string", "number", "boolean"].includes(typeof value);
+
+/** Throws unless `pattern` uses only nested objects and non-empty arrays of literals. */
+export function assertSupportedPattern(pattern: unknown, path = "$"): asserts pattern is FilterPattern {
+  if (!isObject(pattern) || Object.keys(pattern).length === 0) {
+    throw new Error(`Filter pattern at ${path} must be a non-empty object`);
+  }
+  for (const [field, rule] of Object.entries(pattern)) {
+    const at = `${path}.${field}`;
+    if (Array.isArray(rule)) {
+      if (rule.length === 0 || !rule.every(isLiteral)) {
+        throw new Error(`Filter pattern at ${at} must list literal values (content filters are not supported here)`);
+      }
+    } else {
+      assertSupportedPattern(rule, at);
+    }
+  }
+}
+
+function valueMatches(allowed: readonly FilterLiteral[], value: unknown): boolean {
+  if (Array.isArray(value)) return value.some((element) => valueMatches(allowed, element));
+  return allowed.some((literal) => literal === value);
+}
+
+/** Whether `event` matches one pattern. */
+export function matchesPattern(pattern: FilterPattern, event: unknown): boolean {
+  if (!isObject(event)) return false;
+  for (const [field, rule] of Object.entries(pattern)) {
+    if (!Object.hasOwn(event, field)) return false;
+    const value = event[field];
+    if (Array.isArray(rule)) {
+      if (!valueMatches(rule as readonly FilterLiteral[], value)) return false;
+    } else if (!matchesPattern(rule as FilterPattern, value)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Whether `event` matches any of the patterns (a pipe's filter list). */
+export function matchesAny(patterns: readonly FilterPattern[], event: unknown): boolean {
+  return patterns.some((pattern) => matchesPattern(pattern, event));
+}

@@ -1,0 +1,75 @@
+import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { epochSeconds, sha256Hex } from "../ids";
+import type { RawValue } from "../intake/body";
+import { db, tableName } from "../store/client";
+import { incrementCounter } from "../store/counters";
+import { keys } from "../store/keys";
+import type { WebhookSource } from "../store/webhooks";
+import { DUPLICATE_WINDOW_SECONDS, type SpamContext, signalsFor } from "./signals";
+
+/** Data compared for duplicates: keys sorted, values trimmed, white space runs collapsed, lower-cased. */
+export function canonicalData(data: Record<string, RawValue>): string {
+  const norm = (v: string) => v.trim().replace(/\s+/g, " ").toLowerCase();
+  return JSON.stringify(
+    Object.keys(data)
+      .sort()
+      .map((key) => {
+        const value = data[key] ?? "";
+        return [key, Array.isArray(value) ? value.map(norm) : norm(value)];
+      }),
+  );
+}
+
+/** The duplicate marker's id: a hash of the client IP and the canonical data (no data is kept). */
+export const fingerprint = (ip: string, data: Record<string, RawValue>) => sha256Hex(`${ip}\n${canonicalData(data)}`);
+
+/**
+ * The table's part of the spam evidence, read in parallel and only for the signals that apply
+ * to the webhook's source: the per-IP counters (fixed windows shared by every function
+ * instance; this request counts) and whether the duplicate marker exists. An expired marker
+ * that DynamoDB has not deleted yet counts as absent.
+ */
+export async function gatherEvidence(
+  source: WebhookSource,
+  ip: string,
+  print: string,
+  now: number,
+): Promise<Pick<SpamContext, "duplicate" | "ipRate">> {
+  const applicable = signalsFor(source);
+  const [minute, hour, marker] = await Promise.all([
+    applicable.includes("ip_rate") ? incrementCounter("spam-ip-minute", ip, 60, now) : undefined,
+    applicable.includes("ip_rate") ? incrementCounter("spam-ip-hour", ip, 3600, now) : undefined,
+    applicable.includes("duplicate")
+      ? db().send(
+          new GetCommand({
+            TableName: tableName(),
+            Key: keys.duplicate(print),
+            // Strongly consistent: a repeat seconds after the first must see its marker.
+            ConsistentRead: true,
+            ProjectionExpression: "#ttl",
+            ExpressionAttributeNames: { "#ttl": "ttl" },
+          }),
+        )
+      : undefined,
+  ]);
+  const ttl = marker?.Item?.ttl;
+  return {
+    duplicate: typeof ttl === "number" && ttl > epochSeconds(now),
+    ipRate: { minute: minute?.count ?? 0, hour: hour?.count ?? 0 },
+  };
+}
+
+/**
+ * Remembers (IP, data) for the duplicate window. Call it only once the submission is stored:
+ * a request refused on the way (a failed captcha, a provider timeout, a failed write) must
+ * leave no marker, so its retry is not counted as a duplicate.
+ */
+export async function recordEvidence(source: WebhookSource, print: string, now: number): Promise<void> {
+  if (!signalsFor(source).includes("duplicate")) return;
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...keys.duplicate(print), type: "duplicate", ttl: epochSeconds(now) + DUPLICATE_WINDOW_SECONDS },
+    }),
+  );
+}

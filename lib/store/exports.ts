@@ -1,0 +1,65 @@
+import { GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import { loadConfig } from "../config";
+
+/**
+ * Large submission exports live in a private bucket (infra/exports.ts): never public, SSL only,
+ * objects expire after a day. They are handed out as presigned GET links signed with the
+ * export function's own credentials, which may read only `exports/*`.
+ */
+export const EXPORT_PREFIX = "exports/";
+
+/**
+ * How long a download link works. A presigned URL also stops working when the credentials that
+ * signed it expire (a Lambda role's session outlives 15 minutes), whichever comes first:
+ * https://docs.aws.amazon.com/AmazonS3/latest/userguide/using-presigned-url.html
+ */
+export const DOWNLOAD_LINK_SECONDS = 15 * 60;
+
+let client: S3Client | undefined;
+
+/** Built once from config; a local endpoint (the S3 emulator) is addressed path-style. */
+function s3(): S3Client {
+  if (!client) {
+    const config = loadConfig();
+    client = new S3Client({
+      region: config.AWS_REGION,
+      ...(config.S3_ENDPOINT ? { endpoint: config.S3_ENDPOINT, forcePathStyle: true } : {}),
+    });
+  }
+  return client;
+}
+
+function bucket(): string {
+  const name = loadConfig().EXPORT_BUCKET;
+  // Only the export route is given the bucket (route entry `bucket: "write"`).
+  if (!name) throw new Error("EXPORT_BUCKET is not configured for this function");
+  return name;
+}
+
+/** `exports/<orgId>/<formId>/<timestamp>-<random>.<ext>`: one object per export, never overwritten. */
+export const exportObjectKey = (orgId: string, formId: string, stamp: string, random: string, extension: string) =>
+  `${EXPORT_PREFIX}${orgId}/${formId}/${stamp}-${random}.${extension}`;
+
+/** Stores an export and answers a link that downloads it as `filename` for DOWNLOAD_LINK_SECONDS. */
+export async function storeExport(
+  key: string,
+  body: Buffer,
+  contentType: string,
+  filename: string,
+): Promise<{ url: string; expiresAt: string }> {
+  const Bucket = bucket();
+  await s3().send(new PutObjectCommand({ Bucket, Key: key, Body: body, ContentType: contentType }));
+  const expiresAt = new Date(Date.now() + DOWNLOAD_LINK_SECONDS * 1000).toISOString();
+  const url = await getSignedUrl(
+    s3(),
+    new GetObjectCommand({
+      Bucket,
+      Key: key,
+      ResponseContentType: contentType,
+      ResponseContentDisposition: `attachment; filename="${filename}"`,
+    }),
+    { expiresIn: DOWNLOAD_LINK_SECONDS },
+  );
+  return { url, expiresAt };
+}

@@ -1,0 +1,336 @@
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import type { RawValue } from "../intake/body";
+import type { SpamVerdict } from "../spam/signals";
+import { deleteKeys } from "./batch";
+import { cancellationReasons, db, isConditionFailure, tableName } from "./client";
+import { allMatching, type FilteredQuery, filteredPage } from "./filtered-query";
+import type { Form } from "./forms";
+import { type Key, keys } from "./keys";
+import { transactWithRetry } from "./transactions";
+import type { Webhook } from "./webhooks";
+
+export interface SubmissionMetadata {
+  source: string;
+  userAgent: string | null;
+  referer: string | null;
+  ip: string;
+  droppedFiles: string[];
+  ignoredFields: string[];
+  /** Advertising-platform system fields (spec 2.4), 64-bit ids as exact strings. */
+  ads?: Record<string, string | boolean>;
+  isTest?: boolean;
+  replyTo?: string;
+  subject?: string;
+}
+
+export interface Submission {
+  id: string;
+  orgId: string;
+  siteId: string;
+  formId: string;
+  webhookId: string;
+  referenceId: string;
+  data: Record<string, RawValue>;
+  metadata: SubmissionMetadata;
+  spam: SpamVerdict;
+  createdAt: string;
+}
+
+/** What a repeated request (same Idempotency-Key, same lead id) answers: the first result. */
+export interface IntakeResult {
+  submissionId: string;
+  referenceId: string;
+  fieldsMapped: string[];
+}
+
+export const submissionItem = (submission: Submission) => ({
+  ...keys.submission(submission.id),
+  ...keys.submissionIndex(submission.formId, submission.createdAt, submission.id),
+  type: "submission",
+  // Top level, so the stream filter can pass non-spam submissions to the queue.
+  isSpam: submission.spam.isSpam,
+  ...submission,
+});
+
+/** The next reference number of a site: an atomic counter on its own item, never repeated. */
+export async function nextReferenceNumber(siteId: string): Promise<number> {
+  const out = await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.siteSequence(siteId),
+      UpdateExpression: "ADD #seq :one SET #type = if_not_exists(#type, :type)",
+      ExpressionAttributeNames: { "#seq": "seq", "#type": "type" },
+      ExpressionAttributeValues: { ":one": 1, ":type": "sequence" },
+      ReturnValues: "UPDATED_NEW",
+    }),
+  );
+  return Number(out.Attributes?.seq);
+}
+
+export interface Marker {
+  key: Key;
+  /** Epoch seconds; omitted: kept until the webhook's purge. */
+  ttl?: number;
+}
+
+/** A marker counts until the second its `ttl` names; from then on it is expired (reads and writes agree). */
+const isExpired = (ttl: unknown, nowSeconds: number) => typeof ttl === "number" && ttl <= nowSeconds;
+
+/** Reads a marker's stored result, ignoring one that expired but lingers (TTL deletes lazily). */
+export async function readMarker(marker: Key, nowSeconds = Math.floor(Date.now() / 1000)): Promise<IntakeResult | undefined> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: marker, ConsistentRead: true }));
+  const item = out.Item;
+  if (!item || isExpired(item.ttl, nowSeconds)) return undefined;
+  return item.result as IntakeResult;
+}
+
+/** Rounds of "a marker blocked the write but was gone when read" before the failure is raised. */
+const MARKER_RACE_ATTEMPTS = 3;
+
+/**
+ * Stores a submission. With markers (Idempotency-Key, lead id) the submission and the markers
+ * are written in one transaction, so a concurrent repeat either stores nothing or is the one
+ * that stores; the loser gets the winner's result. A transaction cancelled only for a
+ * TransactionConflict (a concurrent repeat writing the same marker at the same moment) is
+ * retried with backoff by transactWithRetry: its conditions are re-checked, so the retry either
+ * goes through or finds the marker the other request wrote. Without markers it is a single
+ * conditional put (half the write cost of a transaction).
+ */
+export async function storeSubmission(
+  submission: Submission,
+  result: IntakeResult,
+  markers: Marker[],
+): Promise<{ stored: true } | { stored: false; first: IntakeResult }> {
+  const TableName = tableName();
+  const Item = submissionItem(submission);
+  if (markers.length === 0) {
+    await db().send(new PutCommand({ TableName, Item, ConditionExpression: "attribute_not_exists(pk)" }));
+    return { stored: true };
+  }
+  for (let attempt = 1; ; attempt++) {
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    try {
+      await transactWithRetry({
+        TransactItems: [
+          { Put: { TableName, Item, ConditionExpression: "attribute_not_exists(pk)" } },
+          ...markers.map((marker) => ({
+            Put: {
+              TableName,
+              Item: { ...marker.key, type: "marker", result, ...(marker.ttl ? { ttl: marker.ttl } : {}) },
+              // An expired marker that DynamoDB has not deleted yet may be overwritten.
+              ConditionExpression: "attribute_not_exists(pk) OR #ttl <= :now",
+              ExpressionAttributeNames: { "#ttl": "ttl" },
+              ExpressionAttributeValues: { ":now": nowSeconds },
+            },
+          })),
+        ],
+      });
+      return { stored: true };
+    } catch (error) {
+      const reasons = cancellationReasons(error);
+      if (!reasons) throw error;
+      for (const [i, marker] of markers.entries()) {
+        if (reasons[i + 1] !== "ConditionalCheckFailed") continue;
+        const first = await readMarker(marker.key, nowSeconds);
+        if (first) return { stored: false, first };
+      }
+      // The marker that blocked the write was gone when read (it expired meanwhile): write again.
+      if (attempt >= MARKER_RACE_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/**
+ * Counts an accepted submission on its webhook. Outside any transaction by design: the webhook
+ * item is the hottest item of a busy webhook, and a transaction touching it would fail with
+ * TransactionConflict under concurrency. Never re-creates a deleted webhook.
+ */
+export async function countOnWebhook(webhookId: string, receivedAt: string): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.webhook(webhookId),
+        UpdateExpression: "ADD submissionCount :one SET lastReceivedAt = :at",
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeValues: { ":one": 1, ":at": receivedAt },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+}
+
+/*
+ * Strongly consistent reads of the two items the intake path must see as they are now. They
+ * belong next to getWebhook and getForm (lib/store/webhooks.ts, lib/store/forms.ts, whose reads
+ * are eventually consistent); a ConsistentRead option there would replace them.
+ * - The webhook: a rotated secret, a disabled, archived or deleted webhook takes effect on the
+ *   very next request (an eventually consistent read may return the item as it was up to about
+ *   a second earlier).
+ * - The form a racing first submission just created and linked: an eventually consistent read
+ *   could miss it, and the request would then link a second form.
+ */
+export async function getWebhookConsistent(webhookId: string): Promise<Webhook | undefined> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.webhook(webhookId), ConsistentRead: true }));
+  if (!out.Item) return undefined;
+  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, type: _t, ...rest } = out.Item;
+  return rest as Webhook;
+}
+
+export async function getFormConsistent(formId: string): Promise<Form | undefined> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.form(formId), ConsistentRead: true }));
+  if (!out.Item) return undefined;
+  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, type: _t, ...rest } = out.Item;
+  // Field keys come from submitted data: a map without a prototype keeps every key ordinary.
+  const fields = Object.assign(Object.create(null), rest.fields ?? {}) as Form["fields"];
+  return { ...(rest as unknown as Form), fields };
+}
+
+// ---- Management API (lib/submissions.ts, lib/export.ts) ----
+
+/** A submission as stored: `isSpam` is its current state (moderation may change it), `spam` the intake verdict. */
+export interface StoredSubmission extends Submission {
+  isSpam: boolean;
+  /**
+   * Set once, when a submission stored as spam is unflagged: the write that sets it is the
+   * table stream MODIFY that lets the submission enter the intake pipeline (infra/intake-filter.ts).
+   */
+  releasedAt?: string;
+}
+
+const toSubmission = (item: Record<string, unknown>): StoredSubmission => {
+  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, type: _t, ...rest } = item;
+  // Field keys come from submitted data: no prototype, so `__proto__` stays an ordinary key.
+  const data = Object.assign(Object.create(null), rest.data ?? {}) as Submission["data"];
+  return { ...(rest as unknown as StoredSubmission), data };
+};
+
+export async function getSubmission(submissionId: string): Promise<StoredSubmission | undefined> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.submission(submissionId) }));
+  return out.Item ? toSubmission(out.Item) : undefined;
+}
+
+export type SpamFilter = "true" | "false" | "all";
+
+export interface SubmissionQuery {
+  spam: SpamFilter;
+  /** Sort key bounds on `<createdAt>#<id>`: `from` inclusive, `before` exclusive (ISO timestamps). */
+  from?: string;
+  before?: string;
+  /** Evaluated in the function on each item the spam filter passed (search). */
+  match?: (submission: StoredSubmission) => boolean;
+}
+
+function formQuery(formId: string, query: SubmissionQuery): FilteredQuery<StoredSubmission> {
+  return {
+    partition: keys.submissionIndexPartition(formId),
+    range: { ...(query.from ? { from: query.from } : {}), ...(query.before ? { before: query.before } : {}) },
+    newestFirst: true,
+    ...(query.spam === "all"
+      ? {}
+      : { filter: { expression: "#isSpam = :isSpam", names: { "#isSpam": "isSpam" }, values: { ":isSpam": query.spam === "true" } } }),
+    ...(query.match ? { match: (item: Record<string, unknown>) => (query.match as (s: StoredSubmission) => boolean)(toSubmission(item)) } : {}),
+    map: toSubmission,
+  };
+}
+
+/** One page of a form's submissions, newest first (see lib/store/filtered-query.ts for short pages). */
+export const listFormSubmissions = (formId: string, query: SubmissionQuery, limit: number, cursor: string | undefined, maxExamined: number) =>
+  filteredPage(formQuery(formId, query), { limit, ...(cursor ? { cursor } : {}), maxExamined });
+
+/** Every matching submission of a form, newest first, a DynamoDB page at a time. */
+export const everyFormSubmission = (formId: string, query: SubmissionQuery, cursor?: string) =>
+  allMatching(formQuery(formId, query), cursor);
+
+/**
+ * Sets a submission's spam state. Unflagging a submission that intake stored as spam (it never
+ * entered the pipeline) also sets `releasedAt`, at most once ever (conditional write): that
+ * MODIFY is what the stream filter passes so notifications and webhooks fire once. Unflagging a
+ * submission that was stored as not spam (it already went through the pipeline) only clears the
+ * flag. Undefined when the submission is gone.
+ */
+export async function setSpamState(submission: StoredSubmission, isSpam: boolean, now: string): Promise<StoredSubmission | undefined> {
+  const TableName = tableName();
+  const Key = keys.submission(submission.id);
+  const release = !isSpam && submission.spam.isSpam && submission.releasedAt === undefined;
+  if (release) {
+    try {
+      const out = await db().send(
+        new UpdateCommand({
+          TableName,
+          Key,
+          UpdateExpression: "SET isSpam = :false, releasedAt = :now",
+          ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(releasedAt) AND #spam.#isSpam = :true",
+          ExpressionAttributeNames: { "#spam": "spam", "#isSpam": "isSpam" },
+          ExpressionAttributeValues: { ":false": false, ":true": true, ":now": now },
+          ReturnValues: "ALL_NEW",
+        }),
+      );
+      return out.Attributes ? toSubmission(out.Attributes) : undefined;
+    } catch (error) {
+      // Released by a concurrent request, or deleted: the plain write below tells which.
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName,
+        Key,
+        UpdateExpression: "SET isSpam = :isSpam",
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeValues: { ":isSpam": isSpam },
+        ReturnValues: "ALL_NEW",
+      }),
+    );
+    return out.Attributes ? toSubmission(out.Attributes) : undefined;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Deletes one submission if it belongs to `orgId`; false when it does not exist (for that organization). */
+export async function deleteSubmission(submissionId: string, orgId: string): Promise<boolean> {
+  try {
+    await db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: keys.submission(submissionId),
+        ConditionExpression: "attribute_exists(pk) AND orgId = :org",
+        ExpressionAttributeValues: { ":org": orgId },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/** Who owns each of `submissionIds` (BatchGetItem, 100 keys per call, only the owning ids projected). */
+export async function submissionOwners(submissionIds: string[]): Promise<Map<string, { orgId: string; siteId: string; formId: string }>> {
+  const TableName = tableName();
+  const owners = new Map<string, { orgId: string; siteId: string; formId: string }>();
+  for (let i = 0; i < submissionIds.length; i += 100) {
+    let pending: Record<string, unknown>[] = submissionIds.slice(i, i + 100).map((id) => ({ ...keys.submission(id) }));
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 8) throw new Error("BatchGetItem kept returning unprocessed keys");
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+      const out = await db().send(
+        new BatchGetCommand({
+          RequestItems: { [TableName]: { Keys: pending, ProjectionExpression: "id, orgId, siteId, formId" } },
+        }),
+      );
+      for (const item of out.Responses?.[TableName] ?? []) {
+        owners.set(String(item.id), { orgId: String(item.orgId), siteId: String(item.siteId), formId: String(item.formId) });
+      }
+      pending = (out.UnprocessedKeys?.[TableName]?.Keys ?? []) as Record<string, unknown>[];
+    }
+  }
+  return owners;
+}
+
+/** Deletes submissions by id (BatchWriteItem; deleting an absent one succeeds). */
+export const deleteSubmissions = (submissionIds: string[]) => deleteKeys(submissionIds.map((id) => keys.submission(id)));

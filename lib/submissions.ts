@@ -1,0 +1,195 @@
+import type { Principal } from "./auth";
+import { AppError, notFound } from "./errors";
+import { findForm } from "./forms";
+import { nowIso } from "./ids";
+import { findSite } from "./sites";
+import { allSiteForms, getForm } from "./store/forms";
+import {
+  deleteSubmission,
+  deleteSubmissions,
+  everyFormSubmission,
+  getSubmission,
+  listFormSubmissions,
+  type SpamFilter,
+  type StoredSubmission,
+  type SubmissionQuery,
+  setSpamState,
+  submissionOwners,
+} from "./store/submissions";
+import * as z from "./validation";
+
+export const MAX_BULK_DELETE = 100;
+/**
+ * Submissions one list request reads at most when filtering (spam, date range, search): past it
+ * the page is answered as it is, with a cursor to continue (docs/api.md, "Submissions").
+ */
+export const LIST_MAX_EXAMINED = 1000;
+/** Erasure answers before API Gateway's 30 s limit and tells the caller to continue. */
+export const ERASE_TIME_BUDGET_MS = 20_000;
+
+export interface ListFilters {
+  spam: SpamFilter;
+  /** ISO 8601 date (`2026-11-21`) or date-time; inclusive. */
+  from?: string;
+  /** ISO 8601 date (the whole day is included) or date-time; inclusive. */
+  to?: string;
+  /** Case-insensitive substring of any field value or of the reference id. */
+  q?: string;
+}
+
+const isoDate = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
+
+/** The list's and the export's filters, as query parameters. */
+export const filtersQuery = z.object({
+  spam: z._default(z.enum(["true", "false", "all"]), "false"),
+  from: z.optional(isoDate),
+  to: z.optional(isoDate),
+  q: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
+});
+
+const DAY_MS = 24 * 3600 * 1000;
+const isDateOnly = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
+
+/** The value list of a field (multi-valued fields are lists). */
+const valuesOf = (value: string | string[]) => (Array.isArray(value) ? value : [value]);
+
+/** Turns the list's query parameters into sort key bounds and an in-function matcher. */
+export function submissionQuery(filters: ListFilters): SubmissionQuery {
+  const query: SubmissionQuery = { spam: filters.spam };
+  if (filters.from) query.from = new Date(filters.from).toISOString();
+  if (filters.to) {
+    // `to` is inclusive: a date includes its whole (UTC) day, a date-time its own millisecond.
+    query.before = new Date(Date.parse(filters.to) + (isDateOnly(filters.to) ? DAY_MS : 1)).toISOString();
+  }
+  if (query.from && query.before && query.from >= query.before) {
+    throw new AppError("VALIDATION_ERROR", "The request is not valid", [{ path: "to", message: "Must not be before from" }]);
+  }
+  if (filters.q) {
+    const needle = filters.q.toLowerCase();
+    query.match = (s) =>
+      s.referenceId.toLowerCase().includes(needle) ||
+      Object.values(s.data).some((v) => valuesOf(v).some((text) => text.toLowerCase().includes(needle)));
+  }
+  return query;
+}
+
+/** The API's shape of a submission: `spam.isSpam` is its current state (after any moderation). */
+export function submissionView(s: StoredSubmission) {
+  return {
+    id: s.id,
+    formId: s.formId,
+    siteId: s.siteId,
+    webhookId: s.webhookId,
+    referenceId: s.referenceId,
+    data: s.data,
+    metadata: s.metadata,
+    spam: { score: s.spam.score, isSpam: s.isSpam, signals: s.spam.signals },
+    releasedAt: s.releasedAt ?? null,
+    createdAt: s.createdAt,
+  };
+}
+
+/** The submission of the caller's organization, whose form is not being purged, or 404. */
+async function findSubmission(principal: Principal, submissionId: string): Promise<StoredSubmission> {
+  const submission = await getSubmission(submissionId);
+  if (!submission || submission.orgId !== principal.orgId) throw notFound("Submission");
+  const form = await getForm(submission.formId);
+  if (!form || form.deletedAt) throw notFound("Submission");
+  return submission;
+}
+
+export async function listSubmissions(principal: Principal, formId: string, filters: ListFilters, limit: number, cursor?: string) {
+  const form = await findForm(principal, formId);
+  const page = await listFormSubmissions(form.id, submissionQuery(filters), limit, cursor, LIST_MAX_EXAMINED);
+  return { submissions: page.items.map(submissionView), nextCursor: page.nextCursor };
+}
+
+export async function readSubmission(principal: Principal, submissionId: string) {
+  return { submission: submissionView(await findSubmission(principal, submissionId)) };
+}
+
+/**
+ * Flags or unflags. Unflagging a submission intake stored as spam releases it into the pipeline
+ * once (its notifications and outbound webhooks fire); see setSpamState.
+ */
+export async function moderateSubmission(principal: Principal, submissionId: string, isSpam: boolean) {
+  const submission = await findSubmission(principal, submissionId);
+  if (submission.isSpam === isSpam) return { submission: submissionView(submission) };
+  const saved = await setSpamState(submission, isSpam, nowIso());
+  if (!saved) throw notFound("Submission");
+  return { submission: submissionView(saved) };
+}
+
+export async function removeSubmission(principal: Principal, submissionId: string) {
+  if (!(await deleteSubmission(submissionId, principal.orgId))) throw notFound("Submission");
+  return { message: "Submission deleted" };
+}
+
+/** Deletes the caller's submissions among `ids`; the others (unknown, another organization's) are listed as not found. */
+export async function removeSubmissions(principal: Principal, ids: string[]) {
+  const unique = [...new Set(ids)];
+  const owners = await submissionOwners(unique);
+  const mine = unique.filter((id) => owners.get(id)?.orgId === principal.orgId);
+  await deleteSubmissions(mine);
+  return { deleted: mine.length, notFound: unique.filter((id) => !mine.includes(id)) };
+}
+
+/** True when any field value (or the reply-to address) is `email`, compared without case or surrounding spaces. */
+export function holdsEmail(submission: StoredSubmission, email: string): boolean {
+  const same = (text: string | undefined) => text !== undefined && text.trim().toLowerCase() === email;
+  return same(submission.metadata?.replyTo) || Object.values(submission.data).some((v) => valuesOf(v).some(same));
+}
+
+interface EraseCursor {
+  formId: string;
+  key?: string;
+}
+
+const encodeEraseCursor = (c: EraseCursor) => Buffer.from(JSON.stringify(c)).toString("base64url");
+
+function decodeEraseCursor(cursor: string): EraseCursor {
+  try {
+    const c = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as EraseCursor;
+    if (typeof c.formId === "string" && (c.key === undefined || typeof c.key === "string")) return c;
+  } catch {
+    // fall through
+  }
+  throw new AppError("INVALID_CURSOR", "The cursor is not valid for this erasure");
+}
+
+/**
+ * Erasure (GDPR art. 17): deletes every submission of the site holding `email` in a field.
+ * Reads each form's submissions through its index partition (docs/data-model.md, "Erasure by
+ * email"); when the time budget runs out it answers `complete: false` with a cursor, and the
+ * same request with that cursor continues where it stopped.
+ */
+export async function eraseByEmail(principal: Principal, siteId: string, address: string, cursor?: string, now = Date.now) {
+  const site = await findSite(principal.orgId, siteId);
+  const email = address.trim().toLowerCase();
+  const deadline = now() + ERASE_TIME_BUDGET_MS;
+  const forms = await allSiteForms(site.id);
+  let resume = cursor ? decodeEraseCursor(cursor) : undefined;
+  let start = resume ? forms.findIndex((f) => f.id === resume?.formId) : 0;
+  if (start < 0) {
+    // The form it stopped in is gone (purged): start over; what was erased stays erased.
+    start = 0;
+    resume = undefined;
+  }
+  let deleted = 0;
+  for (let i = start; i < forms.length; i++) {
+    const form = forms[i] as (typeof forms)[number];
+    const key = resume?.formId === form.id ? resume.key : undefined;
+    resume = undefined;
+    for await (const page of everyFormSubmission(form.id, { spam: "all", match: (s) => holdsEmail(s, email) }, key)) {
+      const ids = page.items.filter((s) => s.siteId === site.id).map((s) => s.id);
+      await deleteSubmissions(ids);
+      deleted += ids.length;
+      if (page.lastKey && now() > deadline) {
+        return { deleted, complete: false, cursor: encodeEraseCursor({ formId: form.id, key: page.lastKey }) };
+      }
+    }
+    const next = forms[i + 1];
+    if (next && now() > deadline) return { deleted, complete: false, cursor: encodeEraseCursor({ formId: next.id }) };
+  }
+  return { deleted, complete: true, cursor: null };
+}

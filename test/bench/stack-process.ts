@@ -1,0 +1,27 @@
+/**
+ * The bench's local stack, in its own process (so the load generator does not share its event
+ * loop): `startLocalStack` exactly as `npm start` runs it, plus a second gateway on the same
+ * handlers that also serves the single-PutItem reference route. Writes `bench-gateway.json`
+ * into DATA_DIR when ready; SIGTERM stops it.
+ */
+import { writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseLocalConfig } from "../../lib/config";
+import { startLocalStack } from "../../infra/local/stack";
+
+const local = parseLocalConfig(process.env);
+const { info, stop } = await startLocalStack(local);
+const { startGateway } = await import("../../infra/local/gateway");
+const { singlePutRoute } = await import("./single-put");
+const bench = await startGateway(0, "127.0.0.1", [singlePutRoute]);
+writeFileSync(join(resolve(local.DATA_DIR), "bench-gateway.json"), JSON.stringify({ ...info, benchUrl: bench.url.replace("localhost", "127.0.0.1") }));
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    bench.server.close();
+    stop().finally(() => process.exit(0));
+  });
+}
