@@ -215,6 +215,52 @@ export const ROUTES = [
     timeoutSeconds: 29,
   },
 
+  /** Outbound webhooks of a form (docs/api.md, "Outbound webhooks"; docs/outbound-webhooks.md). */
+  {
+    route: "POST /api/v1/forms/{formId}/outbound-webhooks",
+    handler: "outbound-webhooks/create-outbound-webhook",
+    auth: "bearer",
+    permission: "forms.edit",
+    table: "write",
+  },
+  {
+    route: "GET /api/v1/forms/{formId}/outbound-webhooks",
+    handler: "outbound-webhooks/list-outbound-webhooks",
+    auth: "bearer",
+    permission: "forms.view",
+    table: "read",
+  },
+  {
+    route: "PUT /api/v1/forms/{formId}/outbound-webhooks/{endpointId}",
+    handler: "outbound-webhooks/update-outbound-webhook",
+    auth: "bearer",
+    permission: "forms.edit",
+    table: "write",
+  },
+  {
+    route: "DELETE /api/v1/forms/{formId}/outbound-webhooks/{endpointId}",
+    handler: "outbound-webhooks/delete-outbound-webhook",
+    auth: "bearer",
+    permission: "forms.edit",
+    table: "write",
+  },
+  {
+    route: "GET /api/v1/forms/{formId}/outbound-webhooks/{endpointId}/deliveries",
+    handler: "outbound-webhooks/list-outbound-deliveries",
+    auth: "bearer",
+    permission: "forms.view",
+    table: "read",
+  },
+  {
+    // Queues the attempt itself (a user action, not a stored record: a direct send is fine).
+    route: "POST /api/v1/forms/{formId}/outbound-webhooks/{endpointId}/deliveries/{deliveryId}/retry",
+    handler: "outbound-webhooks/retry-outbound-delivery",
+    auth: "bearer",
+    permission: "forms.edit",
+    table: "write",
+    queue: "send",
+  },
+
   /** The public intake endpoint: no bearer token; the webhook's secret authenticates (spec 5.3). */
   { route: "POST /api/v1/incoming/{webhookId}", handler: "intake/receive-submission", auth: "public", table: "write" },
   { route: "GET /api/v1/incoming/{webhookId}", handler: "intake/ping-webhook", auth: "public", table: "read" },
@@ -285,4 +331,6 @@ export const QUEUE_CONSUMER = {
   timeoutSeconds: 30,
   memoryMb: 256,
   batchSize: 10,
-} as const satisfies Pick<RouteDef, "handler" | "table" | "timeoutSeconds" | "memoryMb"> & { batchSize: number };
+  // Outbound webhook attempts queue their retries (lib/outbound/messages.ts).
+  queue: "send",
+} as const satisfies Pick<RouteDef, "handler" | "table" | "queue" | "timeoutSeconds" | "memoryMb"> & { batchSize: number };

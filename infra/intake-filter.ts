@@ -7,9 +7,11 @@ import type { FilterPattern } from "../lib/pipeline/filter-match";
  *
  * The list is the pipe's FilterCriteria.Filters: a record passes when ANY pattern matches (at most
  * 5 patterns). Within a pattern every field must match.
- * - Inserted submissions that are not spam. Spam is stored but triggers nothing; a stream record
- *   carries the new image only (NEW_IMAGE), so "unflagged from spam" (a MODIFY) needs its own
- *   rule when that feature lands.
+ * - Inserted submissions that are not spam. Spam is stored but triggers nothing.
+ * - Inserted release markers: unflagging a submission the pipeline has not taken up puts
+ *   `RELEASE#<submissionId>` in the same transaction (lib/store/submissions.ts, setSpamState).
+ *   Not the submission's own MODIFY: a stream record carries the new image only (NEW_IMAGE), so
+ *   a MODIFY rule would also pass every later write to a released submission (its lead, ...).
  * - Purge jobs, inserted and modified: each pass of a purge bumps its job item, and that MODIFY
  *   queues the next pass (lib/purge.ts).
  * REMOVE records never match: their NEW_IMAGE is absent.
@@ -27,5 +29,9 @@ export const INTAKE_FILTER_PATTERNS = [
   {
     eventName: ["INSERT", "MODIFY"],
     dynamodb: { NewImage: { type: { S: ["purge"] } } },
+  },
+  {
+    eventName: ["INSERT"],
+    dynamodb: { NewImage: { type: { S: ["release"] } } },
   },
 ] as const satisfies readonly FilterPattern[];

@@ -10,9 +10,10 @@ import { NagSuppressions } from "cdk-nag";
 import { Construct } from "constructs";
 import { QUEUE_CONSUMER } from "../functions/routes";
 import { MAX_FILTERS } from "../lib/pipeline/filter-match";
-import { bindTable, settingsFromContext } from "./environment";
+import { bindQueue, bindTable, settingsFromContext } from "./environment";
 import { INTAKE_FILTER_PATTERNS } from "./intake-filter";
 import { InletFunction } from "./inlet-function";
+import { bindNotifications } from "./notifications";
 
 /** The intake consumer's timeout, from its entry in functions/routes.ts. */
 export const CONSUMER_TIMEOUT_SECONDS = QUEUE_CONSUMER.timeoutSeconds;
@@ -170,6 +171,11 @@ export class IntakePipeline extends Construct {
       environment: settingsFromContext(this),
     });
     bindTable(this.consumer.fn, props.table, QUEUE_CONSUMER.table);
+    // Notification emails: NOTIFY_FROM and ses:SendEmail, from CDK context (infra/notifications.ts).
+    bindNotifications(this.consumer.fn);
+    // Outbound webhook retries are internal messages the consumer sends to its own queue
+    // (lib/outbound/messages.ts): send rights on this queue and its URL, nothing more.
+    bindQueue(this.consumer.fn, this.queue, QUEUE_CONSUMER.queue);
     // The event source grants the function receive, delete and visibility changes on this queue.
     // With ReportBatchItemFailures, Lambda deletes every message of a batch except those the
     // handler returns in batchItemFailures, instead of retrying the whole batch

@@ -18,6 +18,12 @@ const csv = z.pipe(
 const positiveInt = (fallback: number) =>
   z._default(z.coerce.number().check(z.int(), z.positive()), fallback);
 
+/**
+ * An email sender as SES takes it: `addr@domain` or `Display Name <addr@domain>` (one line, the
+ * address without spaces or angle brackets).
+ */
+export const SENDER_PATTERN = /^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/;
+
 export const PLANS = ["free", "pro", "agency", "enterprise"] as const;
 export type Plan = (typeof PLANS)[number];
 
@@ -34,6 +40,16 @@ export const configSchema = z.object({
   EXPORT_BUCKET: z.optional(z.string().check(z.minLength(1))),
   /** Set only for the local stack and tests: the S3 emulator's address (path-style addressing). */
   S3_ENDPOINT: z.optional(z.url()),
+  /**
+   * The sender of notification emails (docs/api.md, "Notification email"). In AWS its address
+   * must belong to an SES identity verified in the region (docs/deployment.md).
+   */
+  NOTIFY_FROM: z._default(
+    z.string().check(z.regex(SENDER_PATTERN, "Must be addr@domain or Name <addr@domain>")),
+    "Inlet <notifications@inlet.localhost>",
+  ),
+  /** Set only for the local stack and tests: the SES emulator's address (aws-ses-v2-local). */
+  SES_ENDPOINT: z.optional(z.url()),
   DEFAULT_PLAN: z._default(z.enum(PLANS), "free"),
   PLATFORM_ADMIN_EMAILS: csv,
   SIGNUP_MODE: z._default(z.enum(["open", "invite-only"]), "open"),
@@ -53,6 +69,23 @@ export const configSchema = z.object({
    * gives it at most 30 s).
    */
   PURGE_GRACE_SECONDS: z._default(z.coerce.number().check(z.int(), z.minimum(0)), 60),
+  /**
+   * Outbound webhooks (docs/outbound-webhooks.md): "true" lets endpoints target private,
+   * loopback and link-local addresses. Only the local stack and the tests set it; production
+   * keeps the SSRF guard on.
+   */
+  ALLOW_PRIVATE_WEBHOOK_TARGETS: z._default(z.enum(["true", "false"]), "false"),
+  /** How long one outbound delivery attempt may take, connection to last response byte. */
+  OUTBOUND_TIMEOUT_MS: z._default(z.coerce.number().check(z.int(), z.positive(), z.maximum(60_000)), 10_000),
+  /**
+   * Seconds to wait before each retry after a failed attempt, comma-separated (jitter ±10% is
+   * added). The default is the Standard Webhooks schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h,
+   * 14 h, 20 h, 24 h, so a delivery gets 10 attempts over about 3 days.
+   */
+  OUTBOUND_RETRY_SCHEDULE_SECONDS: z._default(
+    z.string().check(z.regex(/^\s*\d+\s*(,\s*\d+\s*){0,49}$/, "Comma-separated whole seconds")),
+    "5,300,1800,7200,18000,36000,50400,72000,86400",
+  ),
 });
 
 export type Config = z.output<typeof configSchema>;
@@ -85,6 +118,8 @@ export const localConfigSchema = z.object({
   /** Ports of DynamoDB Local and the SQS emulator; 0 (default) picks free ones. */
   DYNAMODB_LOCAL_PORT: z._default(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65535)), 0),
   SQS_LOCAL_PORT: z._default(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65535)), 0),
+  /** The SES emulator's port (its web page lists the emails sent); 0 (default) picks a free one. */
+  SES_LOCAL_PORT: z._default(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65535)), 0),
   BASE_URL: z.optional(z.url()),
 });
 

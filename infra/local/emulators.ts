@@ -1,4 +1,5 @@
 import { type ChildProcess } from "node:child_process";
+import type { Server } from "node:http";
 import { mkdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { resolve } from "node:path";
@@ -129,6 +130,31 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
       TimeToLiveSpecification: { AttributeName: TABLE.timeToLiveAttribute, Enabled: true },
     }),
   );
+}
+
+/**
+ * The SES emulator (aws-ses-v2-local, in-process, in memory): it accepts the v2 API's SendEmail
+ * as SES would and keeps every email; its web page (`/`) lists them, `GET /store` answers them as
+ * JSON ({emails: [{messageId, from, destination: {to, cc, bcc}, subject, body: {html, text}, at}]}).
+ */
+export async function startSes(requestedPort: number) {
+  // Loaded only here: the package brings express and mailparser, which nothing else needs.
+  const module = (await import("aws-ses-v2-local")) as unknown as {
+    default: ((config?: { host?: string; port?: number }) => Promise<Server>) | { default: (config?: { host?: string; port?: number }) => Promise<Server> };
+  };
+  // A CommonJS module: its `exports.default` is the start function (Node's ESM import gives the
+  // exports object as the default export).
+  const start = typeof module.default === "function" ? module.default : module.default.default;
+  const server = await start({ host: "127.0.0.1", port: requestedPort });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : requestedPort;
+  const endpoint = `http://127.0.0.1:${port}`;
+  const stop = () =>
+    new Promise<void>((done) => {
+      server.closeAllConnections();
+      server.close(() => done());
+    });
+  return { endpoint, stop };
 }
 
 /** The SQS emulator (in-process, in memory) with the intake queue and its DLQ, redrive as deployed. */

@@ -41,6 +41,9 @@ export async function startLocalStack(local: LocalConfig) {
   // Large exports go to the emulator's S3 bucket, addressed path-style (lib/store/exports.ts).
   process.env.EXPORT_BUCKET = LOCAL_EXPORT_BUCKET;
   process.env.S3_ENDPOINT = sqs.endpoint;
+  // Outbound webhooks may target this machine (the local receiver, infra/local/receiver.ts): the
+  // SSRF guard's private-address check is off locally unless the environment says otherwise.
+  process.env.ALLOW_PRIVATE_WEBHOOK_TARGETS ??= "true";
 
   // The gateway imports the route table and handlers, which read the config set above.
   const { startGateway } = await import("./gateway");

@@ -78,10 +78,6 @@ export async function parseIntakeBody(
     throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send application/json, application/x-www-form-urlencoded or multipart/form-data");
   }
   if (charset !== undefined) decoderFor(charset);
-  const size = isBase64Encoded ? Math.floor(((rawBody ?? "").length * 3) / 4) : Buffer.byteLength(rawBody ?? "");
-  if (size > INTAKE_LIMITS.bodyBytes + 2) {
-    throw new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${INTAKE_LIMITS.bodyBytes} bytes`);
-  }
   const body = Buffer.from(rawBody ?? "", isBase64Encoded ? "base64" : "utf8");
   if (body.length > INTAKE_LIMITS.bodyBytes) {
     throw new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${INTAKE_LIMITS.bodyBytes} bytes`);

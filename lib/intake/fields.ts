@@ -12,6 +12,10 @@ export function isForbiddenName(name: string): boolean {
   return name.split(/\.|__|\[|\]/).some((segment) => segment === "constructor" || segment === "prototype");
 }
 
+/** Lone UTF-16 surrogates (JSON's `"\ud800"`) have no UTF-8 form: each becomes U+FFFD before storage. */
+export const wellFormed = (text: string) =>
+  text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
+
 /** Length in characters (Unicode code points), as the limits count it. */
 export function charLength(text: string): number {
   let surrogates = 0;
@@ -110,14 +114,16 @@ class Collector {
   readonly ignoredFields: string[] = [];
   private count = 0;
 
-  /** Records a name that is never stored (once, as sent, capped like any name). */
-  ignore(name: string): void {
+  /** Records a name that is never stored (once, as sent, capped like any name; the first 50). */
+  ignore(rawName: string): void {
+    const name = wellFormed(rawName);
     const shown = charLength(name) > INTAKE_LIMITS.fieldNameLength ? [...name].slice(0, INTAKE_LIMITS.fieldNameLength).join("") : name;
-    if (!this.ignoredFields.includes(shown)) this.ignoredFields.push(shown);
+    if (this.ignoredFields.length < INTAKE_LIMITS.listedNames && !this.ignoredFields.includes(shown)) this.ignoredFields.push(shown);
   }
 
-  add(rawName: string, value: RawValue): void {
-    let name = rawName.trim();
+  add(rawName: string, rawValue: RawValue): void {
+    let name = wellFormed(rawName).trim();
+    const value = Array.isArray(rawValue) ? rawValue.map(wellFormed) : wellFormed(rawValue);
     if (name === "") return;
     if (isForbiddenName(name)) {
       this.ignore(name);
@@ -188,7 +194,7 @@ function normalizeAds(json: Record<string, unknown>, collector: Collector): AdsL
   const metadata: Record<string, string | boolean> = {};
   for (const field of ADS_SYSTEM_FIELDS) {
     const text = scalarText(json[field]);
-    if (text !== undefined) metadata[field] = text;
+    if (text !== undefined) metadata[field] = wellFormed(text);
   }
   const isTest = json.is_test === true || json.is_test === "true";
   metadata.is_test = isTest;
@@ -197,7 +203,7 @@ function normalizeAds(json: Record<string, unknown>, collector: Collector): AdsL
   for (const column of json.user_column_data as unknown[]) {
     if (!isPlainObject(column)) continue;
     const id = typeof column.column_id === "string" ? column.column_id.trim() : "";
-    const label = typeof column.column_name === "string" ? column.column_name.trim() : "";
+    const label = typeof column.column_name === "string" ? [...wellFormed(column.column_name).trim()].slice(0, INTAKE_LIMITS.labelLength).join("") : "";
     const value = scalarText(column.string_value) ?? "";
     const known = Object.hasOwn(ADS_COLUMNS, id.toUpperCase()) ? ADS_COLUMNS[id.toUpperCase()] : undefined;
     // Custom questions carry free-form ids: stored as text fields named after the id. An answer
@@ -255,6 +261,9 @@ export function normalizeSubmission(parsed: ParsedBody): NormalizedSubmission {
   }
   if (Object.keys(collector.data).length === 0) {
     throw new AppError("NO_DATA_FIELDS", "The submission has no data fields");
+  }
+  if (Buffer.byteLength(JSON.stringify(collector.data)) > INTAKE_LIMITS.storedBytes) {
+    throw new AppError("PAYLOAD_TOO_LARGE", `The submission's fields take more than ${INTAKE_LIMITS.storedBytes / 1024} KB once decoded`);
   }
   return {
     data: collector.data,

@@ -187,7 +187,7 @@ export function parseMultipart(body: Buffer, contentType: ContentType): ParsedBo
   for (const [name] of decoded.slice(entries.length)) {
     // Only the field's name is kept (never the file's), capped like any field name.
     const kept = [...name].slice(0, INTAKE_LIMITS.fieldNameLength).join("");
-    if (!droppedFiles.includes(kept)) droppedFiles.push(kept);
+    if (droppedFiles.length < INTAKE_LIMITS.listedNames && !droppedFiles.includes(kept)) droppedFiles.push(kept);
   }
   return { entries: decoded.slice(0, entries.length), droppedFiles };
 }

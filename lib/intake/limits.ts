@@ -14,6 +14,17 @@ export const INTAKE_LIMITS = {
   listItems: 100,
   /** Nesting of JSON arrays and objects. */
   jsonDepth: 32,
+  /**
+   * The decoded fields as UTF-8 JSON. Decoding can grow a body: a Windows-1252 byte becomes up
+   * to 3 UTF-8 bytes, so a 256 KB body could otherwise exceed DynamoDB's 400 KB item limit.
+   */
+  storedBytes: 300 * 1024,
+  /** Names listed in metadata.ignoredFields and metadata.droppedFiles (the first ones). */
+  listedNames: 50,
+  /** Fields an auto-created form gains from submissions; keys beyond are stored, not added. */
+  formFields: 500,
+  /** Characters of a field label taken from a sender (the ads platform's column_name). */
+  labelLength: 255,
 } as const;
 
 export type RawValue = string | string[];

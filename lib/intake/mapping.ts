@@ -1,5 +1,5 @@
 import type { FieldType, Form, FormField } from "../store/forms";
-import type { RawValue } from "./body";
+import { INTAKE_LIMITS, type RawValue } from "./limits";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[\d\s().-]{7,20}$/;
@@ -113,7 +113,10 @@ export function mapToForm(
     let storedKey = key;
     for (let n = 2; taken(storedKey); n++) storedKey = `${key}_${n}`;
     data[storedKey] = value;
-    if (form.origin === "webhook" && !Object.hasOwn(form.fields, storedKey)) {
+    // An auto-created form stops growing at 500 fields (a sender with ever-new keys would
+    // otherwise grow its item past DynamoDB's 400 KB); later keys are still stored.
+    const room = fields.length + Object.keys(newFields).length < INTAKE_LIMITS.formFields;
+    if (form.origin === "webhook" && room && !Object.hasOwn(form.fields, storedKey)) {
       // `order` keeps arrival order; concurrent additions may share a number, which is harmless.
       newFields[storedKey] = {
         label: (hints.labels && Object.hasOwn(hints.labels, key) ? hints.labels[key] : undefined) ?? labelFromKey(key),

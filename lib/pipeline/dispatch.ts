@@ -1,6 +1,9 @@
 import { describeError, log } from "../log";
+import { handleDeliveryMessage } from "../outbound/attempts";
+import { internalMessageSchema, looksInternal } from "../outbound/messages";
 import { type PurgeJob, PurgeNotDue, runPurgePass } from "../purge";
 import * as z from "../validation";
+import { handleReleaseRecord, handleSubmissionRecord } from "./process-submission";
 import { parseStreamRecord, type StreamRecord } from "./stream-record";
 
 /** A handler's way of saying "not yet": an expected outcome, not an error. */
@@ -32,9 +35,13 @@ const purgeJobSchema = z.object({
 /**
  * What each item `type` that the intake filters pass (infra/intake-filter.ts) does, one entry per
  * type. A type without an entry is a failure of its message, never silently dropped: the DLQ
- * and its alarm surface it. (`submission` gets its entry with issue 8.)
+ * and its alarm surface it.
  */
 export const RECORD_HANDLERS: RecordHandlers = {
+  // A stored submission that is not spam, and a submission released from spam: the same
+  // processing (lib/pipeline/process-submission.ts), whose claims make each side effect once.
+  submission: handleSubmissionRecord,
+  release: handleReleaseRecord,
   purge: async (item) => {
     const job: PurgeJob = purgeJobSchema.parse(item);
     try {
@@ -51,8 +58,42 @@ export type RecordOutcome =
   | { status: "retry"; reason: string }
   | { status: "failed"; reason: string; error?: unknown };
 
-/** Parses one message body and runs the handler of its item's type. Never throws. */
+/**
+ * Parses one message body and runs the handler of its item's type, or, for an internal message
+ * (not a stream record), its kind's handler. Never throws.
+ */
+/**
+ * A body that is an internal message (lib/outbound/messages.ts: it has `kind`, which a stream
+ * record never has), parsed; undefined for anything else.
+ */
+function internalMessageIn(body: string): Record<string, unknown> | undefined {
+  if (!body.includes('"kind"')) return undefined;
+  try {
+    const json: unknown = JSON.parse(body);
+    return looksInternal(json) ? json : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs an internal message (so far one kind: an outbound webhook delivery attempt). */
+async function dispatchInternal(json: Record<string, unknown>): Promise<RecordOutcome> {
+  const parsed = internalMessageSchema.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`);
+    return { status: "failed", reason: `the body is not a valid internal message (${issues.join("; ")})` };
+  }
+  try {
+    const result = await handleDeliveryMessage(parsed.data);
+    return result ? { status: "retry", reason: result.reason } : { status: "done" };
+  } catch (error) {
+    return { status: "failed", reason: `the ${parsed.data.kind} message handler failed`, error };
+  }
+}
+
 export async function dispatchRecord(body: string, handlers: RecordHandlers = RECORD_HANDLERS): Promise<RecordOutcome> {
+  const internal = internalMessageIn(body);
+  if (internal) return dispatchInternal(internal);
   const parsed = parseStreamRecord(body);
   if (!parsed.ok) return { status: "failed", reason: parsed.reason };
   const { record, item } = parsed;

@@ -77,6 +77,35 @@ export const keys = {
   /** Same client IP and same data seen recently (the duplicate-content spam signal). */
   duplicate: (hash: string): Key => ({ pk: `DUP#${hash}`, sk: "DUP" }),
 
+  /**
+   * An outbound webhook endpoint, in its form's partition: a form's endpoints are one Query
+   * (`pk = FORM#<formId> AND begins_with(sk, OUTBOUND#)`), an endpoint one GetItem.
+   */
+  outboundEndpoint: (formId: string, endpointId: string): Key => ({ pk: `FORM#${formId}`, sk: `OUTBOUND#${endpointId}` }),
+  outboundEndpointPrefix: () => "OUTBOUND#",
+  outboundEndpointPartition: (formId: string) => `FORM#${formId}`,
+  /** How many outbound endpoints a form has (the per-form limit holds under concurrent creates). */
+  outboundEndpointCount: (formId: string): Key => ({ pk: `FORM#${formId}`, sk: "OUTBOUND_COUNT" }),
+  /** One delivery of one event to one endpoint, found by id alone (queue messages carry the id). */
+  outboundDelivery: (deliveryId: string): Key => ({ pk: `DELIVERY#${deliveryId}`, sk: "DELIVERY" }),
+  /** An endpoint's deliveries, newest first (GSI1). */
+  outboundDeliveryIndex: (endpointId: string, createdAt: string, deliveryId: string) => ({
+    gsi1pk: `OUTBOUND#${endpointId}#DELIVERIES`,
+    gsi1sk: `${createdAt}#${deliveryId}`,
+  }),
+  outboundDeliveryIndexPartition: (endpointId: string) => `OUTBOUND#${endpointId}#DELIVERIES`,
+
+  /**
+   * The idempotency claim of one side effect of processing a submission (`notify`, ...): claimed
+   * with a conditional put before the effect, marked done after (lib/store/actions.ts).
+   */
+  action: (submissionId: string, name: string): Key => ({ pk: `ACTION#${submissionId}#${name}`, sk: "ACTION" }),
+  /**
+   * A submission's release from spam: its INSERT on the table stream is what sends an unflagged
+   * submission into the intake pipeline (infra/intake-filter.ts, lib/store/submissions.ts).
+   */
+  release: (submissionId: string): Key => ({ pk: `RELEASE#${submissionId}`, sk: "RELEASE" }),
+
   /** A background purge of a form and its submissions (resumable; see lib/purge.ts). */
   purgeJob: (formId: string): Key => ({ pk: `PURGE#${formId}`, sk: "PURGE" }),
 

@@ -1,5 +1,6 @@
 import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { RawValue } from "../intake/body";
+import type { Lead } from "../leads";
 import type { SpamVerdict } from "../spam/signals";
 import { deleteKeys } from "./batch";
 import { cancellationReasons, db, isConditionFailure, tableName } from "./client";
@@ -193,10 +194,15 @@ export async function getFormConsistent(formId: string): Promise<Form | undefine
 export interface StoredSubmission extends Submission {
   isSpam: boolean;
   /**
-   * Set once, when a submission stored as spam is unflagged: the write that sets it is the
-   * table stream MODIFY that lets the submission enter the intake pipeline (infra/intake-filter.ts).
+   * Set once, when a submission stored as spam is first unflagged: the same transaction puts the
+   * release marker whose INSERT lets the submission enter the intake pipeline (setSpamState).
    */
   releasedAt?: string;
+  /**
+   * Lead qualification (docs/leads.md), stored by the intake consumer when it processes the
+   * submission; absent until then, and for a submission the pipeline has not taken up.
+   */
+  lead?: Lead;
 }
 
 const toSubmission = (item: Record<string, unknown>): StoredSubmission => {
@@ -209,6 +215,89 @@ const toSubmission = (item: Record<string, unknown>): StoredSubmission => {
 export async function getSubmission(submissionId: string): Promise<StoredSubmission | undefined> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.submission(submissionId) }));
   return out.Item ? toSubmission(out.Item) : undefined;
+}
+
+/** A strongly consistent read: the intake consumer must see a moderation that just happened. */
+export async function getSubmissionConsistent(submissionId: string): Promise<StoredSubmission | undefined> {
+  const out = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.submission(submissionId), ConsistentRead: true }),
+  );
+  return out.Item ? toSubmission(out.Item) : undefined;
+}
+
+/**
+ * Stores a submission's lead once: `if_not_exists` keeps the first result, so a redelivered
+ * message (or a release racing the insert) never changes a lead already shown or sent. A lead is
+ * first stored only while the submission is not spam; from then on the pipeline owns the
+ * submission and finishes it whatever its later spam state. Answers the stored lead, or why
+ * there is none: the submission is gone, or it is spam and was never taken up.
+ */
+export async function storeLeadOnce(submissionId: string, lead: Lead): Promise<Lead | "GONE" | "SPAM"> {
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.submission(submissionId),
+        UpdateExpression: "SET #lead = if_not_exists(#lead, :lead)",
+        ConditionExpression: "attribute_exists(pk) AND (attribute_exists(#lead) OR isSpam = :false)",
+        ExpressionAttributeNames: { "#lead": "lead" },
+        ExpressionAttributeValues: { ":lead": lead, ":false": false },
+        ReturnValues: "UPDATED_NEW",
+        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+      }),
+    );
+    return out.Attributes?.lead as Lead;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return (error as { Item?: unknown }).Item ? "SPAM" : "GONE";
+  }
+}
+
+/** Release markers outlive any message that can still carry them (queue 4 days, DLQ 14). */
+export const RELEASE_TTL_SECONDS = 30 * 24 * 3600;
+
+/**
+ * The item whose INSERT sends an unflagged submission into the intake pipeline. The table
+ * stream carries new images only, so a filter on the submission's own MODIFY would also pass
+ * every later write to it (its lead, a re-flag); a separate item's INSERT happens once per
+ * release.
+ */
+export const releaseItem = (submissionId: string, releasedAt: string) => ({
+  ...keys.release(submissionId),
+  type: "release",
+  submissionId,
+  releasedAt,
+  ttl: Math.floor(Date.parse(releasedAt) / 1000) + RELEASE_TTL_SECONDS,
+});
+
+/**
+ * Called by the intake consumer when a release reaches it but the submission was flagged as
+ * spam again meanwhile: deletes the marker, only while the submission still is spam and still
+ * unprocessed, so the next unflag inserts it again (and so enters the pipeline). False when the
+ * submission was unflagged (or taken up) in between: the caller reads it again and processes it.
+ */
+export async function withdrawRelease(submissionId: string): Promise<boolean> {
+  const TableName = tableName();
+  try {
+    await transactWithRetry({
+      TransactItems: [
+        {
+          ConditionCheck: {
+            TableName,
+            Key: keys.submission(submissionId),
+            ConditionExpression: "isSpam = :true AND attribute_not_exists(#lead)",
+            ExpressionAttributeNames: { "#lead": "lead" },
+            ExpressionAttributeValues: { ":true": true },
+          },
+        },
+        { Delete: { TableName, Key: keys.release(submissionId) } },
+      ],
+    });
+    return true;
+  } catch (error) {
+    if (cancellationReasons(error)?.[0] === "ConditionalCheckFailed") return false;
+    throw error;
+  }
 }
 
 export type SpamFilter = "true" | "false" | "all";
@@ -244,33 +333,44 @@ export const everyFormSubmission = (formId: string, query: SubmissionQuery, curs
   allMatching(formQuery(formId, query), cursor);
 
 /**
- * Sets a submission's spam state. Unflagging a submission that intake stored as spam (it never
- * entered the pipeline) also sets `releasedAt`, at most once ever (conditional write): that
- * MODIFY is what the stream filter passes so notifications and webhooks fire once. Unflagging a
- * submission that was stored as not spam (it already went through the pipeline) only clears the
- * flag. Undefined when the submission is gone.
+ * Sets a submission's spam state. Unflagging a submission the intake pipeline has not taken up
+ * (no `lead` yet: intake stored it as spam, or it was flagged before the consumer reached it)
+ * releases it: in one transaction the flag is cleared and the release marker is put, whose
+ * INSERT on the table stream sends the submission into the pipeline (infra/intake-filter.ts).
+ * If the marker is already there (a release still on its way) the put is a MODIFY, which the
+ * filter drops; the consumer's per-action claims keep every side effect to once anyway. A
+ * submission intake stored as spam also gets `releasedAt`, set on its first release and kept.
+ * Unflagging a submission the pipeline already took up only clears the flag. Undefined when the
+ * submission is gone.
  */
 export async function setSpamState(submission: StoredSubmission, isSpam: boolean, now: string): Promise<StoredSubmission | undefined> {
   const TableName = tableName();
   const Key = keys.submission(submission.id);
-  const release = !isSpam && submission.spam.isSpam && submission.releasedAt === undefined;
+  const release = !isSpam && submission.lead === undefined;
   if (release) {
     try {
-      const out = await db().send(
-        new UpdateCommand({
-          TableName,
-          Key,
-          UpdateExpression: "SET isSpam = :false, releasedAt = :now",
-          ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(releasedAt) AND #spam.#isSpam = :true",
-          ExpressionAttributeNames: { "#spam": "spam", "#isSpam": "isSpam" },
-          ExpressionAttributeValues: { ":false": false, ":true": true, ":now": now },
-          ReturnValues: "ALL_NEW",
-        }),
-      );
-      return out.Attributes ? toSubmission(out.Attributes) : undefined;
+      await transactWithRetry({
+        TransactItems: [
+          {
+            Update: {
+              TableName,
+              Key,
+              UpdateExpression: submission.spam.isSpam
+                ? "SET isSpam = :false, releasedAt = if_not_exists(releasedAt, :now)"
+                : "SET isSpam = :false",
+              ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(#lead)",
+              ExpressionAttributeNames: { "#lead": "lead" },
+              ExpressionAttributeValues: { ":false": false, ...(submission.spam.isSpam ? { ":now": now } : {}) },
+            },
+          },
+          { Put: { TableName, Item: releaseItem(submission.id, now) } },
+        ],
+      });
+      const out = await db().send(new GetCommand({ TableName, Key, ConsistentRead: true }));
+      return out.Item ? toSubmission(out.Item) : undefined;
     } catch (error) {
-      // Released by a concurrent request, or deleted: the plain write below tells which.
-      if (!isConditionFailure(error)) throw error;
+      // Taken up by the pipeline meanwhile, or deleted: the plain write below tells which.
+      if (cancellationReasons(error)?.[0] !== "ConditionalCheckFailed") throw error;
     }
   }
   try {

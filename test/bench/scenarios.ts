@@ -42,10 +42,9 @@ interface Handlers {
 
 /** Loaded on first use: the handlers read the configuration (lib/config.ts) when they run. */
 export async function loadHandlers(): Promise<Handlers> {
-  const [intake, list] = await Promise.all([
-    import("../../functions/intake/receive-submission"),
-    import("../../functions/webhooks/list-webhooks"),
-  ]);
+  // One after the other: jest's ESM loader fails concurrent imports sharing a dependency.
+  const intake = await import("../../functions/intake/receive-submission");
+  const list = await import("../../functions/webhooks/list-webhooks");
   return { intake: intake.handler as HttpHandler, listWebhooks: list.handler as HttpHandler };
 }
 

@@ -227,6 +227,17 @@ describe("limits", () => {
     accepted(under);
   });
 
+  test("a body that grows past 300 KB once decoded is 413 too (Windows-1252 bytes become 3-byte UTF-8), never a 500", async () => {
+    const raw = Buffer.concat(
+      Array.from({ length: 20 }, (_, i) => Buffer.concat([Buffer.from(`${i ? "&" : ""}f${i}=`), Buffer.alloc(10_000, 0x80)])),
+    );
+    expect(raw.length).toBeLessThan(256 * 1024);
+    expectStatus(await postIntake(t.webhook, { raw, contentType: "application/x-www-form-urlencoded" }), 413, "PAYLOAD_TOO_LARGE");
+    // Half of it fits: 10 fields of 10,000 euro signs.
+    const { stored } = await submitted(await postIntake(t.webhook, { raw: raw.subarray(0, raw.length / 2 - 1), contentType: "application/x-www-form-urlencoded" }));
+    expect(stored.data.f0).toBe("€".repeat(10_000));
+  });
+
   test("more than 200 fields is 400 TOO_MANY_FIELDS; 200 are accepted", async () => {
     expectStatus(await postIntake(t.webhook, { json: fields(201) }), 400, "TOO_MANY_FIELDS");
     expectStatus(await postIntake(t.webhook, { form: fields(201) }), 400, "TOO_MANY_FIELDS");

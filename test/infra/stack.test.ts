@@ -336,13 +336,14 @@ describe("intake pipeline", () => {
     expect(filters.length).toBeLessThanOrEqual(5);
   });
 
-  test("the filter patterns pass inserted non-spam submissions and inserted or modified purge jobs", () => {
+  test("the filter patterns pass inserted non-spam submissions, inserted or modified purge jobs, inserted release markers", () => {
     expect(INTAKE_FILTER_PATTERNS).toEqual([
       {
         eventName: ["INSERT"],
         dynamodb: { NewImage: { type: { S: ["submission"] }, isSpam: { BOOL: [false] } } },
       },
       { eventName: ["INSERT", "MODIFY"], dynamodb: { NewImage: { type: { S: ["purge"] } } } },
+      { eventName: ["INSERT"], dynamodb: { NewImage: { type: { S: ["release"] } } } },
     ]);
   });
 
@@ -428,13 +429,18 @@ describe("intake consumer", () => {
     expect(visibility).toBeGreaterThanOrEqual(6 * (fn.Properties.Timeout as number));
   });
 
-  test("may write the table and consume the intake queue, and send nowhere", () => {
+  test("may write the table, consume the intake queue and send to it (outbound webhook retries), nothing else", () => {
     const statements = consumerStatements();
     const actions = actionsOf(statements);
     const writes = ["dynamodb:PutItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem", "dynamodb:UpdateItem"];
     expect(actions).toEqual(expect.arrayContaining([...writes, "dynamodb:Query"]));
     expect(actions).toEqual(expect.arrayContaining(["sqs:ReceiveMessage", "sqs:DeleteMessage"]));
-    expect(actions).not.toContain("sqs:SendMessage");
+    // QUEUE_CONSUMER.queue === "send": lib/outbound/messages.ts chains delayed retry messages.
+    expect(QUEUE_CONSUMER.queue).toBe("send");
+    expect(actions).toContain("sqs:SendMessage");
+    const [, fn] = consumer();
+    expect(fn.Properties.Environment.Variables.QUEUE_URL).toEqual({ Ref: intakeQueueId() });
+    // Only the intake queue, never the DLQ.
     for (const action of actions) expect(action).not.toMatch(/\*/);
     const sqsResources = statements.filter((s) => asList(s.Action).some((a) => a.startsWith("sqs:"))).map((s) => s.Resource);
     for (const resource of sqsResources) expect(resource).toEqual({ "Fn::GetAtt": [intakeQueueId(), "Arn"] });
@@ -450,6 +456,58 @@ describe("intake consumer", () => {
       Threshold: 0,
       ComparisonOperator: "GreaterThanThreshold",
     });
+  });
+});
+
+describe("notification emails", () => {
+  const consumerIn = (res: Record<string, Resource>): Resource =>
+    Object.values(res).find(
+      (r) => r.Type === "AWS::Lambda::Function" && r.Properties.Description === "Inlet intake queue consumer",
+    ) as Resource;
+  /** Every statement naming an SES action, with the role it is attached to. */
+  const sesStatements = (res: Record<string, Resource>) =>
+    Object.values(res)
+      .filter((r) => r.Type === "AWS::IAM::Policy")
+      .flatMap((r) =>
+        (r.Properties.PolicyDocument.Statement as Statement[])
+          .filter((st) => actionsOf([st]).some((a) => a.startsWith("ses:")))
+          .map((st) => ({ statement: st, roles: asList(r.Properties.Roles).map((ref: any) => ref.Ref as string) })),
+      );
+
+  test("only the consumer may send, only ses:SendEmail, on any identity when no sesIdentity is given (suppression justified)", () => {
+    const roleId = consumerIn(resources).Properties.Role["Fn::GetAtt"][0] as string;
+    const found = sesStatements(resources);
+    expect(found).toEqual([{ statement: expect.objectContaining({ Effect: "Allow", Action: "ses:SendEmail", Resource: "*" }), roles: [roleId] }]);
+    // The schema's default sender applies: no NOTIFY_FROM in the environment.
+    expect(consumerIn(resources).Properties.Environment.Variables.NOTIFY_FROM).toBeUndefined();
+  });
+
+  test("notifyFrom and sesIdentity context: the sender reaches the consumer, the grant is scoped to the identity", () => {
+    const { stack: custom, template: customTemplate } = synth({
+      notifyFrom: "Acme Forms <forms@mail.example.com>",
+      sesIdentity: "example.com",
+    });
+    const res = customTemplate.toJSON().Resources as Record<string, Resource>;
+    expect(consumerIn(res).Properties.Environment.Variables.NOTIFY_FROM).toBe("Acme Forms <forms@mail.example.com>");
+    const found = sesStatements(res);
+    expect(found).toHaveLength(1);
+    expect(found[0]?.statement.Action).toBe("ses:SendEmail");
+    expect(found[0]?.statement.Resource).toEqual({
+      "Fn::Join": [
+        "",
+        ["arn:", { Ref: "AWS::Partition" }, ":ses:", { Ref: "AWS::Region" }, ":", { Ref: "AWS::AccountId" }, ":identity/example.com"],
+      ],
+    });
+    const warnings = Annotations.fromStack(custom).findWarning("*", Match.stringLikeRegexp("AwsSolutions-.*"));
+    expect(warnings).toEqual([]);
+  });
+
+  test("an invalid sender, or an identity that does not cover it, fails synth", () => {
+    expect(() => synth({ notifyFrom: "not an address" })).toThrow(/notifyFrom.*NOTIFY_FROM/);
+    expect(() => synth({ notifyFrom: "Forms <forms@example.com>\r\nBcc: x@evil.test" })).toThrow(/notifyFrom/);
+    expect(() => synth({ notifyFrom: "forms@example.com", sesIdentity: "example.org" })).toThrow(/sesIdentity.*does not cover/);
+    expect(() => synth({ notifyFrom: "forms@example.com", sesIdentity: "other@example.com" })).toThrow(/does not cover/);
+    expect(() => synth({ notifyFrom: "forms@example.com", sesIdentity: "forms@example.com" })).not.toThrow();
   });
 });
 

@@ -38,6 +38,11 @@ export default async function globalSetup(): Promise<void> {
     CAPTCHA_SCORE_VERIFY_URL: captcha.scoreUrl,
     CAPTCHA_CHALLENGE_VERIFY_URL: captcha.challengeUrl,
     CAPTCHA_TIMEOUT_MS: String(TEST_TIMEOUT_MS),
+    // Outbound webhooks: receivers on loopback (test/support/outbound-receiver.ts), retries a
+    // second apart and a short attempt timeout, so the retry tests take seconds, not hours.
+    ALLOW_PRIVATE_WEBHOOK_TARGETS: "true",
+    OUTBOUND_RETRY_SCHEDULE_SECONDS: "1,1,1,1",
+    OUTBOUND_TIMEOUT_MS: "2000",
   };
   const child = spawn(process.execPath, ["--import", "tsx", "infra/local/start.ts"], {
     cwd: root,
@@ -74,6 +79,9 @@ export default async function globalSetup(): Promise<void> {
     CAPTCHA_SCORE_VERIFY_URL: env.CAPTCHA_SCORE_VERIFY_URL,
     CAPTCHA_CHALLENGE_VERIFY_URL: env.CAPTCHA_CHALLENGE_VERIFY_URL,
     CAPTCHA_TIMEOUT_MS: env.CAPTCHA_TIMEOUT_MS,
+    ALLOW_PRIVATE_WEBHOOK_TARGETS: env.ALLOW_PRIVATE_WEBHOOK_TARGETS,
+    OUTBOUND_RETRY_SCHEDULE_SECONDS: env.OUTBOUND_RETRY_SCHEDULE_SECONDS,
+    OUTBOUND_TIMEOUT_MS: env.OUTBOUND_TIMEOUT_MS,
     FAKE_CAPTCHA_URL: captcha.url,
   });
 }

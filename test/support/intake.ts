@@ -164,16 +164,16 @@ export function accepted(res: ApiResponse): { submissionId: string; referenceId:
   return res.body;
 }
 
-export type StoredSubmission = Submission & { pk: string; sk: string; gsi1pk: string; gsi1sk: string; type: string; isSpam: boolean };
+export type SubmissionItem = Submission & { pk: string; sk: string; gsi1pk: string; gsi1sk: string; type: string; isSpam: boolean };
 
-export async function storedSubmission(submissionId: string): Promise<StoredSubmission | undefined> {
+export async function storedSubmission(submissionId: string): Promise<SubmissionItem | undefined> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.submission(submissionId), ConsistentRead: true }));
-  return out.Item as StoredSubmission | undefined;
+  return out.Item as SubmissionItem | undefined;
 }
 
 /** Every submission of a form, through its GSI partition (what a form's list reads). */
-export async function formSubmissions(formId: string): Promise<StoredSubmission[]> {
-  const items: StoredSubmission[] = [];
+export async function formSubmissions(formId: string): Promise<SubmissionItem[]> {
+  const items: SubmissionItem[] = [];
   let start: Record<string, unknown> | undefined;
   do {
     const out = await db().send(
@@ -185,7 +185,7 @@ export async function formSubmissions(formId: string): Promise<StoredSubmission[
         ...(start ? { ExclusiveStartKey: start } : {}),
       }),
     );
-    items.push(...((out.Items ?? []) as StoredSubmission[]));
+    items.push(...((out.Items ?? []) as SubmissionItem[]));
     start = out.LastEvaluatedKey;
   } while (start);
   return items;

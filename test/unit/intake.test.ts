@@ -264,6 +264,17 @@ describe("normalizeSubmission", () => {
     }
   });
 
+  test("what is stored stays under DynamoDB's item limit: listed names capped at 50, labels at 255, lone surrogates replaced", () => {
+    const ignored = json({ ok: "1", ...Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`a${i}`, { constructor: 1 }])) });
+    expect(ignored.ignoredFields).toHaveLength(50);
+    const files = Array.from({ length: 80 }, (_, i) => `--b\r\nContent-Disposition: form-data; name="file${i}"; filename="x"\r\n\r\nx\r\n`).join("");
+    expect(parseMultipart(Buffer.from(`${files}--b--`), parseContentType("multipart/form-data; boundary=b")).droppedFiles).toHaveLength(50);
+    const ads = json({ user_column_data: [{ column_id: "Q", column_name: "L".repeat(300), string_value: "v" }] });
+    expect(ads.ads?.labels.q).toHaveLength(255);
+    const lone = json(JSON.parse('{"a\\ud800":"x\\udc00y","ok":"🎉"}'));
+    expect({ ...lone.data }).toEqual({ "a\uFFFD": "x\uFFFDy", ok: "🎉" });
+  });
+
   test("a JSON body that is not an object is INVALID_BODY; an empty one NO_DATA_FIELDS", () => {
     expect(code(() => json([1]))).toBe("INVALID_BODY");
     expect(code(() => json("x"))).toBe("INVALID_BODY");
@@ -350,6 +361,12 @@ describe("mapToForm", () => {
     });
     expect(out.fieldsMapped).toEqual(["email", "budget", "note"]);
     // A key named like an Object.prototype member is an ordinary key (no hint is inherited).
+    // An auto-created form stops growing at 500 fields; later keys are still stored.
+    const full = Object.fromEntries(Array.from({ length: 499 }, (_, i) => [`f${i}`, field(`F${i}`, "text", i + 1)]));
+    const capped = mapToForm({ fields: full, origin: "webhook" }, { new1: "a", new2: "b" });
+    expect(Object.keys(capped.newFields)).toEqual(["new1"]);
+    expect({ ...capped.data }).toEqual({ new1: "a", new2: "b" });
+    expect(capped.fieldsMapped).toEqual(["new1"]);
     const odd = mapToForm({ fields: {}, origin: "webhook" }, { toString: "x", constructor_id: "y" }, { labels: {} });
     expect(odd.newFields.toString).toEqual({ label: "To string", type: "text", required: false, order: 1 });
   });

@@ -1,0 +1,11 @@
+import { httpHandler } from "../../lib/http/handler";
+import { createEndpoint, endpointDescription, endpointUrl } from "../../lib/outbound/endpoints";
+import * as z from "../../lib/validation";
+
+const body = z.strictObject({ url: endpointUrl, description: z.optional(endpointDescription) });
+
+export const handler = httpHandler(
+  "POST /api/v1/forms/{formId}/outbound-webhooks",
+  { body, status: 201 },
+  ({ principal, params, body }) => createEndpoint(principal, params.formId ?? "", body),
+);

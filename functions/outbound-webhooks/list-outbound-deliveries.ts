@@ -1,0 +1,10 @@
+import { httpHandler } from "../../lib/http/handler";
+import { pageQuery } from "../../lib/http/schemas";
+import { listDeliveries } from "../../lib/outbound/endpoints";
+
+export const handler = httpHandler(
+  "GET /api/v1/forms/{formId}/outbound-webhooks/{endpointId}/deliveries",
+  { query: pageQuery },
+  ({ principal, params, query }) =>
+    listDeliveries(principal, params.formId ?? "", params.endpointId ?? "", query.limit, query.cursor),
+);

@@ -1,0 +1,9 @@
+import { httpHandler } from "../../lib/http/handler";
+import { retryDelivery } from "../../lib/outbound/endpoints";
+
+export const handler = httpHandler(
+  "POST /api/v1/forms/{formId}/outbound-webhooks/{endpointId}/deliveries/{deliveryId}/retry",
+  { status: 202 },
+  ({ principal, params }) =>
+    retryDelivery(principal, params.formId ?? "", params.endpointId ?? "", params.deliveryId ?? ""),
+);

@@ -1,0 +1,15 @@
+import { httpHandler } from "../../lib/http/handler";
+import { editEndpoint, endpointDescription, endpointUrl } from "../../lib/outbound/endpoints";
+import * as z from "../../lib/validation";
+
+const body = z.strictObject({
+  url: z.optional(endpointUrl),
+  description: z.optional(endpointDescription),
+  isEnabled: z.optional(z.boolean()),
+});
+
+export const handler = httpHandler(
+  "PUT /api/v1/forms/{formId}/outbound-webhooks/{endpointId}",
+  { body },
+  ({ principal, params, body }) => editEndpoint(principal, params.formId ?? "", params.endpointId ?? "", body),
+);

@@ -1,0 +1,144 @@
+import { isIP } from "node:net";
+
+/**
+ * The SSRF guard's address classifier (docs/outbound-webhooks.md, "Which targets are refused"):
+ * which IP addresses an outbound webhook may connect to. Pure functions over the address text,
+ * so every range is unit-tested (test/unit/outbound-address.test.ts).
+ *
+ * IPv4: everything but the special-purpose ranges of the IANA registry
+ * (https://www.iana.org/assignments/iana-ipv4-special-registry/). IPv6: global unicast only
+ * (2000::/3), minus the ranges there that are not a plain internet host; addresses that embed an
+ * IPv4 address (IPv4-mapped, NAT64, 6to4) are judged by the address they embed.
+ */
+
+interface Range {
+  /** The network, as bytes. */
+  network: number[];
+  bits: number;
+  name: string;
+}
+
+function ipv4Bytes(text: string): number[] | undefined {
+  if (isIP(text) !== 4) return undefined;
+  return text.split(".").map(Number);
+}
+
+/** The 16 bytes of an IPv6 address (zone id dropped), embedded dotted quads included. */
+export function ipv6Bytes(input: string): number[] | undefined {
+  const text = input.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  if (isIP(text) !== 6) return undefined;
+  let head = text;
+  let tail: number[] = [];
+  const lastColon = head.lastIndexOf(":");
+  const last = head.slice(lastColon + 1);
+  if (last.includes(".")) {
+    const v4 = ipv4Bytes(last);
+    if (!v4) return undefined;
+    tail = v4;
+    head = head.slice(0, lastColon + 1);
+    // `::1.2.3.4` leaves `::`, `::ffff:1.2.3.4` leaves `::ffff:`: drop a single trailing colon.
+    if (head.endsWith(":") && !head.endsWith("::")) head = head.slice(0, -1);
+  }
+  const groupsOf = (part: string) => (part === "" ? [] : part.split(":"));
+  const halves = head.split("::");
+  const left = groupsOf(halves[0] ?? "");
+  const right = halves.length > 1 ? groupsOf(halves[1] ?? "") : [];
+  const fixed = left.length + right.length + tail.length / 2;
+  const zeros = halves.length > 1 ? 8 - fixed : 0;
+  if (fixed + zeros !== 8) return undefined;
+  const groups = [...left, ...Array<string>(zeros).fill("0"), ...right].map((g) => Number.parseInt(g, 16));
+  const bytes = groups.flatMap((g) => [g >> 8, g & 0xff]);
+  return [...bytes, ...tail];
+}
+
+const v4 = (cidr: string, name: string): Range => {
+  const [address, bits] = cidr.split("/");
+  return { network: ipv4Bytes(address as string) as number[], bits: Number(bits), name };
+};
+const v6 = (cidr: string, name: string): Range => {
+  const [address, bits] = cidr.split("/");
+  return { network: ipv6Bytes(address as string) as number[], bits: Number(bits), name };
+};
+
+function inRange(bytes: number[], range: Range): boolean {
+  let bits = range.bits;
+  for (let i = 0; bits > 0; i++, bits -= 8) {
+    const mask = bits >= 8 ? 0xff : (0xff << (8 - bits)) & 0xff;
+    if (((bytes[i] ?? 0) & mask) !== ((range.network[i] ?? 0) & mask)) return false;
+  }
+  return true;
+}
+
+/** IPv4 ranges an endpoint may never reach (the IANA special-purpose registry). */
+export const REFUSED_IPV4: readonly Range[] = [
+  v4("0.0.0.0/8", "this network"),
+  v4("10.0.0.0/8", "private"),
+  v4("100.64.0.0/10", "carrier-grade NAT"),
+  v4("127.0.0.0/8", "loopback"),
+  v4("169.254.0.0/16", "link-local (includes the instance metadata address)"),
+  v4("172.16.0.0/12", "private"),
+  v4("192.0.0.0/24", "IETF protocol assignments"),
+  v4("192.0.2.0/24", "documentation"),
+  v4("192.88.99.0/24", "6to4 relay anycast"),
+  v4("192.168.0.0/16", "private"),
+  v4("198.18.0.0/15", "benchmarking"),
+  v4("198.51.100.0/24", "documentation"),
+  v4("203.0.113.0/24", "documentation"),
+  v4("224.0.0.0/4", "multicast"),
+  v4("240.0.0.0/4", "reserved (includes broadcast)"),
+];
+
+const GLOBAL_UNICAST = v6("2000::/3", "global unicast");
+const IPV4_MAPPED = v6("::ffff:0:0/96", "IPv4-mapped");
+const NAT64 = v6("64:ff9b::/96", "NAT64");
+const SIX_TO_FOUR = v6("2002::/16", "6to4");
+
+/** Inside 2000::/3 but not a plain internet host. */
+export const REFUSED_IPV6_GLOBAL: readonly Range[] = [
+  v6("2001::/32", "Teredo"),
+  v6("2001:2::/48", "benchmarking"),
+  v6("2001:10::/28", "ORCHID"),
+  v6("2001:20::/28", "ORCHIDv2"),
+  v6("2001:db8::/32", "documentation"),
+  v6("3fff::/20", "documentation"),
+];
+
+/** Names for the refused ranges outside 2000::/3, for the error message. */
+const NAMED_IPV6: readonly Range[] = [
+  v6("::/128", "unspecified"),
+  v6("::1/128", "loopback"),
+  v6("::/96", "IPv4-compatible (deprecated)"),
+  v6("64:ff9b:1::/48", "local-use NAT64"),
+  v6("100::/64", "discard-only"),
+  v6("fc00::/7", "unique-local"),
+  v6("fe80::/10", "link-local"),
+  v6("fec0::/10", "site-local (deprecated)"),
+  v6("ff00::/8", "multicast"),
+];
+
+function refusedIpv4(bytes: number[]): string | undefined {
+  return REFUSED_IPV4.find((range) => inRange(bytes, range))?.name;
+}
+
+/**
+ * Why `address` (an IPv4 or IPv6 address, as text) may not be connected to, or undefined when it
+ * may. Text that is not an IP address is refused too: callers pass resolved addresses only.
+ */
+export function refusedAddressReason(address: string): string | undefined {
+  const four = ipv4Bytes(address);
+  if (four) return refusedIpv4(four);
+  const bytes = ipv6Bytes(address);
+  if (!bytes) return "not an IP address";
+  if (inRange(bytes, IPV4_MAPPED) || inRange(bytes, NAT64)) {
+    const reason = refusedIpv4(bytes.slice(12));
+    return reason ? `${reason} (embedded in IPv6)` : undefined;
+  }
+  if (inRange(bytes, SIX_TO_FOUR)) {
+    const reason = refusedIpv4(bytes.slice(2, 6));
+    return reason ? `${reason} (embedded in 6to4)` : undefined;
+  }
+  if (inRange(bytes, GLOBAL_UNICAST)) return REFUSED_IPV6_GLOBAL.find((range) => inRange(bytes, range))?.name;
+  return NAMED_IPV6.find((range) => inRange(bytes, range))?.name ?? "not a global unicast address";
+}
+
+export const isAllowedAddress = (address: string) => refusedAddressReason(address) === undefined;

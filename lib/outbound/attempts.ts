@@ -1,0 +1,198 @@
+import { loadConfig } from "../config";
+import { epochSeconds, nowIso } from "../ids";
+import { log } from "../log";
+import type { RetryLater } from "../pipeline/dispatch";
+import { getSubmission } from "../store/submissions";
+import { type HttpAttempt, postWebhook } from "./http";
+import { type DeliveryMessage, INTERNAL_MESSAGE_VERSION, newMessageToken, sendDeliveryMessage } from "./messages";
+import { submissionCreatedPayload } from "./payload";
+import { type AttemptOutcome, attemptError, attemptOutcome } from "./schedule";
+import { deliveryHeaders } from "./signing";
+import { privateTargetsAllowed } from "./ssrf";
+import {
+  claimAttempt,
+  type Delivery,
+  type DeliveryAttempt,
+  type DeliveryStatus,
+  endDelivery,
+  getDelivery,
+  getEndpoint,
+  MAX_LOGGED_ATTEMPTS,
+  recordAttempt,
+  updateEndpoint,
+} from "./store";
+
+/**
+ * Runs delivery attempts from internal queue messages (./messages.ts). The rules that make a
+ * redelivered, duplicated or lost message harmless:
+ *
+ * - A message names the attempt number it may run. The attempt is claimed with a conditional
+ *   update (`attemptCount` from n-1 to n, no attempt in flight) before anything is sent, so an
+ *   attempt is sent at most once however many copies of the message arrive.
+ * - The claim sets a lease (`leaseUntil`) for as long as an attempt can take. A copy that finds
+ *   the attempt in flight comes back later (retryLater); one that finds the lease expired (the
+ *   runner died mid-attempt) records the attempt as interrupted and schedules the next one.
+ * - The result is recorded before anything else (a success first of all, so it is never sent
+ *   again); then the next attempt's message is sent, and only then is this message finished. A
+ *   message redelivered after recording but before sending is recognised by its token
+ *   (`claimToken`) and sends the next message again. A duplicate next message is harmless: it
+ *   loses the claim and ends.
+ * - A message that arrives before its attempt is due is sent again with the next delay (SQS
+ *   delays stop at 15 minutes) and finished: the chain that carries retries over hours.
+ */
+
+const ACTIVE: ReadonlySet<DeliveryStatus> = new Set(["pending", "retrying"]);
+
+/** How long a claimed attempt counts as in flight: its HTTP timeout plus a margin for the writes around it. */
+const leaseMs = () => loadConfig().OUTBOUND_TIMEOUT_MS + 60_000;
+
+const later = (reason: string): RetryLater => ({ retry: true, reason });
+
+export async function handleDeliveryMessage(message: DeliveryMessage, now = Date.now()): Promise<void | RetryLater> {
+  const delivery = await getDelivery(message.deliveryId);
+  // Expired (TTL) or never created: nothing to do.
+  if (!delivery) return;
+  if (delivery.attemptCount >= message.attempt) return settleClaimed(delivery, message, now);
+  if (delivery.attemptCount !== message.attempt - 1 || !ACTIVE.has(delivery.status)) return;
+  if (delivery.leaseUntil !== undefined) return later(`attempt ${delivery.attemptCount} of ${delivery.id} is in flight`);
+  const due = Date.parse(delivery.nextAttemptAt ?? message.dueAt);
+  if (due > now) {
+    await sendDeliveryMessage({ ...message, dueAt: new Date(due).toISOString() }, now);
+    return;
+  }
+  await runAttempt(delivery, message.attempt, message.token);
+}
+
+/** A message whose attempt was already claimed (by itself before a redelivery, or by another copy). */
+async function settleClaimed(delivery: Delivery, message: DeliveryMessage, now: number): Promise<void | RetryLater> {
+  if (delivery.attemptCount > message.attempt) return;
+  if (delivery.leaseUntil !== undefined) {
+    if (delivery.leaseUntil > now) return later(`attempt ${delivery.attemptCount} of ${delivery.id} is in flight`);
+    return recoverInterrupted(delivery, message.token);
+  }
+  if (delivery.claimToken === message.token && delivery.status === "retrying" && delivery.nextAttemptAt) {
+    await scheduleAttempt(delivery.id, delivery.attemptCount + 1, delivery.nextAttemptAt);
+  }
+}
+
+async function scheduleAttempt(deliveryId: string, attempt: number, dueAt: string): Promise<void> {
+  await sendDeliveryMessage({
+    v: INTERNAL_MESSAGE_VERSION,
+    kind: "delivery",
+    deliveryId,
+    attempt,
+    dueAt,
+    token: newMessageToken(),
+  });
+}
+
+async function runAttempt(seen: Delivery, attempt: number, token: string): Promise<void> {
+  const endpoint = await getEndpoint(seen.formId, seen.endpointId);
+  const ended = !endpoint ? "the endpoint was deleted" : !endpoint.isEnabled ? "the endpoint is disabled" : undefined;
+  if (ended || !endpoint) {
+    await endDelivery(seen.id, seen.attemptCount, ended ?? "", nowIso());
+    return;
+  }
+  const submission = await getSubmission(seen.submissionId);
+  if (!submission) {
+    await endDelivery(seen.id, seen.attemptCount, "the submission was deleted", nowIso());
+    return;
+  }
+
+  const leaseUntil = Date.now() + leaseMs();
+  const delivery = await claimAttempt(seen.id, attempt, token, leaseUntil);
+  // Another copy of the message claimed this attempt first.
+  if (!delivery) return;
+
+  const attemptedAt = new Date();
+  const body = submissionCreatedPayload(submission, delivery.lead, delivery.createdAt);
+  const config = loadConfig();
+  const response = await postWebhook({
+    url: endpoint.url,
+    headers: deliveryHeaders(endpoint.signingSecret, delivery.id, epochSeconds(attemptedAt), body),
+    body,
+    timeoutMs: config.OUTBOUND_TIMEOUT_MS,
+    allowPrivate: privateTargetsAllowed(),
+  });
+  const outcome = attemptOutcome(response, attempt, delivery.finalAttempt);
+  log.info("outbound webhook attempt", {
+    deliveryId: delivery.id,
+    endpointId: endpoint.id,
+    attempt,
+    statusCode: response.statusCode,
+    durationMs: response.durationMs,
+    outcome: outcome.kind,
+    ...(response.error ? { error: response.error } : {}),
+  });
+  if (outcome.kind === "disable-endpoint") {
+    // Before the record: were the record lost, the attempt would be recovered as interrupted and
+    // the next one would find the endpoint disabled; the reverse order could leave it enabled.
+    await updateEndpoint(
+      endpoint.formId,
+      endpoint.id,
+      { isEnabled: false, disabledReason: "The receiver answered 410 Gone", disabledAt: nowIso() },
+      nowIso(),
+    );
+  }
+  await finishAttempt(delivery, attempt, leaseUntil, token, response, attemptedAt, outcome);
+}
+
+/** The runner died mid-attempt (its lease expired): the attempt counts, as interrupted. */
+async function recoverInterrupted(delivery: Delivery, token: string): Promise<void> {
+  const leaseUntil = delivery.leaseUntil as number;
+  const response: HttpAttempt = {
+    statusCode: null,
+    durationMs: null,
+    error: "the attempt was interrupted before its answer was recorded",
+    retryAfter: null,
+    location: null,
+    refused: false,
+  };
+  const outcome = attemptOutcome(response, delivery.attemptCount, delivery.finalAttempt);
+  log.warn("outbound webhook attempt interrupted", { deliveryId: delivery.id, attempt: delivery.attemptCount });
+  await finishAttempt(delivery, delivery.attemptCount, leaseUntil, token, response, new Date(leaseUntil - leaseMs()), outcome);
+}
+
+async function finishAttempt(
+  delivery: Delivery,
+  attempt: number,
+  leaseUntil: number,
+  token: string,
+  response: HttpAttempt,
+  attemptedAt: Date,
+  outcome: AttemptOutcome,
+): Promise<void> {
+  const now = nowIso();
+  const nextAttemptAt = outcome.kind === "retry" ? new Date(Date.now() + outcome.afterMs).toISOString() : null;
+  const status: DeliveryStatus = outcome.kind === "delivered" ? "delivered" : outcome.kind === "retry" ? "retrying" : "failed";
+  const entry: DeliveryAttempt = {
+    number: attempt,
+    statusCode: response.statusCode,
+    durationMs: response.durationMs,
+    error: attemptError(response),
+    attemptedAt: attemptedAt.toISOString(),
+    nextAttemptAt,
+    trigger: delivery.manual ? "manual" : "automatic",
+  };
+  const attempts = [...(delivery.attempts ?? []), entry];
+  const overflow = Math.max(0, attempts.length - MAX_LOGGED_ATTEMPTS);
+  const recorded = await recordAttempt(
+    delivery.id,
+    attempt,
+    leaseUntil,
+    {
+      attempts: attempts.slice(overflow),
+      attemptsOmitted: (delivery.attemptsOmitted ?? 0) + overflow,
+      status,
+      nextAttemptAt,
+      deliveredAt: status === "delivered" ? now : delivery.deliveredAt,
+      claimToken: token,
+    },
+    now,
+  );
+  if (!recorded) {
+    log.warn("outbound webhook attempt recorded elsewhere", { deliveryId: delivery.id, attempt });
+    return;
+  }
+  if (nextAttemptAt) await scheduleAttempt(delivery.id, attempt + 1, nextAttemptAt);
+}

@@ -1,0 +1,67 @@
+import { nowIso } from "../ids";
+import type { Lead } from "../leads";
+import type { Form } from "../store/forms";
+import type { Submission } from "../store/submissions";
+import { INTERNAL_MESSAGE_VERSION, newMessageToken, sendDeliveryMessage } from "./messages";
+import { deliveryIdFor, EVENT_TYPE } from "./payload";
+import { maxAttempts } from "./schedule";
+import { createDelivery, type Delivery, getDelivery, listFormEndpoints, type OutboundEndpoint } from "./store";
+
+/**
+ * Fans a processed submission out to its form's enabled outbound endpoints (called by the
+ * consumer's submission handler once the lead is known). For each endpoint it creates the
+ * delivery item, with an id derived from (submission, endpoint), by a conditional put, then
+ * queues its first attempt as an internal message (./messages.ts); the attempts themselves run
+ * from the queue (./attempts.ts), each endpoint on its own, so a slow or failing receiver never
+ * holds up or repeats anything else.
+ *
+ * Idempotent per (submission, endpoint): a redelivered submission message creates nothing twice,
+ * and re-queues the first attempt only for a delivery whose first attempt was never claimed (the
+ * earlier run may have died between the put and the send; a duplicate message loses the claim
+ * and ends). Never throws for a receiver; throws only when DynamoDB or SQS fails, after every
+ * endpoint had its turn, so the whole message is retried and what finished is not redone.
+ */
+export async function startDeliveries(submission: Submission & { lead?: Lead }, form: Form): Promise<void> {
+  const endpoints = (await listFormEndpoints(form.id)).filter((endpoint) => endpoint.isEnabled);
+  const results = await Promise.allSettled(endpoints.map((endpoint) => startDelivery(submission, endpoint)));
+  const failures = results.flatMap((result) => (result.status === "rejected" ? [result.reason as unknown] : []));
+  if (failures.length === 1) throw failures[0];
+  if (failures.length > 1) throw new AggregateError(failures, `${failures.length} outbound deliveries could not be started`);
+}
+
+async function startDelivery(submission: Submission & { lead?: Lead }, endpoint: OutboundEndpoint): Promise<void> {
+  const now = nowIso();
+  const delivery: Delivery = {
+    id: deliveryIdFor(submission.id, endpoint.id),
+    endpointId: endpoint.id,
+    formId: endpoint.formId,
+    orgId: endpoint.orgId,
+    submissionId: submission.id,
+    eventType: EVENT_TYPE,
+    lead: submission.lead ?? null,
+    status: "pending",
+    attemptCount: 0,
+    finalAttempt: maxAttempts(),
+    attempts: [],
+    attemptsOmitted: 0,
+    nextAttemptAt: now,
+    lastError: null,
+    claimToken: null,
+    deliveredAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  if (!(await createDelivery(delivery))) {
+    const existing = await getDelivery(delivery.id);
+    // Under way already (its first attempt was claimed), or gone.
+    if (!existing || existing.attemptCount > 0 || existing.status !== "pending") return;
+  }
+  await sendDeliveryMessage({
+    v: INTERNAL_MESSAGE_VERSION,
+    kind: "delivery",
+    deliveryId: delivery.id,
+    attempt: 1,
+    dueAt: now,
+    token: newMessageToken(),
+  });
+}

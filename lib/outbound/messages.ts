@@ -1,0 +1,49 @@
+import { randomBase62 } from "../ids";
+import * as z from "../validation";
+import { MAX_DELAY_SECONDS, sendToIntakeQueue } from "./queue";
+
+/**
+ * Internal intake queue messages (not table stream records), version 1: "run attempt `attempt`
+ * of delivery `deliveryId` when `dueAt` has come". Shared by the producers (./deliveries.ts,
+ * ./attempts.ts, the retry route) and the consumer (lib/pipeline/dispatch.ts), so both sides
+ * read one schema. A change of shape is a new `v`: accept both while old messages drain.
+ *
+ *   {"v":1,"kind":"delivery","deliveryId":"dlv_...","attempt":2,"dueAt":"2026-01-01T00:05:00.000Z","token":"Ab3..."}
+ *
+ * SQS delays a message at most 15 minutes, so a retry due hours later travels as a chain: each
+ * hop that arrives early is sent again with the next delay (./attempts.ts). `token` identifies
+ * one logical message across its hops and redeliveries; the attempt it claims is stamped with it
+ * (./attempts.ts explains why).
+ */
+export const INTERNAL_MESSAGE_VERSION = 1;
+
+export const deliveryMessageSchema = z.strictObject({
+  v: z.literal(INTERNAL_MESSAGE_VERSION),
+  kind: z.literal("delivery"),
+  deliveryId: z.string().check(z.regex(/^dlv_[0-9A-Za-z]{22}$/)),
+  /** The attempt number (1-based) this message may run. */
+  attempt: z.number().check(z.int(), z.minimum(1), z.maximum(10_000)),
+  dueAt: z.iso.datetime(),
+  token: z.string().check(z.regex(/^[0-9A-Za-z]{1,64}$/)),
+});
+
+export type DeliveryMessage = z.output<typeof deliveryMessageSchema>;
+
+/** Internal messages by kind (one kind so far). */
+export const internalMessageSchema = deliveryMessageSchema;
+export type InternalMessage = DeliveryMessage;
+
+/**
+ * Whether a parsed queue body is meant as an internal message (it has `kind`; stream records
+ * never do), so a malformed one fails as such rather than as "not a stream record".
+ */
+export const looksInternal = (json: unknown): json is Record<string, unknown> =>
+  json !== null && typeof json === "object" && !Array.isArray(json) && Object.hasOwn(json, "kind");
+
+export const newMessageToken = () => randomBase62(22);
+
+/** Sends `message`, delayed until its `dueAt` or by SQS's 15 minutes, whichever is sooner. */
+export async function sendDeliveryMessage(message: DeliveryMessage, now = Date.now()): Promise<void> {
+  const remainingSeconds = (Date.parse(message.dueAt) - now) / 1000;
+  await sendToIntakeQueue(JSON.stringify(deliveryMessageSchema.parse(message)), Math.min(MAX_DELAY_SECONDS, remainingSeconds));
+}

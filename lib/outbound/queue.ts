@@ -1,0 +1,27 @@
+import { SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { loadConfig } from "../config";
+
+let client: SQSClient | undefined;
+
+/** The process's SQS client, built once from config (module scope, reused across invocations). */
+function sqs(): SQSClient {
+  if (!client) {
+    const config = loadConfig();
+    client = new SQSClient({
+      region: config.AWS_REGION,
+      ...(config.SQS_ENDPOINT ? { endpoint: config.SQS_ENDPOINT } : {}),
+    });
+  }
+  return client;
+}
+
+/** SQS refuses a DelaySeconds above 15 minutes (https://docs.aws.amazon.com/AWSSimpleQueueService/latest/APIReference/API_SendMessage.html). */
+export const MAX_DELAY_SECONDS = 900;
+
+/** Sends one message to the intake queue (QUEUE_URL: routes and the consumer with `queue: "send"`). */
+export async function sendToIntakeQueue(body: string, delaySeconds: number): Promise<void> {
+  const queueUrl = loadConfig().QUEUE_URL;
+  if (!queueUrl) throw new Error("QUEUE_URL is not set: the function needs queue: \"send\" in functions/routes.ts");
+  const delay = Math.max(0, Math.min(MAX_DELAY_SECONDS, Math.ceil(delaySeconds)));
+  await sqs().send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body, DelaySeconds: delay }));
+}

@@ -1,0 +1,434 @@
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import type { Lead } from "../leads";
+import { cancellationReasons, db, isConditionFailure, tableName } from "../store/client";
+import { keys } from "../store/keys";
+import { queryPage } from "../store/pagination";
+
+/**
+ * Outbound webhook endpoints and deliveries in the table (docs/data-model.md, "Outbound
+ * webhooks"). Key strings come from lib/store/keys.ts only.
+ */
+
+export interface OutboundEndpoint {
+  id: string;
+  formId: string;
+  orgId: string;
+  siteId: string;
+  url: string;
+  description: string | null;
+  isEnabled: boolean;
+  /**
+   * The Standard Webhooks secret (`whsec_...`), stored as it is: every delivery is signed with
+   * it, so it cannot be hashed like inbound secrets. DynamoDB encrypts it at rest; the API
+   * returns it once, at creation, and it is never logged (docs/outbound-webhooks.md).
+   */
+  signingSecret: string;
+  /** Why the service disabled it (a 410 answer), or null. */
+  disabledReason: string | null;
+  disabledAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Endpoints per form (the per-form count lives on its own item, see insertEndpoint). */
+export const MAX_ENDPOINTS_PER_FORM = 10;
+
+export const DELIVERY_STATUSES = ["pending", "delivered", "retrying", "failed"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export interface DeliveryAttempt {
+  /** 1-based, over the delivery's whole life (manual retries included). */
+  number: number;
+  statusCode: number | null;
+  durationMs: number | null;
+  error: string | null;
+  attemptedAt: string;
+  /** When the next attempt was scheduled after this one, or null (delivered, failed, disabled). */
+  nextAttemptAt: string | null;
+  /** `manual`: the attempt a user asked for (POST .../retry). */
+  trigger: "automatic" | "manual";
+}
+
+export interface Delivery {
+  /** `dlv_` + 22 base62 characters derived from the submission and endpoint ids (deterministic). */
+  id: string;
+  endpointId: string;
+  formId: string;
+  orgId: string;
+  submissionId: string;
+  eventType: "submission.created";
+  /** The lead as the consumer computed it when the delivery was created. */
+  lead: Lead | null;
+  status: DeliveryStatus;
+  /** Attempts claimed so far (the claim is a conditional update on this number). */
+  attemptCount: number;
+  /** The attempt after which a failure ends the delivery as `failed`. */
+  finalAttempt: number;
+  /** The most recent attempts, oldest first (at most MAX_LOGGED_ATTEMPTS). */
+  attempts: DeliveryAttempt[];
+  /** Older attempts no longer listed. */
+  attemptsOmitted: number;
+  nextAttemptAt: string | null;
+  /** Why the delivery ended without a final HTTP attempt (endpoint deleted, submission deleted). */
+  lastError: string | null;
+  /** Token of the queue message that claimed attempt `attemptCount` (lib/outbound/attempts.ts). */
+  claimToken: string | null;
+  /** Epoch ms until which the claimed attempt counts as in flight; absent once recorded. */
+  leaseUntil?: number;
+  /** A manual retry pending: its attempt is logged as `manual`. */
+  manual?: boolean;
+  deliveredAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const MAX_LOGGED_ATTEMPTS = 20;
+
+/** Delivery logs are kept 30 days after their last change (DynamoDB TTL deletes them later). */
+const DELIVERY_RETENTION_SECONDS = 30 * 24 * 60 * 60;
+const ttlFrom = (nowMs: number) => Math.floor(nowMs / 1000) + DELIVERY_RETENTION_SECONDS;
+
+const strip = (item: Record<string, unknown>) => {
+  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, type: _t, ttl: _ttl, ...rest } = item;
+  return rest;
+};
+const toEndpoint = (item: Record<string, unknown>) => strip(item) as unknown as OutboundEndpoint;
+const toDelivery = (item: Record<string, unknown>) => strip(item) as unknown as Delivery;
+
+// ---- Endpoints ----
+
+/**
+ * Creates an endpoint and counts it on the form's counter item in one transaction, so the
+ * per-form limit holds under concurrent creates.
+ */
+export async function insertEndpoint(endpoint: OutboundEndpoint): Promise<"OK" | "LIMIT"> {
+  const TableName = tableName();
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName,
+              Key: keys.outboundEndpointCount(endpoint.formId),
+              UpdateExpression: "ADD #count :one SET #type = :type",
+              ConditionExpression: "attribute_not_exists(#count) OR #count < :max",
+              ExpressionAttributeNames: { "#count": "count", "#type": "type" },
+              ExpressionAttributeValues: { ":one": 1, ":max": MAX_ENDPOINTS_PER_FORM, ":type": "outbound_endpoint_count" },
+            },
+          },
+          {
+            Put: {
+              TableName,
+              Item: { ...keys.outboundEndpoint(endpoint.formId, endpoint.id), type: "outbound_endpoint", ...endpoint },
+              ConditionExpression: "attribute_not_exists(pk)",
+            },
+          },
+        ],
+      }),
+    );
+    return "OK";
+  } catch (error) {
+    if (cancellationReasons(error)?.[0] === "ConditionalCheckFailed") return "LIMIT";
+    throw error;
+  }
+}
+
+export async function getEndpoint(formId: string, endpointId: string): Promise<OutboundEndpoint | undefined> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.outboundEndpoint(formId, endpointId) }));
+  return out.Item ? toEndpoint(out.Item) : undefined;
+}
+
+/** A form's endpoints, oldest first by id order (at most MAX_ENDPOINTS_PER_FORM: one page). */
+export async function listFormEndpoints(formId: string): Promise<OutboundEndpoint[]> {
+  const endpoints: OutboundEndpoint[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+        ExpressionAttributeValues: {
+          ":pk": keys.outboundEndpointPartition(formId),
+          ":prefix": keys.outboundEndpointPrefix(),
+        },
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    endpoints.push(...(out.Items ?? []).map(toEndpoint));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return endpoints.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+}
+
+export interface EndpointChanges {
+  url?: string;
+  description?: string | null;
+  isEnabled?: boolean;
+  disabledReason?: string | null;
+  disabledAt?: string | null;
+}
+
+/** Applies `changes`; undefined when the endpoint is gone. */
+export async function updateEndpoint(
+  formId: string,
+  endpointId: string,
+  changes: EndpointChanges,
+  now: string,
+): Promise<OutboundEndpoint | undefined> {
+  const names: Record<string, string> = { "#updatedAt": "updatedAt" };
+  const values: Record<string, unknown> = { ":now": now };
+  const sets = ["#updatedAt = :now"];
+  for (const [i, [name, value]] of Object.entries(changes).entries()) {
+    if (value === undefined) continue;
+    names[`#f${i}`] = name;
+    values[`:f${i}`] = value;
+    sets.push(`#f${i} = :f${i}`);
+  }
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.outboundEndpoint(formId, endpointId),
+        UpdateExpression: `SET ${sets.join(", ")}`,
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: "ALL_NEW",
+      }),
+    );
+    return out.Attributes ? toEndpoint(out.Attributes) : undefined;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Deletes an endpoint and uncounts it; false when it was already gone. Its deliveries expire by TTL. */
+export async function deleteEndpoint(formId: string, endpointId: string): Promise<boolean> {
+  const TableName = tableName();
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Delete: { TableName, Key: keys.outboundEndpoint(formId, endpointId), ConditionExpression: "attribute_exists(pk)" } },
+          {
+            Update: {
+              TableName,
+              Key: keys.outboundEndpointCount(formId),
+              UpdateExpression: "ADD #count :minusOne",
+              ExpressionAttributeNames: { "#count": "count" },
+              ExpressionAttributeValues: { ":minusOne": -1 },
+            },
+          },
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (cancellationReasons(error)?.[0] === "ConditionalCheckFailed") return false;
+    throw error;
+  }
+}
+
+// ---- Deliveries ----
+
+const deliveryItem = (delivery: Delivery, nowMs: number) => ({
+  ...keys.outboundDelivery(delivery.id),
+  ...keys.outboundDeliveryIndex(delivery.endpointId, delivery.createdAt, delivery.id),
+  type: "outbound_delivery",
+  ttl: ttlFrom(nowMs),
+  ...delivery,
+});
+
+/** Creates a delivery unless one with its (deterministic) id exists; true when created. */
+export async function createDelivery(delivery: Delivery, nowMs = Date.now()): Promise<boolean> {
+  try {
+    await db().send(
+      new PutCommand({ TableName: tableName(), Item: deliveryItem(delivery, nowMs), ConditionExpression: "attribute_not_exists(pk)" }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/** Strongly consistent: the attempt runner decides on what the item holds now. */
+export async function getDelivery(deliveryId: string): Promise<Delivery | undefined> {
+  const out = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.outboundDelivery(deliveryId), ConsistentRead: true }),
+  );
+  return out.Item ? toDelivery(out.Item) : undefined;
+}
+
+/**
+ * Claims attempt `attempt` for the message `token`: succeeds only if no one claimed it yet
+ * (attemptCount is still attempt - 1), the delivery is still to be attempted, and no attempt is
+ * in flight. Returns the delivery as claimed; undefined when the claim lost.
+ */
+export async function claimAttempt(
+  deliveryId: string,
+  attempt: number,
+  token: string,
+  leaseUntil: number,
+): Promise<Delivery | undefined> {
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.outboundDelivery(deliveryId),
+        UpdateExpression: "SET attemptCount = :attempt, claimToken = :token, leaseUntil = :lease",
+        ConditionExpression:
+          "attemptCount = :previous AND #status IN (:pending, :retrying) AND attribute_not_exists(leaseUntil)",
+        ExpressionAttributeNames: { "#status": "status" },
+        ExpressionAttributeValues: {
+          ":attempt": attempt,
+          ":previous": attempt - 1,
+          ":token": token,
+          ":lease": leaseUntil,
+          ":pending": "pending",
+          ":retrying": "retrying",
+        },
+        ReturnValues: "ALL_NEW",
+      }),
+    );
+    return out.Attributes ? toDelivery(out.Attributes) : undefined;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}
+
+export interface AttemptRecord {
+  attempts: DeliveryAttempt[];
+  attemptsOmitted: number;
+  status: DeliveryStatus;
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+  /** The message that will schedule what comes next (the recorder). */
+  claimToken: string;
+}
+
+/**
+ * Records the result of attempt `attempt` and ends its lease, only if that lease (its exact
+ * `leaseUntil`) still holds the delivery: the runner that claimed it, or whoever found the lease
+ * expired and records the attempt as interrupted. False when someone else recorded it first.
+ */
+export async function recordAttempt(
+  deliveryId: string,
+  attempt: number,
+  leaseUntil: number,
+  record: AttemptRecord,
+  now: string,
+): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.outboundDelivery(deliveryId),
+        UpdateExpression:
+          "SET attempts = :attempts, attemptsOmitted = :omitted, #status = :status, nextAttemptAt = :next, deliveredAt = :deliveredAt, claimToken = :token, updatedAt = :now, #ttl = :ttl REMOVE leaseUntil, manual",
+        ConditionExpression: "attemptCount = :attempt AND leaseUntil = :lease",
+        ExpressionAttributeNames: { "#status": "status", "#ttl": "ttl" },
+        ExpressionAttributeValues: {
+          ":attempts": record.attempts,
+          ":omitted": record.attemptsOmitted,
+          ":status": record.status,
+          ":next": record.nextAttemptAt,
+          ":deliveredAt": record.deliveredAt,
+          ":token": record.claimToken,
+          ":now": now,
+          ":ttl": ttlFrom(Date.parse(now)),
+          ":attempt": attempt,
+          ":lease": leaseUntil,
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/**
+ * Ends a delivery as failed without an HTTP attempt (its endpoint or submission is gone), if
+ * nothing changed it since it was read (`attemptCount`, no attempt in flight).
+ */
+export async function endDelivery(deliveryId: string, attemptCount: number, error: string, now: string): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.outboundDelivery(deliveryId),
+        UpdateExpression: "SET #status = :failed, lastError = :error, nextAttemptAt = :null, updatedAt = :now REMOVE manual",
+        ConditionExpression:
+          "attemptCount = :count AND #status IN (:pending, :retrying) AND attribute_not_exists(leaseUntil)",
+        ExpressionAttributeNames: { "#status": "status" },
+        ExpressionAttributeValues: {
+          ":failed": "failed",
+          ":error": error,
+          ":null": null,
+          ":now": now,
+          ":count": attemptCount,
+          ":pending": "pending",
+          ":retrying": "retrying",
+        },
+      }),
+    );
+  } catch (failure) {
+    if (!isConditionFailure(failure)) throw failure;
+  }
+}
+
+/**
+ * Makes the next attempt due now (POST .../retry), if no attempt is in flight and nothing changed
+ * since `seen` was read. A finished delivery (delivered or failed) reopens for exactly one more
+ * attempt; one still retrying keeps its schedule after this attempt. False when it changed.
+ */
+export async function scheduleManualAttempt(seen: Delivery, now: string): Promise<boolean> {
+  const reopen = seen.status === "delivered" || seen.status === "failed";
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.outboundDelivery(seen.id),
+        UpdateExpression: `SET nextAttemptAt = :now, updatedAt = :now, manual = :true, lastError = :null${
+          reopen ? ", #status = :pending, finalAttempt = :final" : ""
+        }`,
+        ConditionExpression: "attemptCount = :count AND #status = :seenStatus AND attribute_not_exists(leaseUntil)",
+        ExpressionAttributeNames: { "#status": "status" },
+        ExpressionAttributeValues: {
+          ":now": now,
+          ":true": true,
+          ":null": null,
+          ":count": seen.attemptCount,
+          ":seenStatus": seen.status,
+          ...(reopen ? { ":pending": "pending", ":final": seen.attemptCount + 1 } : {}),
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/** One page of an endpoint's deliveries, newest first. */
+export const listEndpointDeliveries = (endpointId: string, limit: number, cursor?: string) =>
+  queryPage({
+    partition: keys.outboundDeliveryIndexPartition(endpointId),
+    index: "gsi1",
+    limit,
+    ...(cursor ? { cursor } : {}),
+    newestFirst: true,
+    map: toDelivery,
+  });
+
+/** The endpoint's newest delivery, if any. */
+export async function latestDelivery(endpointId: string): Promise<Delivery | undefined> {
+  const page = await listEndpointDeliveries(endpointId, 1);
+  return page.items[0];
+}

@@ -1,0 +1,108 @@
+import { type Lead, qualifyLead } from "../leads";
+import { log } from "../log";
+import { notificationEmail } from "../notifications/email";
+import { sendEmail } from "../notifications/ses";
+import { startDeliveries } from "../outbound/deliveries";
+import type { Form, FieldType } from "../store/forms";
+import {
+  getFormConsistent,
+  getSubmissionConsistent,
+  type StoredSubmission,
+  storeLeadOnce,
+  withdrawRelease,
+} from "../store/submissions";
+import * as z from "../validation";
+// Types only: dispatch.ts imports this module, so a value import back would be a cycle.
+import type { RecordHandler, RetryLater } from "./dispatch";
+import { once } from "./once";
+
+/**
+ * What happens after a submission is stored (issue 8), for one submission id, whether it came
+ * as an inserted non-spam submission or as a release from spam (infra/intake-filter.ts):
+ * 1. qualify: the lead rules (lib/leads.ts) over the data and the form's field types; stored once
+ *    on the submission. Storing it is where the pipeline takes the submission up: from then on
+ *    it finishes even if the submission is flagged meanwhile, and unflagging no longer releases.
+ * 2. notify: one email to the form's notifyEmails through SES, guarded by its claim (once.ts).
+ * 3. outbound: the form's outbound webhooks (lib/outbound/deliveries.ts, idempotent per endpoint).
+ * A failed step fails the message after the others ran; the retry redoes only what did not
+ * finish. Nothing happens for a submission that is gone, whose form is gone, or that is spam.
+ */
+
+/** The claim names of the side effects (keys.action). */
+export const ACTIONS = { notify: "notify" } as const;
+
+const later = (reason: string): RetryLater => ({ retry: true, reason });
+
+/** Rounds of "its spam state changed between our read and our write" before retrying later. */
+const ROUNDS = 3;
+
+export type Arrival = "insert" | "release";
+
+export async function processSubmission(submissionId: string, arrival: Arrival): Promise<void | RetryLater> {
+  const fields = { submissionId, arrival };
+  for (let round = 1; round <= ROUNDS; round++) {
+    const submission = await getSubmissionConsistent(submissionId);
+    if (!submission) {
+      log.info("submission gone before processing", fields);
+      return;
+    }
+    if (submission.isSpam && !submission.lead) {
+      // Flagged before the pipeline took it up. A release flagged again is withdrawn (its marker
+      // deleted) so the next unflag releases it anew; unless it was unflagged in between.
+      if (arrival === "release" && !(await withdrawRelease(submissionId))) continue;
+      log.info("submission is spam: nothing to do until it is released", fields);
+      return;
+    }
+    const form = await getFormConsistent(submission.formId);
+    if (!form || form.deletedAt) {
+      log.info("submission's form is gone: nothing to do", { ...fields, formId: submission.formId });
+      return;
+    }
+    const lead = await storeLeadOnce(submissionId, qualify(submission, form));
+    if (lead === "GONE") return;
+    if (lead === "SPAM") continue;
+    return act({ ...submission, lead }, form);
+  }
+  return later("the submission's spam state changed while it was being processed");
+}
+
+function qualify(submission: StoredSubmission, form: Form): Lead {
+  const fieldTypes: Record<string, FieldType> = Object.create(null);
+  for (const [key, field] of Object.entries(form.fields)) fieldTypes[key] = field.type;
+  return qualifyLead({
+    data: submission.data,
+    fieldTypes,
+    ...(submission.metadata.ads ? { ads: submission.metadata.ads } : {}),
+    ...(submission.metadata.isTest ? { isTest: true } : {}),
+  });
+}
+
+async function act(submission: StoredSubmission & { lead: Lead }, form: Form): Promise<void | RetryLater> {
+  let notifyFailure: { error: unknown } | undefined;
+  let notifyBusy = false;
+  if (form.settings.notifyEmails.length > 0) {
+    try {
+      const outcome = await once(submission.id, ACTIONS.notify, async () => {
+        const messageId = await sendEmail(notificationEmail(submission, form, submission.lead));
+        log.info("notification email sent", { submissionId: submission.id, sesMessageId: messageId });
+      });
+      notifyBusy = outcome === "busy";
+    } catch (error) {
+      // The email's claim is released; the outbound deliveries still go now, the email on retry.
+      notifyFailure = { error };
+    }
+  }
+  await startDeliveries(submission, form);
+  if (notifyFailure) throw notifyFailure.error;
+  if (notifyBusy) return later("another consumer is sending this submission's email");
+}
+
+const submissionRecord = z.object({ id: z.string().check(z.minLength(1)) });
+const releaseRecord = z.object({ submissionId: z.string().check(z.minLength(1)) });
+
+/** RECORD_HANDLERS.submission: an inserted submission that is not spam. */
+export const handleSubmissionRecord: RecordHandler = (item) => processSubmission(submissionRecord.parse(item).id, "insert");
+
+/** RECORD_HANDLERS.release: the marker inserted when a moderator unflags a submission. */
+export const handleReleaseRecord: RecordHandler = (item) =>
+  processSubmission(releaseRecord.parse(item).submissionId, "release");

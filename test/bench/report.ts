@@ -1,0 +1,103 @@
+import type { ColdStartResult } from "./cold-start";
+import type { CostResult, RuntimeResult } from "./cost";
+import type { ScenarioResult } from "./scenarios";
+import { checkBars } from "./scenarios";
+import type { ThroughputLevel } from "./throughput";
+import { describeCalls } from "../support/recording-client";
+
+/** A plain text table: columns padded to their widest cell, numbers right-aligned. */
+export function table(headers: string[], rows: (string | number)[][]): string {
+  const cells = [headers, ...rows.map((r) => r.map((c) => String(c)))];
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? "").length)));
+  const numeric = headers.map((_, i) => rows.every((r) => typeof r[i] === "number" || /^[\d.,x%$ -]+$/.test(String(r[i]))));
+  const line = (r: string[]) => r.map((c, i) => (numeric[i] ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join("  ");
+  return [line(headers), widths.map((w) => "-".repeat(w)).join("  "), ...cells.slice(1).map(line)].join("\n");
+}
+
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+const ms = (n: number) => n.toFixed(1);
+const mark = (ok: boolean | null) => (ok === null ? "-" : ok ? "ok" : "MISS");
+
+export function coldStartReport(r: ColdStartResult): string {
+  const rows = r.functions.map((f) => [
+    f.function,
+    kb(f.bundleBytes),
+    ms(f.loadMs),
+    ms(f.referenceLoadMs),
+    `${f.ratio.toFixed(2)}x`,
+    ms(f.cpuMs),
+    `${f.cpuRatio.toFixed(2)}x`,
+    f.reference.replace("ref/", ""),
+    `${mark(f.bundleOk)}/${mark(f.loadOk)}`,
+  ]);
+  const refs = [...r.references, ...r.layers].map((x) => [x.name, kb(x.bundleBytes), ms(x.loadMs), ms(x.cpuMs), ms(x.processMs)]);
+  const misses = r.functions
+    .filter((f) => f.contributors)
+    .map((f) => `  ${f.function}: ${f.contributors?.map((c) => `${c.module} ${kb(c.bytes)} KB`).join(", ")}`);
+  return [
+    `Cold start: median of ${r.runs} fresh node ${r.node} processes per bundle, interleaved (load average ${r.loadAverage.before
+      .map((n) => n.toFixed(1))
+      .join("/")} before, ${r.loadAverage.after.map((n) => n.toFixed(1)).join("/")} after)`,
+    table(["function", "KB", "load ms", "ref ms", "ratio", "cpu ms", "cpu ratio", "reference", "size/load"], rows),
+    "",
+    table(["reference or layer", "KB", "load ms", "cpu ms", "process ms"], refs),
+    ...(misses.length ? ["", "Largest contributors of the functions that miss a bar:", ...misses] : []),
+  ].join("\n");
+}
+
+export function scenarioReport(results: ScenarioResult[]): string {
+  const rows = results.map((s) => {
+    const bars = checkBars(s);
+    return [
+      s.name,
+      s.status,
+      s.summary.calls.length,
+      s.summary.sequentialRoundTrips,
+      s.summary.wcu,
+      s.summary.gsiWcu,
+      s.summary.rcu,
+      s.storedBytes ?? "-",
+      bars.length ? bars.map((b) => `${b.bar}: ${b.ok ? "ok" : "MISS"}`).join("; ") : "-",
+    ];
+  });
+  const details = results.map((s) => `${s.name}\n${describeCalls(s.summary)}`);
+  return [
+    "DynamoDB work per request (units by DynamoDB's documented rules, not DynamoDB Local's)",
+    table(["scenario", "status", "calls", "sequential", "WCU", "of which GSI", "RCU", "stored B", "bars"], rows),
+    "",
+    "Calls, by sequential position [depth]:",
+    ...details,
+  ].join("\n");
+}
+
+export function costReport(cost: CostResult, runtime: RuntimeResult): string {
+  const rows = cost.lines.map((l) => [l.item, l.quantity, `$${l.usd.toFixed(4)}`]);
+  return [
+    `Cost per million submissions (intake p50 ${ms(runtime.intake.p50Ms)} ms, mean billed ${ms(runtime.intake.meanBilledMs)} ms, ` +
+      `${Math.round(runtime.intake.logBytesPerInvocation)} log bytes; consumer p50 ${ms(runtime.consumer.p50Ms)} ms, ` +
+      `${Math.round(runtime.consumer.logBytesPerInvocation)} log bytes)`,
+    table(["line", "quantity", "USD"], rows),
+    `total without email $${cost.withoutEmail.toFixed(2)} (bar $12.00: ${cost.withoutEmail <= 12 ? "ok" : "MISS"}); with one email $${cost.withEmail.toFixed(2)}`,
+    ...cost.assumptions.map((a) => `  - ${a}`),
+  ].join("\n");
+}
+
+export function throughputReport(levels: ThroughputLevel[]): string {
+  const rows = levels.flatMap((l) => [
+    [l.concurrency, "single PutItem", l.singlePut.rps.toFixed(1), l.singlePut.p50Ms, l.singlePut.p99Ms, l.singlePut.errors, "-", "-"],
+    [
+      l.concurrency,
+      "intake",
+      l.intake.rps.toFixed(1),
+      l.intake.p50Ms,
+      l.intake.p99Ms,
+      l.intake.errors,
+      `${(l.share * 100).toFixed(0)}%`,
+      `200s ${l.count.answered}, stored ${l.count.stored}, lost ${l.count.lost}, doubled ${l.count.doubled}, in flight at stop ${l.count.unanswered}: ${l.ok ? "ok" : "MISS"}`,
+    ],
+  ]);
+  return [
+    "Throughput of the local stack (autocannon, same gateway)",
+    table(["conc.", "route", "rps", "p50 ms", "p99 ms", "errors", "share", "count"], rows),
+  ].join("\n");
+}
