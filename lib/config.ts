@@ -75,8 +75,11 @@ export const configSchema = z.object({
    * keeps the SSRF guard on.
    */
   ALLOW_PRIVATE_WEBHOOK_TARGETS: z._default(z.enum(["true", "false"]), "false"),
-  /** How long one outbound delivery attempt may take, connection to last response byte. */
-  OUTBOUND_TIMEOUT_MS: z._default(z.coerce.number().check(z.int(), z.positive(), z.maximum(60_000)), 10_000),
+  /**
+   * How long one outbound delivery attempt may take, DNS to last response byte. At most 25 s:
+   * an attempt must finish within the consumer's 30 s Lambda timeout.
+   */
+  OUTBOUND_TIMEOUT_MS: z._default(z.coerce.number().check(z.int(), z.positive(), z.maximum(25_000)), 10_000),
   /**
    * Seconds to wait before each retry after a failed attempt, comma-separated (jitter ±10% is
    * added). The default is the Standard Webhooks schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h,

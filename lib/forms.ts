@@ -4,19 +4,8 @@ import * as schemas from "./http/schemas";
 import { newId, nowIso } from "./ids";
 import { INTAKE_LIMITS } from "./intake/body";
 import { findSite } from "./sites";
-import {
-  countFormSubmissions,
-  deleteFormPermanently,
-  FIELD_TYPES,
-  type Form,
-  type FormChanges,
-  type FormField,
-  type FormSettings,
-  getForm,
-  listSiteForms,
-  putForm,
-  updateForm,
-} from "./store/forms";
+import { countFormSubmissions, deleteFormPermanently, type FormChanges, listSiteForms, updateForm } from "./store/form-management";
+import { FIELD_TYPES, type Form, type FormField, type FormSettings, getForm, putForm } from "./store/forms";
 import { listSiteWebhooks } from "./store/webhooks";
 import * as z from "./validation";
 

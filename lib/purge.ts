@@ -1,4 +1,4 @@
-import { QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { loadConfig } from "./config";
 import { log } from "./log";
 import { deleteKeys } from "./store/batch";
@@ -32,8 +32,8 @@ export class PurgeNotDue extends Error {
  * deletes up to PURGE_PASS_SIZE submissions and then bumps the job item, whose MODIFY event
  * queues the next pass. So a function that dies mid-pass loses nothing: the message comes back
  * and the pass repeats (deletes are idempotent). When no submission is left (and the grace
- * period for submissions that were in flight when the webhook was deleted has passed), the form
- * and the job are deleted together.
+ * period for submissions that were in flight when the webhook was deleted has passed), the
+ * form's partition (the form, its outbound endpoints) is deleted, then the job.
  */
 export async function runPurgePass(job: PurgeJob, now = Date.now()): Promise<"continued" | "finished"> {
   const TableName = tableName();
@@ -66,14 +66,20 @@ export async function runPurgePass(job: PurgeJob, now = Date.now()): Promise<"co
   }
   const graceMs = loadConfig().PURGE_GRACE_SECONDS * 1000;
   if (now - Date.parse(job.createdAt) < graceMs) throw new PurgeNotDue(job.formId);
-  await db().send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Delete: { TableName, Key: keys.form(job.formId) } },
-        { Delete: { TableName, Key: keys.purgeJob(job.formId) } },
-      ],
+  // The form's partition holds the form and what hangs off it (outbound endpoints and their
+  // count): all of it goes first, then the job, so a pass that dies here simply repeats.
+  const formKey = keys.form(job.formId);
+  const partition = await db().send(
+    new QueryCommand({
+      TableName,
+      KeyConditionExpression: "pk = :pk",
+      ExpressionAttributeValues: { ":pk": formKey.pk },
+      ProjectionExpression: "pk, sk",
     }),
   );
+  const rest = (partition.Items ?? []).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
+  await deleteKeys(rest.some((k) => k.sk === formKey.sk) ? rest : [...rest, formKey]);
+  await db().send(new DeleteCommand({ TableName, Key: keys.purgeJob(job.formId) }));
   log.info("purge finished", { formId: job.formId, deleted: job.deleted, passes: job.passes });
   return "finished";
 }

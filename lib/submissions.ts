@@ -3,7 +3,8 @@ import { AppError, notFound } from "./errors";
 import { findForm } from "./forms";
 import { nowIso } from "./ids";
 import { findSite } from "./sites";
-import { allSiteForms, getForm } from "./store/forms";
+import { allSiteForms } from "./store/form-management";
+import { getForm } from "./store/forms";
 import {
   deleteSubmission,
   deleteSubmissions,
@@ -85,6 +86,8 @@ export function submissionView(s: StoredSubmission) {
     metadata: s.metadata,
     spam: { score: s.spam.score, isSpam: s.isSpam, signals: s.spam.signals },
     releasedAt: s.releasedAt ?? null,
+    /** Lead qualification (docs/leads.md): null until the intake pipeline has processed the submission. */
+    lead: s.lead ?? null,
     createdAt: s.createdAt,
   };
 }

@@ -139,9 +139,8 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
  */
 export async function startSes(requestedPort: number) {
   // Loaded only here: the package brings express and mailparser, which nothing else needs.
-  const module = (await import("aws-ses-v2-local")) as unknown as {
-    default: ((config?: { host?: string; port?: number }) => Promise<Server>) | { default: (config?: { host?: string; port?: number }) => Promise<Server> };
-  };
+  type Start = (config?: { host?: string; port?: number }) => Promise<Server>;
+  const module = (await import("aws-ses-v2-local")) as unknown as { default: Start | { default: Start } };
   // A CommonJS module: its `exports.default` is the start function (Node's ESM import gives the
   // exports object as the default export).
   const start = typeof module.default === "function" ? module.default : module.default.default;

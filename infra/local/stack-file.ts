@@ -5,6 +5,8 @@ export interface LocalStackInfo {
   baseUrl: string;
   dynamodbEndpoint: string;
   sqsEndpoint: string;
+  /** The SES emulator: its web page lists the emails sent, `/store` answers them as JSON. */
+  sesEndpoint: string;
   queueUrl: string;
   dlqUrl: string;
   tableName: string;

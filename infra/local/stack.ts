@@ -9,6 +9,7 @@ import {
   LOCAL_REGION,
   LOCAL_TABLE_NAME,
   startDynamoDbLocal,
+  startSes,
   startSqs,
 } from "./emulators";
 import { type SqsHandler, startQueuePoller } from "./queue-poller";
@@ -25,9 +26,10 @@ import { startStreamFollower } from "./stream-follower";
 export async function startLocalStack(local: LocalConfig) {
   const dataDir = resolve(local.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
-  const [dynamo, sqs] = await Promise.all([
+  const [dynamo, sqs, ses] = await Promise.all([
     startDynamoDbLocal(dataDir, local.DYNAMODB_LOCAL_PORT),
     startSqs(local.SQS_LOCAL_PORT),
+    startSes(local.SES_LOCAL_PORT),
   ]);
   await ensureTable(dynamo.client, LOCAL_TABLE_NAME);
 
@@ -41,6 +43,8 @@ export async function startLocalStack(local: LocalConfig) {
   // Large exports go to the emulator's S3 bucket, addressed path-style (lib/store/exports.ts).
   process.env.EXPORT_BUCKET = LOCAL_EXPORT_BUCKET;
   process.env.S3_ENDPOINT = sqs.endpoint;
+  // Notification emails go to the SES emulator; its web page shows them (README, "Try it locally").
+  process.env.SES_ENDPOINT = ses.endpoint;
   // Outbound webhooks may target this machine (the local receiver, infra/local/receiver.ts): the
   // SSRF guard's private-address check is off locally unless the environment says otherwise.
   process.env.ALLOW_PRIVATE_WEBHOOK_TARGETS ??= "true";
@@ -81,6 +85,7 @@ export async function startLocalStack(local: LocalConfig) {
     baseUrl,
     dynamodbEndpoint: dynamo.endpoint,
     sqsEndpoint: sqs.endpoint,
+    sesEndpoint: ses.endpoint,
     queueUrl: sqs.queueUrl,
     dlqUrl: sqs.dlqUrl,
     tableName: LOCAL_TABLE_NAME,
@@ -96,7 +101,7 @@ export async function startLocalStack(local: LocalConfig) {
     // its final position; only then do the emulators go.
     await poller.stop();
     await follower.stop();
-    await Promise.allSettled([sqs.stop(), dynamo.stop()]);
+    await Promise.allSettled([sqs.stop(), dynamo.stop(), ses.stop()]);
   };
   return { info, stop };
 }

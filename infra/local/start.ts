@@ -14,6 +14,7 @@ Inlet is running at ${info.url}   (started in ${((Date.now() - started) / 1000).
   API base URL     ${info.baseUrl}/api/v1
   DynamoDB Local   ${info.dynamodbEndpoint}   table ${info.tableName}
   SQS emulator     ${info.sqsEndpoint}
+  Emails (SES)     ${info.sesEndpoint}   open it in a browser: every notification sent; JSON at /store
   Data folder      ${info.dataDir}
 
 Create a first account (the first account of a deployment is its platform admin):

@@ -210,7 +210,8 @@ function normalizeAds(json: Record<string, unknown>, collector: Collector): AdsL
     // without an id is named after its label, and one without either is still kept.
     const key = known?.key ?? (snakeCase(id) || snakeCase(label) || "answer");
     collector.add(key, value);
-    if (label && !Object.hasOwn(labels, key)) labels[key] = label;
+    const shownLabel = label || known?.label;
+    if (shownLabel && !Object.hasOwn(labels, key)) labels[key] = shownLabel;
     if (known && !Object.hasOwn(types, key)) types[key] = known.type;
   }
   const key = Object.entries(json).find(([name, value]) => isSecretField(name) && typeof value === "string" && value !== "")?.[1] as

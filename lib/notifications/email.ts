@@ -62,7 +62,7 @@ export function notificationEmail(submission: StoredSubmission, form: Form, lead
   const reference = oneLine(submission.referenceId, 100);
   const subject = `New submission to ${formName} (${reference})`;
   const fields = labelledFields(submission, form);
-  const replyTo = submission.metadata.replyTo?.trim();
+  const replyTo = submission.metadata?.replyTo?.trim();
 
   const text = [
     `New submission to ${formName}`,

@@ -16,11 +16,10 @@ import {
   type DeliveryStatus,
   endDelivery,
   getDelivery,
-  getEndpoint,
   MAX_LOGGED_ATTEMPTS,
   recordAttempt,
-  updateEndpoint,
-} from "./store";
+} from "./delivery-store";
+import { getEndpoint, updateEndpoint } from "./endpoint-store";
 
 /**
  * Runs delivery attempts from internal queue messages (./messages.ts). The rules that make a

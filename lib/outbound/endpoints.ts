@@ -5,21 +5,17 @@ import { nowIso, randomBase62 } from "../ids";
 import { INTERNAL_MESSAGE_VERSION, newMessageToken, sendDeliveryMessage } from "./messages";
 import { newSigningSecret } from "./signing";
 import { checkTargetUrl, MAX_URL_LENGTH, RefusedTarget } from "./ssrf";
+import * as z from "../validation";
+import { type Delivery, getDelivery, latestDelivery, listEndpointDeliveries, scheduleManualAttempt } from "./delivery-store";
 import {
-  type Delivery,
   deleteEndpoint,
-  getDelivery,
   getEndpoint,
   insertEndpoint,
-  latestDelivery,
-  listEndpointDeliveries,
   listFormEndpoints,
   MAX_ENDPOINTS_PER_FORM,
   type OutboundEndpoint,
-  scheduleManualAttempt,
   updateEndpoint,
-} from "./store";
-import * as z from "../validation";
+} from "./endpoint-store";
 
 /** The outbound webhooks API of a form (docs/api.md, "Outbound webhooks"). */
 

@@ -42,8 +42,16 @@ export const looksInternal = (json: unknown): json is Record<string, unknown> =>
 
 export const newMessageToken = () => randomBase62(22);
 
+/**
+ * The DelaySeconds of a message due at `dueAt`: whole seconds until then (rounded up, so a hop
+ * never arrives early), at most SQS's 900; a message that arrives before it is due is sent again
+ * with the next hop's delay (./attempts.ts).
+ */
+export function hopDelaySeconds(dueAt: string, now: number): number {
+  return Math.max(0, Math.min(MAX_DELAY_SECONDS, Math.ceil((Date.parse(dueAt) - now) / 1000)));
+}
+
 /** Sends `message`, delayed until its `dueAt` or by SQS's 15 minutes, whichever is sooner. */
 export async function sendDeliveryMessage(message: DeliveryMessage, now = Date.now()): Promise<void> {
-  const remainingSeconds = (Date.parse(message.dueAt) - now) / 1000;
-  await sendToIntakeQueue(JSON.stringify(deliveryMessageSchema.parse(message)), Math.min(MAX_DELAY_SECONDS, remainingSeconds));
+  await sendToIntakeQueue(JSON.stringify(deliveryMessageSchema.parse(message)), hopDelaySeconds(message.dueAt, now));
 }

@@ -4,13 +4,8 @@ import { notificationEmail } from "../notifications/email";
 import { sendEmail } from "../notifications/ses";
 import { startDeliveries } from "../outbound/deliveries";
 import type { Form, FieldType } from "../store/forms";
-import {
-  getFormConsistent,
-  getSubmissionConsistent,
-  type StoredSubmission,
-  storeLeadOnce,
-  withdrawRelease,
-} from "../store/submissions";
+import { storeLeadOnce, withdrawRelease } from "../store/submission-processing";
+import { getFormConsistent, getSubmissionConsistent, type StoredSubmission } from "../store/submissions";
 import * as z from "../validation";
 // Types only: dispatch.ts imports this module, so a value import back would be a cycle.
 import type { RecordHandler, RetryLater } from "./dispatch";
@@ -72,15 +67,16 @@ function qualify(submission: StoredSubmission, form: Form): Lead {
   return qualifyLead({
     data: submission.data,
     fieldTypes,
-    ...(submission.metadata.ads ? { ads: submission.metadata.ads } : {}),
-    ...(submission.metadata.isTest ? { isTest: true } : {}),
+    ...(submission.metadata?.ads ? { ads: submission.metadata.ads } : {}),
+    ...(submission.metadata?.isTest ? { isTest: true } : {}),
   });
 }
 
 async function act(submission: StoredSubmission & { lead: Lead }, form: Form): Promise<void | RetryLater> {
   let notifyFailure: { error: unknown } | undefined;
   let notifyBusy = false;
-  if (form.settings.notifyEmails.length > 0) {
+  // Forms written before settings existed have none: nobody to notify.
+  if ((form.settings?.notifyEmails ?? []).length > 0) {
     try {
       const outcome = await once(submission.id, ACTIONS.notify, async () => {
         const messageId = await sendEmail(notificationEmail(submission, form, submission.lead));

@@ -101,8 +101,10 @@ export interface ColdStartRow {
   /** cpuMs / referenceCpuMs: the same comparison, insensitive to other load on the machine. */
   cpuRatio: number;
   bundleOk: boolean;
-  /** Only HTTP functions carry the load bar. */
+  /** Only HTTP functions carry the load bar (on the wall-clock median, as the issue states it). */
   loadOk: boolean | null;
+  /** The same bar on CPU time: a wall-clock miss that this one does not confirm is noise from other load. */
+  cpuLoadOk: boolean | null;
   /** For a function that misses a bar: its largest contributors (esbuild metafile). */
   contributors?: { module: string; bytes: number }[];
 }
@@ -202,7 +204,9 @@ export async function measureColdStarts(options: { runs: number; log: (line: str
     const ref = timing(reference);
     const ratio = own.loadMs / ref.loadMs;
     const bundleOk = bundle.bytes <= MAX_BUNDLE_BYTES;
+    const cpuRatio = own.cpuMs / ref.cpuMs;
     const loadOk = entry.kind === "http" ? ratio <= MAX_LOAD_RATIO : null;
+    const cpuLoadOk = entry.kind === "http" ? cpuRatio <= MAX_LOAD_RATIO : null;
     return {
       function: entry.handler,
       kind: entry.kind,
@@ -215,10 +219,11 @@ export async function measureColdStarts(options: { runs: number; log: (line: str
       referenceLoadMs: ref.loadMs,
       referenceCpuMs: ref.cpuMs,
       ratio,
-      cpuRatio: own.cpuMs / ref.cpuMs,
+      cpuRatio,
       bundleOk,
       loadOk,
-      ...(bundleOk && loadOk !== false ? {} : { contributors: topContributors(exact.metafile, bundle.file) }),
+      cpuLoadOk,
+      ...(bundleOk && loadOk !== false && cpuLoadOk !== false ? {} : { contributors: topContributors(exact.metafile, bundle.file) }),
     };
   });
   return { runs: options.runs, node: process.version, loadAverage: { before: loadBefore, after: loadavg() }, references, layers, functions };

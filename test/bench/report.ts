@@ -28,7 +28,7 @@ export function coldStartReport(r: ColdStartResult): string {
     ms(f.cpuMs),
     `${f.cpuRatio.toFixed(2)}x`,
     f.reference.replace("ref/", ""),
-    `${mark(f.bundleOk)}/${mark(f.loadOk)}`,
+    `${mark(f.bundleOk)}/${mark(f.loadOk)}/${mark(f.cpuLoadOk)}`,
   ]);
   const refs = [...r.references, ...r.layers].map((x) => [x.name, kb(x.bundleBytes), ms(x.loadMs), ms(x.cpuMs), ms(x.processMs)]);
   const misses = r.functions
@@ -38,7 +38,7 @@ export function coldStartReport(r: ColdStartResult): string {
     `Cold start: median of ${r.runs} fresh node ${r.node} processes per bundle, interleaved (load average ${r.loadAverage.before
       .map((n) => n.toFixed(1))
       .join("/")} before, ${r.loadAverage.after.map((n) => n.toFixed(1)).join("/")} after)`,
-    table(["function", "KB", "load ms", "ref ms", "ratio", "cpu ms", "cpu ratio", "reference", "size/load"], rows),
+    table(["function", "KB", "load ms", "ref ms", "ratio", "cpu ms", "cpu ratio", "reference", "size/load/cpu"], rows),
     "",
     table(["reference or layer", "KB", "load ms", "cpu ms", "process ms"], refs),
     ...(misses.length ? ["", "Largest contributors of the functions that miss a bar:", ...misses] : []),
@@ -70,19 +70,32 @@ export function scenarioReport(results: ScenarioResult[]): string {
   ].join("\n");
 }
 
-export function costReport(cost: CostResult, runtime: RuntimeResult): string {
-  const rows = cost.lines.map((l) => [l.item, l.quantity, `$${l.usd.toFixed(4)}`]);
+export function costReport(cost: CostResult, without: RuntimeResult, withEmail: RuntimeResult): string {
+  const byItem = new Map(cost.withEmail.lines.map((l) => [l.item, l]));
+  const rows = cost.withEmail.lines.map((l) => {
+    const plain = cost.withoutEmail.lines.find((x) => x.item === l.item);
+    return [l.item, plain?.quantity ?? "-", plain ? `$${plain.usd.toFixed(3)}` : "-", byItem.get(l.item)?.quantity ?? "-", `$${l.usd.toFixed(3)}`];
+  });
+  const runtime = (label: string, r: RuntimeResult) =>
+    `consumer ${label}: p50 ${ms(r.consumer.p50Ms)} ms (CPU ${ms(r.consumer.cpuP50Ms)} ms; mean billed ${ms(r.consumer.meanBilledMs)}), ${Math.round(r.consumer.logBytesPerInvocation)} log bytes, ` +
+    `${r.consumerWork.wcu} WRU, ${r.consumerWork.rcu} RRU`;
+  const i = cost.intake;
   return [
-    `Cost per million submissions (intake p50 ${ms(runtime.intake.p50Ms)} ms, mean billed ${ms(runtime.intake.meanBilledMs)} ms, ` +
-      `${Math.round(runtime.intake.logBytesPerInvocation)} log bytes; consumer p50 ${ms(runtime.consumer.p50Ms)} ms, ` +
-      `${Math.round(runtime.consumer.logBytesPerInvocation)} log bytes)`,
-    table(["line", "quantity", "USD"], rows),
-    `total without email $${cost.withoutEmail.toFixed(2)} (bar $12.00: ${cost.withoutEmail <= 12 ? "ok" : "MISS"}); with one email $${cost.withEmail.toFixed(2)}`,
+    "Cost per million submissions",
+    `  intake: p50 ${ms(i.p50Ms)} ms (CPU ${ms(i.cpuP50Ms)} ms), p99 ${ms(i.p99Ms)} ms, mean billed ${ms(i.meanBilledMs)} ms over ${i.runs} runs, ${Math.round(i.logBytesPerInvocation)} log bytes`,
+    `  ${runtime("without email", without)}`,
+    `  ${runtime("with one email", withEmail)}`,
+    table(["line", "quantity, no email", "USD", "quantity, one email", "USD"], rows),
+    `total without email $${cost.withoutEmail.total.toFixed(2)} (bar $12.00: ${cost.withoutEmail.total <= 12 ? "ok" : "MISS"}); with one email $${cost.withEmail.total.toFixed(2)}`,
     ...cost.assumptions.map((a) => `  - ${a}`),
   ].join("\n");
 }
 
-export function throughputReport(levels: ThroughputLevel[]): string {
+/**
+ * `callsPerIntake` (the clean-intake scenario's DynamoDB calls) turns requests per second into
+ * DynamoDB calls per second, the local stack's real bottleneck (DynamoDB Local's JVM).
+ */
+export function throughputReport(levels: ThroughputLevel[], callsPerIntake?: number): string {
   const rows = levels.flatMap((l) => [
     [l.concurrency, "single PutItem", l.singlePut.rps.toFixed(1), l.singlePut.p50Ms, l.singlePut.p99Ms, l.singlePut.errors, "-", "-"],
     [
@@ -92,12 +105,15 @@ export function throughputReport(levels: ThroughputLevel[]): string {
       l.intake.p50Ms,
       l.intake.p99Ms,
       l.intake.errors,
-      `${(l.share * 100).toFixed(0)}%`,
+      `${(l.share * 100).toFixed(0)}%` +
+        (callsPerIntake ? ` (calls ${((l.share * callsPerIntake) * 100).toFixed(0)}%)` : ""),
       `200s ${l.count.answered}, stored ${l.count.stored}, lost ${l.count.lost}, doubled ${l.count.doubled}, in flight at stop ${l.count.unanswered}: ${l.ok ? "ok" : "MISS"}`,
     ],
   ]);
   return [
-    "Throughput of the local stack (autocannon, same gateway)",
+    "Throughput of the local stack (autocannon, same gateway; share = intake rps / single-PutItem rps" +
+      (callsPerIntake ? `; calls = the same in DynamoDB calls/s, ${callsPerIntake} per intake request` : "") +
+      ")",
     table(["conc.", "route", "rps", "p50 ms", "p99 ms", "errors", "share", "count"], rows),
   ].join("\n");
 }

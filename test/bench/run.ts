@@ -51,59 +51,81 @@ if (sections.has("cold")) {
   printed.push(coldStartReport(cold));
 }
 
-if (sections.has("db") || sections.has("cost") || sections.has("throughput")) {
-  const { startBenchStack } = await import("./stack");
-  log("starting the local stack...");
-  const stack = await startBenchStack();
+// 2 and 3. In this process, against the emulators and the gateway without the pipeline.
+if (sections.has("db") || sections.has("cost")) {
+  const { startEmulated } = await import("./emulated");
+  log("starting the emulators and the gateway in process...");
+  const emulated = await startEmulated();
   try {
-    // Everything below reads the configuration the stack's endpoints were just written to.
+    // Everything below reads the configuration just written to the environment.
     const { Recorder } = await import("../support/recording-client");
     const { prepareFixture, runScenarios, loadHandlers } = await import("./scenarios");
     const report = await import("./report");
     const fixture = await prepareFixture();
     const handlers = await loadHandlers();
 
-    let scenarios = previous.scenarios as import("./scenarios").ScenarioResult[] | undefined;
-    if (sections.has("db") || sections.has("cost")) {
-      log("recording the DynamoDB work of each scenario...");
-      const recorder = new Recorder();
-      try {
-        scenarios = await runScenarios(recorder, fixture, handlers);
-      } finally {
-        recorder.uninstall();
-      }
-      result.scenarios = scenarios;
-      save();
-      printed.push(report.scenarioReport(scenarios));
+    log("recording the DynamoDB work of each scenario...");
+    const recorder = new Recorder();
+    let scenarios: import("./scenarios").ScenarioResult[];
+    try {
+      scenarios = await runScenarios(recorder, fixture, handlers);
+    } finally {
+      recorder.uninstall();
     }
+    result.scenarios = scenarios;
+    save();
+    printed.push(report.scenarioReport(scenarios));
 
-    if (sections.has("cost") && scenarios) {
-      const { measureRuntime, costPerMillion } = await import("./cost");
-      log(`timing ${costRuns} intake and consumer invocations...`);
-      const runtime = await measureRuntime({ fixture, runs: costRuns, recorderFactory: () => new Recorder() });
+    if (sections.has("cost")) {
+      const { measureRuntime, costPerMillion, notifyOnSubmissions, emailsHeld } = await import("./cost");
       const clean = scenarios.find((s) => s.id === "clean-intake");
       if (!clean) throw new Error("no clean intake scenario");
-      const cost = costPerMillion({ intakeWcu: clean.summary.wcu, intakeRcu: clean.summary.rcu, runtime });
-      result.runtime = runtime;
+      log(`timing ${costRuns} intake and consumer invocations (form without a notification address)...`);
+      const withoutEmail = await measureRuntime({ fixture, runs: costRuns, recorderFactory: () => new Recorder() });
+      await notifyOnSubmissions(fixture, "owner@example.com");
+      const before = await emailsHeld(emulated.sesEndpoint);
+      log(`timing ${costRuns} more with one notification address...`);
+      const withEmail = await measureRuntime({ fixture, runs: costRuns, recorderFactory: () => new Recorder() });
+      const sent = (await emailsHeld(emulated.sesEndpoint)) - before;
+      // The warm-up, the timed runs and the recorded one: one email each.
+      if (sent !== costRuns + 2) throw new Error(`expected ${costRuns + 2} notification emails, the SES emulator got ${sent}`);
+      const cost = costPerMillion({ intakeWcu: clean.summary.wcu, intakeRcu: clean.summary.rcu, withoutEmail, withEmail });
+      result.runtime = { withoutEmail, withEmail, emailsSent: sent };
       result.cost = cost;
       save();
-      printed.push(report.costReport(cost, runtime));
+      printed.push(report.costReport(cost, withoutEmail, withEmail));
     }
+  } finally {
+    await emulated.stop();
+  }
+}
 
-    if (sections.has("throughput")) {
-      const { measureThroughput } = await import("./throughput");
-      const levels = await measureThroughput({
-        benchUrl: stack.info.benchUrl,
-        owner: fixture.owner,
-        siteId: fixture.siteId,
-        concurrencies,
-        seconds,
-        log,
-      });
-      result.throughput = levels;
-      save();
-      printed.push(report.throughputReport(levels));
-    }
+// 4. Against the whole local stack in its own process (pipeline included), as `npm start` runs it.
+if (sections.has("throughput")) {
+  const { startBenchStack } = await import("./stack");
+  log("starting the local stack...");
+  const stack = await startBenchStack();
+  try {
+    const { setDb } = await import("../../lib/store/client");
+    const { documentClient } = await import("./emulated");
+    const { prepareFixture } = await import("./scenarios");
+    const { measureThroughput } = await import("./throughput");
+    const report = await import("./report");
+    // This process may have built its client for the emulators above: count in the stack's table.
+    setDb(documentClient(stack.info.dynamodbEndpoint));
+    const fixture = await prepareFixture("throughput");
+    const levels = await measureThroughput({
+      benchUrl: stack.info.benchUrl,
+      owner: fixture.owner,
+      siteId: fixture.siteId,
+      concurrencies,
+      seconds,
+      log,
+    });
+    result.throughput = levels;
+    save();
+    const clean = (result.scenarios as import("./scenarios").ScenarioResult[] | undefined)?.find((x) => x.id === "clean-intake");
+    printed.push(report.throughputReport(levels, clean?.summary.calls.length));
   } finally {
     log("stopping the local stack...");
     await stack.stop();

@@ -1,3 +1,7 @@
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import { sha256Hex } from "../../lib/ids";
+import { db, tableName } from "../../lib/store/client";
+import { keys } from "../../lib/store/keys";
 import { type Account, signupOwner } from "../support/api";
 import {
   accepted,
@@ -188,6 +192,10 @@ describe("the advertising-platform lead payload", () => {
     const changed = accepted(await sendLead(t.webhook, { ...lead, user_column_data: [{ column_id: "EMAIL", string_value: "new@example.com" }] }));
     expect(again).toEqual(first);
     expect(changed).toEqual(first);
+    // The lead marker: the lead id's hash under the webhook, kept 90 days (TTL).
+    const marker = (await db().send(new GetCommand({ TableName: tableName(), Key: keys.lead(t.webhook.id, sha256Hex(String(lead.lead_id))) }))).Item;
+    expect({ success: true, ...marker?.result }).toEqual(first);
+    expect(marker?.ttl - Date.now() / 1000).toBeGreaterThan(90 * 24 * 3600 - 120);
     const form = await linkedForm(t.webhook.id);
     expect(await formSubmissions(form.id)).toHaveLength(1);
     expect((await webhookItem(t.webhook.id))?.submissionCount).toBe(1);

@@ -1,3 +1,7 @@
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import { sha256Hex } from "../../lib/ids";
+import { db, tableName } from "../../lib/store/client";
+import { keys } from "../../lib/store/keys";
 import { api, type Account, signupOwner } from "../support/api";
 import { insertForm } from "../support/fixtures";
 import {
@@ -783,6 +787,11 @@ describe("stored submissions", () => {
     expect(retry).toEqual(first);
     // The key decides, not the body: a retry whose body changed still gets the first result.
     expect(accepted(await postIntake(t.webhook, { json: { a: "changed" }, headers: key }))).toEqual(first);
+    // The marker: keyed by the key's hash, kept 24 hours (TTL), holding the first result.
+    const marker = (await db().send(new GetCommand({ TableName: tableName(), Key: keys.idempotency(t.webhook.id, sha256Hex("order-4711-attempt")) }))).Item;
+    expect({ success: true, ...marker?.result }).toEqual(first);
+    expect(marker?.ttl - Date.now() / 1000).toBeGreaterThan(24 * 3600 - 120);
+    expect(marker?.ttl - Date.now() / 1000).toBeLessThanOrEqual(24 * 3600);
     const other = accepted(await postIntake(t.webhook, { json: { a: "1" }, headers: { "idempotency-key": "another" } }));
     expect(other.submissionId).not.toBe(first.submissionId);
     expect((await webhookItem(t.webhook.id))?.submissionCount).toBe(2);

@@ -68,6 +68,10 @@ export default async function globalSetup(): Promise<void> {
     TABLE_NAME: info.tableName,
     DYNAMODB_ENDPOINT: info.dynamodbEndpoint,
     SQS_ENDPOINT: info.sqsEndpoint,
+    // The stack's SES emulator: tests read the emails sent at `${INLET_SES_URL}/store`; a consumer
+    // run in a test process sends there too.
+    INLET_SES_URL: info.sesEndpoint,
+    SES_ENDPOINT: info.sesEndpoint,
     QUEUE_URL: info.queueUrl,
     INLET_DLQ_URL: info.dlqUrl,
     AWS_REGION: info.region,

@@ -260,7 +260,7 @@ describe("normalizeSubmission", () => {
       expect(out.ads).toMatchObject({ key: "s3cret", leadId: "L1", isTest: true, metadata: { lead_id: "L1", campaign_id: "9007199254740993", is_test: true } });
       expect({ ...out.data }).toEqual({ email: "a@example.com", work_email: "w@example.com" });
       expect({ ...out.ads?.types }).toEqual({ email: "email", work_email: "email" });
-      expect({ ...out.ads?.labels }).toEqual({ email: "User Email" });
+      expect({ ...out.ads?.labels }).toEqual({ email: "User Email", work_email: "Work email" });
     }
   });
 

@@ -1,37 +1,13 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { Lead } from "../leads";
-import { cancellationReasons, db, isConditionFailure, tableName } from "../store/client";
+import { db, isConditionFailure, tableName } from "../store/client";
 import { keys } from "../store/keys";
 import { queryPage } from "../store/pagination";
 
 /**
- * Outbound webhook endpoints and deliveries in the table (docs/data-model.md, "Outbound
- * webhooks"). Key strings come from lib/store/keys.ts only.
+ * Outbound webhook deliveries in the table (docs/data-model.md, "Outbound delivery"); the
+ * attempt protocol they serve is in ./attempts.ts. Key strings come from lib/store/keys.ts only.
  */
-
-export interface OutboundEndpoint {
-  id: string;
-  formId: string;
-  orgId: string;
-  siteId: string;
-  url: string;
-  description: string | null;
-  isEnabled: boolean;
-  /**
-   * The Standard Webhooks secret (`whsec_...`), stored as it is: every delivery is signed with
-   * it, so it cannot be hashed like inbound secrets. DynamoDB encrypts it at rest; the API
-   * returns it once, at creation, and it is never logged (docs/outbound-webhooks.md).
-   */
-  signingSecret: string;
-  /** Why the service disabled it (a 410 answer), or null. */
-  disabledReason: string | null;
-  disabledAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** Endpoints per form (the per-form count lives on its own item, see insertEndpoint). */
-export const MAX_ENDPOINTS_PER_FORM = 10;
 
 export const DELIVERY_STATUSES = ["pending", "delivered", "retrying", "failed"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -92,146 +68,7 @@ const strip = (item: Record<string, unknown>) => {
   const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, type: _t, ttl: _ttl, ...rest } = item;
   return rest;
 };
-const toEndpoint = (item: Record<string, unknown>) => strip(item) as unknown as OutboundEndpoint;
 const toDelivery = (item: Record<string, unknown>) => strip(item) as unknown as Delivery;
-
-// ---- Endpoints ----
-
-/**
- * Creates an endpoint and counts it on the form's counter item in one transaction, so the
- * per-form limit holds under concurrent creates.
- */
-export async function insertEndpoint(endpoint: OutboundEndpoint): Promise<"OK" | "LIMIT"> {
-  const TableName = tableName();
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName,
-              Key: keys.outboundEndpointCount(endpoint.formId),
-              UpdateExpression: "ADD #count :one SET #type = :type",
-              ConditionExpression: "attribute_not_exists(#count) OR #count < :max",
-              ExpressionAttributeNames: { "#count": "count", "#type": "type" },
-              ExpressionAttributeValues: { ":one": 1, ":max": MAX_ENDPOINTS_PER_FORM, ":type": "outbound_endpoint_count" },
-            },
-          },
-          {
-            Put: {
-              TableName,
-              Item: { ...keys.outboundEndpoint(endpoint.formId, endpoint.id), type: "outbound_endpoint", ...endpoint },
-              ConditionExpression: "attribute_not_exists(pk)",
-            },
-          },
-        ],
-      }),
-    );
-    return "OK";
-  } catch (error) {
-    if (cancellationReasons(error)?.[0] === "ConditionalCheckFailed") return "LIMIT";
-    throw error;
-  }
-}
-
-export async function getEndpoint(formId: string, endpointId: string): Promise<OutboundEndpoint | undefined> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.outboundEndpoint(formId, endpointId) }));
-  return out.Item ? toEndpoint(out.Item) : undefined;
-}
-
-/** A form's endpoints, oldest first by id order (at most MAX_ENDPOINTS_PER_FORM: one page). */
-export async function listFormEndpoints(formId: string): Promise<OutboundEndpoint[]> {
-  const endpoints: OutboundEndpoint[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-        ExpressionAttributeValues: {
-          ":pk": keys.outboundEndpointPartition(formId),
-          ":prefix": keys.outboundEndpointPrefix(),
-        },
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    endpoints.push(...(out.Items ?? []).map(toEndpoint));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return endpoints.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
-}
-
-export interface EndpointChanges {
-  url?: string;
-  description?: string | null;
-  isEnabled?: boolean;
-  disabledReason?: string | null;
-  disabledAt?: string | null;
-}
-
-/** Applies `changes`; undefined when the endpoint is gone. */
-export async function updateEndpoint(
-  formId: string,
-  endpointId: string,
-  changes: EndpointChanges,
-  now: string,
-): Promise<OutboundEndpoint | undefined> {
-  const names: Record<string, string> = { "#updatedAt": "updatedAt" };
-  const values: Record<string, unknown> = { ":now": now };
-  const sets = ["#updatedAt = :now"];
-  for (const [i, [name, value]] of Object.entries(changes).entries()) {
-    if (value === undefined) continue;
-    names[`#f${i}`] = name;
-    values[`:f${i}`] = value;
-    sets.push(`#f${i} = :f${i}`);
-  }
-  try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.outboundEndpoint(formId, endpointId),
-        UpdateExpression: `SET ${sets.join(", ")}`,
-        ConditionExpression: "attribute_exists(pk)",
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: "ALL_NEW",
-      }),
-    );
-    return out.Attributes ? toEndpoint(out.Attributes) : undefined;
-  } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
-  }
-}
-
-/** Deletes an endpoint and uncounts it; false when it was already gone. Its deliveries expire by TTL. */
-export async function deleteEndpoint(formId: string, endpointId: string): Promise<boolean> {
-  const TableName = tableName();
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Delete: { TableName, Key: keys.outboundEndpoint(formId, endpointId), ConditionExpression: "attribute_exists(pk)" } },
-          {
-            Update: {
-              TableName,
-              Key: keys.outboundEndpointCount(formId),
-              UpdateExpression: "ADD #count :minusOne",
-              ExpressionAttributeNames: { "#count": "count" },
-              ExpressionAttributeValues: { ":minusOne": -1 },
-            },
-          },
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (cancellationReasons(error)?.[0] === "ConditionalCheckFailed") return false;
-    throw error;
-  }
-}
-
-// ---- Deliveries ----
 
 const deliveryItem = (delivery: Delivery, nowMs: number) => ({
   ...keys.outboundDelivery(delivery.id),

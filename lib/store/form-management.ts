@@ -1,0 +1,171 @@
+import { QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { cancellationReasons, db, isConditionFailure, tableName } from "./client";
+import { allMatching, filteredPage } from "./filtered-query";
+import { type Form, toForm } from "./forms";
+import { keys } from "./keys";
+import { GSI1 } from "./table-definition";
+import { transactWithRetry } from "./transactions";
+
+/**
+ * Forms as the management API reads and changes them (lib/forms.ts): lists, counts, updates
+ * and permanent deletion. Creation and intake's schema growth are in ./forms.ts.
+ */
+
+/** A site's forms in creation order, without forms being purged; archived or not, as asked. */
+export const listSiteForms = (siteId: string, archived: boolean, limit: number, cursor?: string) =>
+  filteredPage(
+    {
+      partition: keys.formIndexPartition(siteId),
+      filter: {
+        expression: archived
+          ? "attribute_type(#deletedAt, :null) AND attribute_type(#archivedAt, :string)"
+          : "attribute_type(#deletedAt, :null) AND attribute_type(#archivedAt, :null)",
+        names: { "#deletedAt": "deletedAt", "#archivedAt": "archivedAt" },
+        values: archived ? { ":null": "NULL", ":string": "S" } : { ":null": "NULL" },
+      },
+      map: toForm,
+    },
+    { limit, ...(cursor ? { cursor } : {}), maxExamined: 1000 },
+  );
+
+/** Every form of a site, in creation order, archived and purging ones included (erasure visits them all). */
+export async function allSiteForms(siteId: string): Promise<Form[]> {
+  const forms: Form[] = [];
+  for await (const page of allMatching({ partition: keys.formIndexPartition(siteId), map: toForm })) forms.push(...page.items);
+  return forms;
+}
+
+/**
+ * Counts a form's submissions, spam apart, by reading its index partition with only `isSpam`
+ * projected. Exact, but its cost grows with the form: about 0.5 RCU per 4 KB of submissions
+ * read (docs/data-model.md, "Counting a form's submissions").
+ */
+export async function countFormSubmissions(formId: string): Promise<{ submissions: number; spam: number }> {
+  let submissions = 0;
+  let spam = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: GSI1,
+        KeyConditionExpression: "gsi1pk = :pk",
+        ExpressionAttributeValues: { ":pk": keys.submissionIndexPartition(formId) },
+        ProjectionExpression: "isSpam",
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    for (const item of out.Items ?? []) {
+      if (item.isSpam === true) spam++;
+      else submissions++;
+    }
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return { submissions, spam };
+}
+
+export type FormChanges = Partial<Pick<Form, "name" | "fields" | "settings" | "status" | "archivedAt">>;
+
+/**
+ * Applies `changes` if the form still has the `updatedAt` the caller read (intake adding fields
+ * to an auto-created form changes it too, so a schema edit never drops a field that arrived
+ * meanwhile). "CONFLICT" when it changed, undefined when it is gone or being purged.
+ */
+export async function updateForm(current: Form, changes: FormChanges, updatedAt: string): Promise<Form | "CONFLICT" | undefined> {
+  const names: Record<string, string> = { "#updatedAt": "updatedAt", "#deletedAt": "deletedAt" };
+  const values: Record<string, unknown> = { ":updatedAt": updatedAt, ":expected": current.updatedAt, ":null": "NULL" };
+  const sets = ["#updatedAt = :updatedAt"];
+  for (const [field, value] of Object.entries(changes)) {
+    if (value === undefined) continue;
+    names[`#${field}`] = field;
+    values[`:${field}`] = value;
+    sets.push(`#${field} = :${field}`);
+  }
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.form(current.id),
+        UpdateExpression: `SET ${sets.join(", ")}`,
+        ConditionExpression: "attribute_exists(pk) AND #updatedAt = :expected AND attribute_type(#deletedAt, :null)",
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: "ALL_NEW",
+        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+      }),
+    );
+    return out.Attributes ? toForm(out.Attributes) : undefined;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    const old = (error as { Item?: Record<string, unknown> }).Item;
+    return old && old.deletedAt === null ? "CONFLICT" : undefined;
+  }
+}
+
+/**
+ * Permanently deletes an archived form: hides it (`deletedAt`), writes its purge job (the
+ * background purge of lib/purge.ts deletes its submissions, then the form) and unlinks the
+ * webhooks that feed it, all in one transaction. "NOT_ARCHIVED" or "GONE" when the form's state
+ * forbids it; "CONFLICT" when a webhook was relinked or deleted meanwhile.
+ */
+export async function deleteFormPermanently(
+  form: Form,
+  webhookIds: string[],
+  now: string,
+): Promise<"OK" | "NOT_ARCHIVED" | "GONE" | "CONFLICT"> {
+  const TableName = tableName();
+  try {
+    await transactWithRetry({
+      TransactItems: [
+        {
+          Update: {
+            TableName,
+            Key: keys.form(form.id),
+            UpdateExpression: "SET deletedAt = :now",
+            ConditionExpression:
+              "attribute_exists(pk) AND orgId = :org AND attribute_type(deletedAt, :null) AND attribute_type(archivedAt, :string)",
+            ExpressionAttributeValues: { ":now": now, ":org": form.orgId, ":null": "NULL", ":string": "S" },
+            ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+          },
+        },
+        {
+          Put: {
+            TableName,
+            Item: {
+              ...keys.purgeJob(form.id),
+              type: "purge",
+              formId: form.id,
+              orgId: form.orgId,
+              siteId: form.siteId,
+              reason: `form ${form.id} permanently deleted`,
+              passes: 0,
+              deleted: 0,
+              createdAt: now,
+            },
+            ConditionExpression: "attribute_not_exists(pk)",
+          },
+        },
+        ...webhookIds.map((webhookId) => ({
+          Update: {
+            TableName,
+            Key: keys.webhook(webhookId),
+            UpdateExpression: "SET formId = :none",
+            ConditionExpression: "attribute_exists(pk) AND formId = :formId",
+            ExpressionAttributeValues: { ":none": null, ":formId": form.id },
+          },
+        })),
+      ],
+    });
+    return "OK";
+  } catch (error) {
+    const reasons = cancellationReasons(error);
+    if (!reasons) throw error;
+    if (reasons[0] === "ConditionalCheckFailed") {
+      const old = (error as { CancellationReasons?: { Item?: Record<string, unknown> }[] }).CancellationReasons?.[0]?.Item;
+      if (!old || old.deletedAt !== null) return "GONE";
+      return "NOT_ARCHIVED";
+    }
+    if (reasons[1] === "ConditionalCheckFailed") return "GONE";
+    return "CONFLICT";
+  }
+}
