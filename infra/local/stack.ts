@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { QUEUE_CONSUMER } from "../../functions/routes";
 import type { LocalConfig } from "../../lib/config";
@@ -93,7 +93,10 @@ export async function startLocalStack(local: LocalConfig) {
     dataDir,
     pid: process.pid,
   };
-  writeFileSync(stackFile(dataDir), `${JSON.stringify(info, null, 2)}\n`);
+  // Written then renamed: whoever waits for the file (tests, seed) never reads half of it.
+  const file = stackFile(dataDir);
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(info, null, 2)}\n`);
+  renameSync(`${file}.tmp`, file);
 
   const stop = async () => {
     await new Promise<void>((r) => gateway.server.close(() => r()));

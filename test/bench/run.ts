@@ -38,17 +38,14 @@ const result: Record<string, unknown> = {
   machine: { cpus: cpus().length, model: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version, loadAverage: loadavg() },
   startedAt: new Date().toISOString(),
 };
-const printed: string[] = [];
 const save = () => writeFileSync(resultFile, `${JSON.stringify(result, null, 2)}\n`);
 
 // 1. Cold start: first, before this run starts DynamoDB Local's JVM on the same cores.
 if (sections.has("cold")) {
   const { measureColdStarts } = await import("./cold-start");
-  const { coldStartReport } = await import("./report");
   const cold = await measureColdStarts({ runs, log });
   result.coldStart = cold;
   save();
-  printed.push(coldStartReport(cold));
 }
 
 // 2 and 3. In this process, against the emulators and the gateway without the pipeline.
@@ -60,7 +57,6 @@ if (sections.has("db") || sections.has("cost")) {
     // Everything below reads the configuration just written to the environment.
     const { Recorder } = await import("../support/recording-client");
     const { prepareFixture, runScenarios, loadHandlers } = await import("./scenarios");
-    const report = await import("./report");
     const fixture = await prepareFixture();
     const handlers = await loadHandlers();
 
@@ -74,7 +70,6 @@ if (sections.has("db") || sections.has("cost")) {
     }
     result.scenarios = scenarios;
     save();
-    printed.push(report.scenarioReport(scenarios));
 
     if (sections.has("cost")) {
       const { measureRuntime, costPerMillion, notifyOnSubmissions, emailsHeld } = await import("./cost");
@@ -93,7 +88,6 @@ if (sections.has("db") || sections.has("cost")) {
       result.runtime = { withoutEmail, withEmail, emailsSent: sent };
       result.cost = cost;
       save();
-      printed.push(report.costReport(cost, withoutEmail, withEmail));
     }
   } finally {
     await emulated.stop();
@@ -108,24 +102,22 @@ if (sections.has("throughput")) {
   try {
     const { setDb } = await import("../../lib/store/client");
     const { documentClient } = await import("./emulated");
-    const { prepareFixture } = await import("./scenarios");
+    const { createSite, signupOwner } = await import("../support/api");
     const { measureThroughput } = await import("./throughput");
-    const report = await import("./report");
     // This process may have built its client for the emulators above: count in the stack's table.
     setDb(documentClient(stack.info.dynamodbEndpoint));
-    const fixture = await prepareFixture("throughput");
+    const owner = await signupOwner("throughput");
+    const siteId = await createSite(owner, "throughput site");
     const levels = await measureThroughput({
       benchUrl: stack.info.benchUrl,
-      owner: fixture.owner,
-      siteId: fixture.siteId,
+      owner,
+      siteId,
       concurrencies,
       seconds,
       log,
     });
     result.throughput = levels;
     save();
-    const clean = (result.scenarios as import("./scenarios").ScenarioResult[] | undefined)?.find((x) => x.id === "clean-intake");
-    printed.push(report.throughputReport(levels, clean?.summary.calls.length));
   } finally {
     log("stopping the local stack...");
     await stack.stop();
@@ -134,4 +126,19 @@ if (sections.has("throughput")) {
 
 result.finishedAt = new Date().toISOString();
 save();
+// Every section the JSON holds, this run's and earlier ones'.
+const report = await import("./report");
+const printed: string[] = [];
+type Scenarios = import("./scenarios").ScenarioResult[];
+type Runtime = { withoutEmail: import("./cost").RuntimeResult; withEmail: import("./cost").RuntimeResult };
+if (result.coldStart) printed.push(report.coldStartReport(result.coldStart as import("./cold-start").ColdStartResult));
+if (result.scenarios) printed.push(report.scenarioReport(result.scenarios as Scenarios));
+const runtime = result.runtime as Runtime | undefined;
+if (result.cost && runtime?.withEmail) {
+  printed.push(report.costReport(result.cost as import("./cost").CostResult, runtime.withoutEmail, runtime.withEmail));
+}
+if (result.throughput) {
+  const clean = (result.scenarios as Scenarios | undefined)?.find((x) => x.id === "clean-intake");
+  printed.push(report.throughputReport(result.throughput as import("./throughput").ThroughputLevel[], clean?.summary.calls.length));
+}
 process.stdout.write(`\n${printed.join("\n\n")}\n\nWritten: ${resultFile}\n`);
