@@ -13,7 +13,7 @@ export const CAPTCHA_TOKEN_FIELDS = {
   challenge: ["challenge-captcha-response", "h-captcha-response", "cf-turnstile-response"],
 } as const;
 
-const ALL_TOKEN_FIELDS: readonly string[] = [...CAPTCHA_TOKEN_FIELDS.score, ...CAPTCHA_TOKEN_FIELDS.challenge];
+export const ALL_TOKEN_FIELDS: readonly string[] = [...CAPTCHA_TOKEN_FIELDS.score, ...CAPTCHA_TOKEN_FIELDS.challenge];
 
 /** Removes every captcha token field from the data (tokens are never stored) and returns them. */
 export function takeCaptchaTokens(data: Record<string, RawValue>): Record<string, string> {

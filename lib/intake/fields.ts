@@ -1,3 +1,4 @@
+import { ALL_TOKEN_FIELDS } from "../captcha";
 import { AppError } from "../errors";
 import type { FieldType } from "../store/forms";
 import { INTAKE_LIMITS, type ParsedBody, type RawValue } from "./limits";
@@ -253,8 +254,12 @@ export function normalizeSubmission(parsed: ParsedBody): NormalizedSubmission {
   } else if (isPlainObject(parsed.json)) {
     const json = parsed.json;
     const fields = isPlainObject(json.data) ? json.data : json;
+    // Beside a `data` object, the top level may still carry control fields and a captcha
+    // token (widgets' scripts often add the token next to the data they were given).
     for (const [key, value] of Object.entries(json)) {
-      if (key.startsWith("_")) collector.add(key, scalarText(value) ?? "");
+      if (key.startsWith("_") || (fields !== json && ALL_TOKEN_FIELDS.includes(key))) {
+        collector.add(key, scalarText(value) ?? "");
+      }
     }
     collector.addMembers(fields);
   } else {
