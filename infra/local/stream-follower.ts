@@ -63,6 +63,16 @@ interface Cursor {
   readToEnd: boolean;
 }
 
+/**
+ * The record's JSON, with characters beyond the Basic Multilingual Plane (emoji, some CJK) written
+ * as JSON escapes (`\ud83d\udc4d`): the SQS emulator (fauxqs 1.9) checks a body per UTF-16 unit
+ * and refuses every surrogate, which SQS itself accepts (#x10000 to #x10FFFF), so a submission
+ * with an emoji would never reach the consumer locally. The parsed body is the same. Characters
+ * SQS does refuse (U+FFFE, U+FFFF) are left as they are, so the local stack fails where AWS would.
+ */
+export const queueBody = (record: unknown) =>
+  JSON.stringify(record).replace(/[\uD800-\uDFFF]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
 /** GetRecords returns at most 1,000 records per call. */
 const RECORDS_PER_CALL = 1000;
 const RELIST_SHARDS_MS = 5_000;
@@ -141,7 +151,7 @@ export async function startStreamFollower(options: StreamFollowerOptions): Promi
           const out = await options.sqs.send(
             new SendMessageBatchCommand({
               QueueUrl: options.queueUrl,
-              Entries: pending.map((item) => ({ Id: item.id, MessageBody: JSON.stringify(item.record) })),
+              Entries: pending.map((item) => ({ Id: item.id, MessageBody: queueBody(item.record) })),
             }),
           );
           for (const ok of out.Successful ?? []) {

@@ -13,9 +13,13 @@ export function isForbiddenName(name: string): boolean {
   return name.split(/\.|__|\[|\]/).some((segment) => segment === "constructor" || segment === "prototype");
 }
 
-/** Lone UTF-16 surrogates (JSON's `"\ud800"`) have no UTF-8 form: each becomes U+FFFD before storage. */
+/**
+ * Lone UTF-16 surrogates (JSON's `"\ud800"`) have no UTF-8 form, and SQS refuses the
+ * noncharacters U+FFFE and U+FFFF in a message (the stream record of the submission could never
+ * reach the queue): each becomes U+FFFD before storage.
+ */
 export const wellFormed = (text: string) =>
-  text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
+  text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uFFFE\uFFFF]/g, "\uFFFD");
 
 /** Length in characters (Unicode code points), as the limits count it. */
 export function charLength(text: string): number {

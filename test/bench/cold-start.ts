@@ -146,9 +146,9 @@ function layerSources(): Record<string, string> {
 
 /**
  * Builds every function as `cdk synth` does (sizes), and the timing probes, references and
- * layers, then measures each of them `runs` times in fresh node processes, interleaved: every
- * round runs every bundle once, references included, in a rotated order, so drift on the
- * machine touches all of them alike.
+ * layers, then measures each function `runs` times in fresh node processes, interleaved with its
+ * SDK-only reference and the empty handler (ABAB...), so that load on the machine, which drifts,
+ * touches a function and its references alike; the layers likewise, as one group.
  */
 export async function measureColdStarts(options: { runs: number; log: (line: string) => void }): Promise<ColdStartResult> {
   const outdir = join(PROJECT_ROOT, ".bench", "bundles");
@@ -171,43 +171,50 @@ export async function measureColdStarts(options: { runs: number; log: (line: str
   options.log(`built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
   const loadBefore = loadavg();
-  const timed = [...probes.bundles.values()];
-  const samples = new Map<string, Sample[]>(timed.map((b) => [b.name, []]));
-  for (let round = 0; round < options.runs; round++) {
-    const order = timed.map((_, i) => timed[(i + round * 7) % timed.length] as (typeof timed)[number]);
-    for (const bundle of order) samples.get(bundle.name)?.push(await probe(bundle.file));
-    options.log(`cold start round ${round + 1}/${options.runs}`);
-  }
-  const timing = (name: string): Timing => {
-    const s = samples.get(name);
+  const file = (name: string) => {
     const bundle = probes.bundles.get(name);
-    if (!s || !bundle) throw new Error(`no samples for ${name}`);
-    return {
-      name,
-      bundleBytes: bundle.bytes,
-      loadMs: median(s.map((x) => x.loadMs)),
-      cpuMs: median(s.map((x) => x.cpuMs)),
-      processMs: median(s.map((x) => x.processMs)),
-    };
+    if (!bundle) throw new Error(`no bundle ${name}`);
+    return bundle.file;
+  };
+  const timing = (name: string, s: Sample[]): Timing => ({
+    name,
+    bundleBytes: probes.bundles.get(name)?.bytes ?? 0,
+    loadMs: median(s.map((x) => x.loadMs)),
+    cpuMs: median(s.map((x) => x.cpuMs)),
+    processMs: median(s.map((x) => x.processMs)),
+  });
+  /**
+   * ABAB...: `runs` rounds of the group, back to back, its order reversed every other round, so
+   * a function and its references are measured within seconds of each other and in both orders.
+   */
+  const interleaved = async (names: string[]) => {
+    const samples = new Map<string, Sample[]>(names.map((n) => [n, []]));
+    for (let round = 0; round < options.runs; round++) {
+      for (const name of round % 2 ? [...names].reverse() : names) samples.get(name)?.push(await probe(file(name)));
+    }
+    return samples;
+  };
+  const all = new Map<string, Sample[]>();
+  const keep = (samples: Map<string, Sample[]>) => {
+    for (const [name, s] of samples) all.set(name, [...(all.get(name) ?? []), ...s]);
   };
 
-  const references = timed.filter((b) => b.name.startsWith("ref/")).map((b) => timing(b.name));
-  const layers = timed
-    .filter((b) => b.name.startsWith("layer/"))
-    .map((b) => timing(b.name))
-    .sort((a, b) => a.name.localeCompare(b.name));
-  const functions = entries.map((entry): ColdStartRow => {
+  const functions: ColdStartRow[] = [];
+  for (const [i, entry] of entries.entries()) {
     const bundle = exact.bundles.get(entry.handler);
     if (!bundle) throw new Error(`no bundle for ${entry.handler}`);
     const reference = referenceName(entry.clients);
-    const own = timing(`probe/${entry.handler}`);
-    const ref = timing(reference);
+    const names = [`probe/${entry.handler}`, reference, ...(reference === "ref/empty" ? [] : ["ref/empty"])];
+    const samples = await interleaved(names);
+    keep(samples);
+    const own = timing(names[0] as string, samples.get(names[0] as string) ?? []);
+    const ref = timing(reference, samples.get(reference) ?? []);
     const ratio = own.loadMs / ref.loadMs;
-    const bundleOk = bundle.bytes <= MAX_BUNDLE_BYTES;
     const cpuRatio = own.cpuMs / ref.cpuMs;
+    const bundleOk = bundle.bytes <= MAX_BUNDLE_BYTES;
     const loadOk = entry.kind === "http" ? ratio <= MAX_LOAD_RATIO : null;
     const cpuLoadOk = entry.kind === "http" ? cpuRatio <= MAX_LOAD_RATIO : null;
-    return {
+    functions.push({
       function: entry.handler,
       kind: entry.kind,
       clients: entry.clients,
@@ -224,7 +231,13 @@ export async function measureColdStarts(options: { runs: number; log: (line: str
       loadOk,
       cpuLoadOk,
       ...(bundleOk && loadOk !== false && cpuLoadOk !== false ? {} : { contributors: topContributors(exact.metafile, bundle.file) }),
-    };
-  });
+    });
+    options.log(`cold start ${i + 1}/${entries.length} ${entry.handler}: ${ratio.toFixed(2)}x (CPU ${cpuRatio.toFixed(2)}x)`);
+  }
+  const layerNames = [...probes.bundles.keys()].filter((n) => n.startsWith("layer/")).sort();
+  keep(await interleaved(layerNames));
+  const layers = layerNames.map((n) => timing(n, all.get(n) ?? []));
+  // Over every sample of the run (each reference was measured next to each of its functions).
+  const references = [...probes.bundles.keys()].filter((n) => n.startsWith("ref/")).map((n) => timing(n, all.get(n) ?? []));
   return { runs: options.runs, node: process.version, loadAverage: { before: loadBefore, after: loadavg() }, references, layers, functions };
 }

@@ -81,6 +81,17 @@ describe("notification emails", () => {
     expect(detail.body.data.submission.lead).toEqual(stored?.lead);
   });
 
+  test("characters beyond the Basic Multilingual Plane (emoji) travel the whole way", async () => {
+    const to = recipient();
+    const { hook } = await notifyingForm(owner, siteId, [to]);
+    const sent = await submitTo(hook, { name: "Zoë 👍", email: "zoe@example.com", message: `𝒜 quote, please 🙏 ${randomUUID()}` });
+    const emails = await waitForEmails(to);
+    expect(emails).toHaveLength(1);
+    expect(emails[0]?.subject).toContain(sent.referenceId);
+    expect(emails[0]?.body.text).toContain("Full name: Zoë 👍");
+    expect(emails[0]?.body.html).toContain("𝒜 quote, please 🙏");
+  });
+
   test("a form without notifyEmails sends nothing, but its submissions are still qualified", async () => {
     const { hook } = await notifyingForm(owner, siteId, []);
     const sent = await submitTo(hook, { email: "someone@gmail.com", message: randomUUID() });

@@ -17,3 +17,10 @@ describe("captcha tokens in JSON bodies", () => {
     expect(submission.data).toEqual({ a: "1" });
   });
 });
+
+describe("characters the queue cannot carry", () => {
+  test("U+FFFE, U+FFFF and lone surrogates are stored as U+FFFD", () => {
+    const submission = normalizeSubmission({ json: { note: "a\uFFFEb\uFFFFc\uD800d" }, droppedFiles: [] });
+    expect(submission.data.note).toBe("a\uFFFDb\uFFFDc\uFFFDd");
+  });
+});
