@@ -29,6 +29,9 @@ const { AppError } = await import("../../lib/errors");
 const { login, signup } = await import("../../lib/accounts");
 const { changePlan } = await import("../../lib/admin");
 const { createSite, sitesOf } = await import("../../lib/sites");
+const { createForm, listForms } = await import("../../lib/forms");
+const { createWebhook, listWebhooks, rotateWebhookSecret } = await import("../../lib/webhooks");
+const { resolveSession } = await import("../../lib/auth");
 
 let auth;
 try {
@@ -43,16 +46,51 @@ await changePlan(auth.organization.id, "agency");
 const existing = await sitesOf(auth.organization.id, 1);
 const site = existing.sites[0] ?? (await createSite(auth.organization.id, { name: "Demo site", domain: "localhost" })).site;
 
+// A published form that notifies the demo owner, and a webhook feeding it. A webhook's secret is
+// shown only once, so a re-run rotates the demo webhook's secret to print a working one.
+const principal = await resolveSession(auth.token);
+const forms = await listForms(principal, site.id, false, 10);
+const form =
+  forms.forms.find((f: { name: string }) => f.name === "Demo contact form") ??
+  (
+    await createForm(principal, site.id, {
+    name: "Demo contact form",
+    status: "published",
+    fields: [
+      { key: "name", label: "Name", type: "name" },
+      { key: "email", label: "Email", type: "email", required: true },
+      { key: "message", label: "Message", type: "textarea" },
+    ],
+    settings: { notifyEmails: [DEMO.email] },
+    })
+  ).form;
+const webhooks = await listWebhooks(principal, site.id, false);
+const existingHook = webhooks.webhooks.find((w) => w.name === "Demo webhook");
+const hook = existingHook
+  ? { id: existingHook.id, secretKey: (await rotateWebhookSecret(principal, site.id, existingHook.id)).secretKey }
+  : await createWebhook(principal, site.id, { name: "Demo webhook", formId: form.id });
+
 const api = `${info.url}/api/v1`;
 console.log(`
   Email            ${DEMO.email}
   Password         ${DEMO.password}
   Organization     ${auth.organization.id} (agency plan)
   Site             ${site.id} (${site.name})
+  Form             ${form.id} (notifies ${DEMO.email})
+  Webhook          ${hook.id}
+  Webhook secret   ${hook.secretKey}   (shown once; \`npm run seed\` again rotates it)
   Session token    ${auth.token}
 
 Try:
   export TOKEN=${auth.token}
   curl -s ${api}/auth/me -H "authorization: Bearer $TOKEN"
   curl -s ${api}/sites -H "authorization: Bearer $TOKEN"
+
+Post a submission (as an HTML form would), then read it and the email it sent:
+  curl -s -X POST ${api}/incoming/${hook.id} -H "x-webhook-key: ${hook.secretKey}" \\
+    -H "referer: http://localhost/contact" -H "user-agent: Mozilla/5.0" \\
+    --data-urlencode name=Ada --data-urlencode email=ada@example.com \\
+    --data-urlencode "message=Please call me back about a quote."
+  curl -s "${api}/forms/${form.id}/submissions" -H "authorization: Bearer $TOKEN"
+  ${info.sesEndpoint ? `curl -s ${info.sesEndpoint}/store    # or open ${info.sesEndpoint} in a browser` : ""}
 `);

@@ -261,7 +261,7 @@ export class Recorder {
     const end = performance.now();
     const call: RecordedCall = {
       command,
-      table: String(input.TableName ?? Object.keys(input.RequestItems ?? {})[0] ?? input.TransactItems?.[0]?.Put?.TableName ?? ""),
+      table: String(input.TableName ?? actions[0]?.table ?? Object.keys(input.RequestItems ?? {})[0] ?? ""),
       keys: [],
       start,
       end,
