@@ -2,7 +2,7 @@ import { takeCaptchaTokens, verifyCaptcha } from "../captcha";
 import { AppError, notFound } from "../errors";
 import { epochSeconds, newId, safeEqual, sha256Hex } from "../ids";
 import { describeError, log } from "../log";
-import { fingerprint, gatherEvidence, recordEvidence } from "../spam/evidence";
+import { fingerprint, forgetEvidence, gatherEvidence, recordEvidence } from "../spam/evidence";
 import { scoreSpam } from "../spam/signals";
 
 import { addFormFields } from "../store/forms";
@@ -10,6 +10,7 @@ import { keys } from "../store/keys";
 import { getSite, type Site } from "../store/sites";
 import {
   countOnWebhook,
+  uncountOnWebhook,
   getWebhookConsistent,
   type IntakeResult,
   type Marker,
@@ -187,16 +188,39 @@ export async function receiveSubmission(req: IntakeRequest): Promise<IntakeOutco
   // New fields first (if_not_exists, so a retry after a failure here is harmless): a submission
   // is never stored with fields its form's schema does not have.
   await addFormFields(targetForm.id, mapping.newFields, createdAt);
-  const outcome = await storeSubmission(stored, result, markers).catch((error: unknown) => {
-    // Contention is transient: 503 makes senders retry (a 4xx tells an ads platform to give up).
-    if (error instanceof AppError && error.code === "CONFLICT") {
-      throw new AppError("SERVICE_UNAVAILABLE", "The service is busy; retry shortly", undefined, { "retry-after": "1" });
-    }
-    throw error;
-  });
-  if (!outcome.stored) return withRedirect(outcome.first, false, redirect);
-  await afterStored(webhook, createdAt, print, now);
+  const store = () =>
+    storeSubmission(stored, result, markers).catch((error: unknown) => {
+      // Contention is transient: 503 makes senders retry (a 4xx tells an ads platform to give up).
+      if (error instanceof AppError && error.code === "CONFLICT") {
+        throw new AppError("SERVICE_UNAVAILABLE", "The service is busy; retry shortly", undefined, { "retry-after": "1" });
+      }
+      throw error;
+    });
+  if (markers.length > 0) {
+    // A repeat (same Idempotency-Key or lead id) may lose the race inside the transaction: only
+    // the winner may count, so the count waits for the outcome.
+    const outcome = await store();
+    if (!outcome.stored) return withRedirect(outcome.first, false, redirect);
+    await afterStored(webhook, createdAt, print, now);
+    return withRedirect(result, true, redirect);
+  }
+  // Without markers nothing can make the put lose, so the count and the duplicate marker go
+  // beside it (three sequential round trips in all, docs/performance.md); if the put fails they
+  // are taken back, best effort, before the error reaches the sender.
+  const [outcome, after] = await Promise.allSettled([store(), afterStored(webhook, createdAt, print, now)]);
+  if (outcome.status === "rejected") {
+    if (after.status === "fulfilled") await undoAfterStored(webhook, print);
+    throw outcome.reason;
+  }
   return withRedirect(result, true, redirect);
+}
+
+/** Takes back what afterStored did for a submission whose write then failed (best effort). */
+async function undoAfterStored(webhook: Webhook, print: string): Promise<void> {
+  const undone = await Promise.allSettled([uncountOnWebhook(webhook.id), forgetEvidence(webhook.source, print)]);
+  for (const result of undone) {
+    if (result.status === "rejected") log.warn("could not undo after a failed write", { webhookId: webhook.id, ...describeError(result.reason) });
+  }
 }
 
 /**

@@ -1,8 +1,8 @@
-import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { epochSeconds, sha256Hex } from "../ids";
 import type { RawValue } from "../intake/body";
 import { db, tableName } from "../store/client";
-import { incrementCounter } from "../store/counters";
+import { incrementWindowAndSubWindow } from "../store/counters";
 import { keys } from "../store/keys";
 import type { WebhookSource } from "../store/webhooks";
 import { DUPLICATE_WINDOW_SECONDS, type SpamContext, signalsFor } from "./signals";
@@ -36,9 +36,9 @@ export async function gatherEvidence(
   now: number,
 ): Promise<Pick<SpamContext, "duplicate" | "ipRate">> {
   const applicable = signalsFor(source);
-  const [minute, hour, marker] = await Promise.all([
-    applicable.includes("ip_rate") ? incrementCounter("spam-ip-minute", ip, 60, now) : undefined,
-    applicable.includes("ip_rate") ? incrementCounter("spam-ip-hour", ip, 3600, now) : undefined,
+  const [rate, marker] = await Promise.all([
+    // The hour's and the minute's counts live on one item: one write per submission, not two.
+    applicable.includes("ip_rate") ? incrementWindowAndSubWindow("spam-ip", ip, 3600, 60, now) : undefined,
     applicable.includes("duplicate")
       ? db().send(
           new GetCommand({
@@ -55,7 +55,7 @@ export async function gatherEvidence(
   const ttl = marker?.Item?.ttl;
   return {
     duplicate: typeof ttl === "number" && ttl > epochSeconds(now),
-    ipRate: { minute: minute?.count ?? 0, hour: hour?.count ?? 0 },
+    ipRate: { minute: rate?.subWindow ?? 0, hour: rate?.window ?? 0 },
   };
 }
 
@@ -72,4 +72,10 @@ export async function recordEvidence(source: WebhookSource, print: string, now: 
       Item: { ...keys.duplicate(print), type: "duplicate", ttl: epochSeconds(now) + DUPLICATE_WINDOW_SECONDS },
     }),
   );
+}
+
+/** Removes the duplicate marker of a submission whose write failed (its retry is no duplicate). */
+export async function forgetEvidence(source: WebhookSource, print: string): Promise<void> {
+  if (!signalsFor(source).includes("duplicate")) return;
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.duplicate(print) }));
 }

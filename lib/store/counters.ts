@@ -33,3 +33,31 @@ export async function incrementCounter(
 
 export const counterKey = (scope: string, subject: string, windowSeconds: number, now = Date.now()) =>
   keys.counter(scope, subject, windowStart(now, windowSeconds));
+
+/**
+ * One item counting both a window and the sub-window now running inside it (e.g. an IP's
+ * submissions this hour and this minute): one write instead of two. The sub-window counts are
+ * top-level attributes named by their start offset (`s0`, `s60`, ...), so `ADD` needs no map to
+ * exist first; the item expires with its window.
+ */
+export async function incrementWindowAndSubWindow(
+  scope: string,
+  subject: string,
+  windowSeconds: number,
+  subWindowSeconds: number,
+  now = Date.now(),
+): Promise<{ window: number; subWindow: number }> {
+  const start = windowStart(now, windowSeconds);
+  const subName = `s${windowStart(now, subWindowSeconds) - start}`;
+  const out = await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.counter(scope, subject, start),
+      UpdateExpression: "ADD #count :one, #sub :one SET #ttl = if_not_exists(#ttl, :ttl), #type = if_not_exists(#type, :type)",
+      ExpressionAttributeNames: { "#count": "count", "#sub": subName, "#ttl": "ttl", "#type": "type" },
+      ExpressionAttributeValues: { ":one": 1, ":ttl": start + 2 * windowSeconds, ":type": "counter" },
+      ReturnValues: "UPDATED_NEW",
+    }),
+  );
+  return { window: Number(out.Attributes?.count ?? 1), subWindow: Number(out.Attributes?.[subName] ?? 1) };
+}

@@ -147,14 +147,23 @@ export async function storeSubmission(
  * TransactionConflict under concurrency. Never re-creates a deleted webhook.
  */
 export async function countOnWebhook(webhookId: string, receivedAt: string): Promise<void> {
+  await addToWebhookCount(webhookId, 1, "SET lastReceivedAt = :at", { ":at": receivedAt });
+}
+
+/** Takes back a count whose submission write failed (lastReceivedAt stays: it is only a hint). */
+export async function uncountOnWebhook(webhookId: string): Promise<void> {
+  await addToWebhookCount(webhookId, -1);
+}
+
+async function addToWebhookCount(webhookId: string, delta: number, extra = "", values: Record<string, unknown> = {}) {
   try {
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.webhook(webhookId),
-        UpdateExpression: "ADD submissionCount :one SET lastReceivedAt = :at",
+        UpdateExpression: `ADD submissionCount :delta ${extra}`.trim(),
         ConditionExpression: "attribute_exists(pk)",
-        ExpressionAttributeValues: { ":one": 1, ":at": receivedAt },
+        ExpressionAttributeValues: { ":delta": delta, ...values },
       }),
     );
   } catch (error) {

@@ -7,7 +7,7 @@ import { receiveSubmission } from "../../lib/intake/intake";
 import { fingerprint, gatherEvidence, recordEvidence } from "../../lib/spam/evidence";
 import { DUPLICATE_WINDOW_SECONDS } from "../../lib/spam/signals";
 import { db, setDb, tableName } from "../../lib/store/client";
-import { incrementCounter } from "../../lib/store/counters";
+import { incrementWindowAndSubWindow } from "../../lib/store/counters";
 import { keys } from "../../lib/store/keys";
 import { type Account, signupOwner } from "../support/api";
 import {
@@ -60,8 +60,11 @@ describe("per-IP rate (+20): more than 5 a minute or 20 an hour", () => {
   test("the 21st submission in an hour fires; the 20th does not", async () => {
     await awayFromWindowEdge(3600, 15);
     const ip = freshIp();
-    // 19 earlier submissions this hour, in earlier minutes: the hour counter as they left it.
-    await Promise.all(Array.from({ length: 19 }, () => incrementCounter("spam-ip-hour", ip, 3600)));
+    // 19 earlier submissions this hour, in another minute of it: the counter as they left it.
+    const now = Date.now();
+    const hourStart = Math.floor(now / 3_600_000) * 3_600_000;
+    const otherMinute = now - hourStart >= 60_000 ? hourStart + 1_000 : hourStart + 59 * 60_000 + 1_000;
+    await Promise.all(Array.from({ length: 19 }, () => incrementWindowAndSubWindow("spam-ip", ip, 3600, 60, otherMinute)));
     const twentieth = await submitAndRead(generic, ip, unique());
     expect(twentieth.spam.signals).toEqual([]);
     const twentyFirst = await submitAndRead(generic, ip, unique());
@@ -75,7 +78,7 @@ describe("per-IP rate (+20): more than 5 a minute or 20 an hour", () => {
       expect((await submitAndRead(automation, ip, unique(), { headers: {} })).spam.signals).toEqual([]);
     }
     const counter = await db().send(
-      new GetCommand({ TableName: tableName(), Key: keys.counter("spam-ip-minute", ip, Math.floor(Date.now() / 60_000) * 60) }),
+      new GetCommand({ TableName: tableName(), Key: keys.counter("spam-ip", ip, Math.floor(Date.now() / 3_600_000) * 3600) }),
     );
     expect(counter.Item).toBeUndefined();
   });
