@@ -70,8 +70,10 @@ async function findWebhook(principal: Principal, siteId: string, webhookId: stri
 }
 
 export async function listWebhooks(principal: Principal, siteId: string, archived: boolean) {
-  await findSite(principal.orgId, siteId);
-  const all = await listSiteWebhooks(siteId);
+  // The site check and the query run side by side (one round trip, not two): when the site is
+  // not the caller's, findSite throws 404 and the query's result is never looked at.
+  const [, found] = await Promise.all([findSite(principal.orgId, siteId), listSiteWebhooks(siteId)]);
+  const all = found.filter((w) => w.orgId === principal.orgId);
   const archivedCount = all.filter((w) => w.archivedAt !== null).length;
   const webhooks = all.filter((w) => (w.archivedAt !== null) === archived).map(listView);
   return { webhooks, archivedCount };
