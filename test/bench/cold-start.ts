@@ -187,9 +187,9 @@ export async function measureColdStarts(options: { runs: number; log: (line: str
    * ABAB...: `runs` rounds of the group, back to back, its order reversed every other round, so
    * a function and its references are measured within seconds of each other and in both orders.
    */
-  const interleaved = async (names: string[]) => {
+  const interleaved = async (names: string[], rounds = options.runs) => {
     const samples = new Map<string, Sample[]>(names.map((n) => [n, []]));
-    for (let round = 0; round < options.runs; round++) {
+    for (let round = 0; round < rounds; round++) {
       for (const name of round % 2 ? [...names].reverse() : names) samples.get(name)?.push(await probe(file(name)));
     }
     return samples;
@@ -235,7 +235,8 @@ export async function measureColdStarts(options: { runs: number; log: (line: str
     options.log(`cold start ${i + 1}/${entries.length} ${entry.handler}: ${ratio.toFixed(2)}x (CPU ${cpuRatio.toFixed(2)}x)`);
   }
   const layerNames = [...probes.bundles.keys()].filter((n) => n.startsWith("layer/")).sort();
-  keep(await interleaved(layerNames));
+  // Differences of a few milliseconds between neighbours: three times the samples.
+  keep(await interleaved(layerNames, options.runs * 3));
   const layers = layerNames.map((n) => timing(n, all.get(n) ?? []));
   // Over every sample of the run (each reference was measured next to each of its functions).
   const references = [...probes.bundles.keys()].filter((n) => n.startsWith("ref/")).map((n) => timing(n, all.get(n) ?? []));
