@@ -9,7 +9,7 @@
  *   (`[false]` matches the boolean false, not the string "false"); when the event's value is
  *   itself an array, one of its elements must be allowed;
  * - a list of patterns (a pipe's FilterCriteria.Filters) matches when any pattern does (OR).
- * Content filters (`prefix`, `anything-but`, `exists`, `numeric`, ...) are not implemented:
+ * Content filters (`prefix`, `anything-but`, `exists`, `numeric`, ...) are not supported here:
  * `assertSupportedPattern` rejects them, so a pattern the follower cannot evaluate fails loudly
  * instead of matching differently from AWS.
  */
