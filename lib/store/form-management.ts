@@ -1,8 +1,9 @@
-import { QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { cancellationReasons, db, isConditionFailure, tableName } from "./client";
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { cancellationReasons, db, tableName } from "./client";
 import { allMatching, filteredPage } from "./filtered-query";
 import { type Form, toForm } from "./forms";
 import { keys } from "./keys";
+import { updateIfUnchanged } from "./optimistic";
 import { GSI1 } from "./table-definition";
 import { transactWithRetry } from "./transactions";
 
@@ -72,34 +73,16 @@ export type FormChanges = Partial<Pick<Form, "name" | "fields" | "settings" | "s
  * meanwhile). "CONFLICT" when it changed, undefined when it is gone or being purged.
  */
 export async function updateForm(current: Form, changes: FormChanges, updatedAt: string): Promise<Form | "CONFLICT" | undefined> {
-  const names: Record<string, string> = { "#updatedAt": "updatedAt", "#deletedAt": "deletedAt" };
-  const values: Record<string, unknown> = { ":updatedAt": updatedAt, ":expected": current.updatedAt, ":null": "NULL" };
-  const sets = ["#updatedAt = :updatedAt"];
-  for (const [field, value] of Object.entries(changes)) {
-    if (value === undefined) continue;
-    names[`#${field}`] = field;
-    values[`:${field}`] = value;
-    sets.push(`#${field} = :${field}`);
-  }
-  try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.form(current.id),
-        UpdateExpression: `SET ${sets.join(", ")}`,
-        ConditionExpression: "attribute_exists(pk) AND #updatedAt = :expected AND attribute_type(#deletedAt, :null)",
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: "ALL_NEW",
-        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-      }),
-    );
-    return out.Attributes ? toForm(out.Attributes) : undefined;
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const old = (error as { Item?: Record<string, unknown> }).Item;
-    return old && old.deletedAt === null ? "CONFLICT" : undefined;
-  }
+  return updateIfUnchanged({
+    key: keys.form(current.id),
+    changes,
+    expectedUpdatedAt: current.updatedAt,
+    updatedAt,
+    condition: { expression: "attribute_type(#deletedAt, :null)", names: { "#deletedAt": "deletedAt" }, values: { ":null": "NULL" } },
+    // A form being purged is gone for its editors too.
+    isConflict: (old) => old.deletedAt === null,
+    map: toForm,
+  });
 }
 
 /**

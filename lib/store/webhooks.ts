@@ -1,5 +1,6 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { cancellationReasons, db, isConditionFailure, tableName } from "./client";
+import { GetCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { cancellationReasons, db, tableName } from "./client";
+import { updateIfUnchanged } from "./optimistic";
 import { keys } from "./keys";
 import { GSI1 } from "./table-definition";
 
@@ -112,33 +113,13 @@ export async function updateWebhook(
   changes: WebhookChanges,
   updatedAt: string,
 ): Promise<Webhook | "CONFLICT" | undefined> {
-  const names: Record<string, string> = { "#updatedAt": "updatedAt" };
-  const values: Record<string, unknown> = { ":updatedAt": updatedAt, ":expected": current.updatedAt };
-  const sets = ["#updatedAt = :updatedAt"];
-  for (const [field, value] of Object.entries(changes)) {
-    if (value === undefined) continue;
-    names[`#${field}`] = field;
-    values[`:${field}`] = value;
-    sets.push(`#${field} = :${field}`);
-  }
-  try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.webhook(current.id),
-        UpdateExpression: `SET ${sets.join(", ")}`,
-        ConditionExpression: "attribute_exists(pk) AND #updatedAt = :expected",
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: "ALL_NEW",
-        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-      }),
-    );
-    return out.Attributes ? toWebhook(out.Attributes) : undefined;
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    return (error as { Item?: unknown }).Item ? "CONFLICT" : undefined;
-  }
+  return updateIfUnchanged({
+    key: keys.webhook(current.id),
+    changes,
+    expectedUpdatedAt: current.updatedAt,
+    updatedAt,
+    map: toWebhook,
+  });
 }
 
 /**
