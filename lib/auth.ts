@@ -4,7 +4,7 @@ import { loadConfig, type Plan } from "./config";
 import { AppError } from "./errors";
 import { sha256Hex } from "./ids";
 import { type Permission, type Role, rolePermissions } from "./permissions";
-import { asMember, asOrganization, asSession, getItem, getItems, type Member, type Session } from "./store/accounts";
+import { asMember, asOrganization, getItem, getItems, type Member, type Session } from "./store/accounts";
 import { keys } from "./store/keys";
 import { tokenKind } from "./tokens";
 

@@ -1,5 +1,5 @@
 import { login } from "../../lib/accounts";
-import { httpHandler } from "../../lib/http/handler";
+import { publicHandler } from "../../lib/http/public-handler";
 import * as z from "../../lib/validation";
 
 const body = z.strictObject({
@@ -7,6 +7,6 @@ const body = z.strictObject({
   password: z.string().check(z.minLength(1), z.maxLength(200)),
 });
 
-export const handler = httpHandler("POST /api/v1/auth/login", { body }, ({ body, sourceIp }) =>
+export const handler = publicHandler("POST /api/v1/auth/login", { body }, ({ body, sourceIp }) =>
   login({ ...body, sourceIp }),
 );

@@ -1,5 +1,5 @@
 import { signup } from "../../lib/accounts";
-import { httpHandler } from "../../lib/http/handler";
+import { publicHandler } from "../../lib/http/public-handler";
 import { email, name } from "../../lib/http/schemas";
 import * as z from "../../lib/validation";
 
@@ -18,4 +18,4 @@ const body = z
     }),
   );
 
-export const handler = httpHandler("POST /api/v1/auth/signup", { body, status: 201 }, ({ body }) => signup(body));
+export const handler = publicHandler("POST /api/v1/auth/signup", { body, status: 201 }, ({ body }) => signup(body));

@@ -1,8 +1,8 @@
-import { httpHandler } from "../../lib/http/handler";
+import { publicHandler } from "../../lib/http/public-handler";
 import { jsonResponse, RawResponse } from "../../lib/http/response";
 import { CORS_HEADERS } from "../../lib/intake/cors";
 import { pingWebhook } from "../../lib/intake/intake";
 
-export const handler = httpHandler("GET /api/v1/incoming/{webhookId}", { headers: CORS_HEADERS }, async ({ params }) =>
+export const handler = publicHandler("GET /api/v1/incoming/{webhookId}", { headers: CORS_HEADERS }, async ({ params }) =>
   new RawResponse(jsonResponse(200, await pingWebhook(params.webhookId ?? ""))),
 );

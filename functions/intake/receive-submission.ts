@@ -1,10 +1,10 @@
-import { httpHandler } from "../../lib/http/handler";
+import { publicHandler } from "../../lib/http/public-handler";
 import { jsonResponse, RawResponse } from "../../lib/http/response";
 import { CORS_HEADERS } from "../../lib/intake/cors";
 import { receiveSubmission } from "../../lib/intake/intake";
 
 /** Spec 4.2: the result at the top level (not under `data`), or a 303 to `_redirect`. */
-export const handler = httpHandler(
+export const handler = publicHandler(
   "POST /api/v1/incoming/{webhookId}",
   { headers: CORS_HEADERS },
   async ({ event, params, query, sourceIp }) => {

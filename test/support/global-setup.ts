@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, openSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { type LocalStackInfo, stackFile } from "../../infra/local/stack-file";
 import { TEST_ADMIN_EMAIL } from "./constants";
 import { type FakeCaptcha, startFakeCaptcha, TEST_TIMEOUT_MS } from "./fake-captcha";

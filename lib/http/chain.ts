@@ -1,0 +1,160 @@
+import middy, { type MiddlewareObj, type Request } from "@middy/core";
+import type { APIGatewayProxyEventV2, Context } from "aws-lambda";
+import type { Principal } from "../auth";
+import { AppError } from "../errors";
+import { describeError, log } from "../log";
+import type * as z from "../validation";
+import { errorResponse, type HttpResult, RawResponse, successResponse } from "./response";
+
+/**
+ * The middy chain every route shares (error mapping, JSON body, validation), without
+ * authentication: `lib/http/handler.ts` adds it for authenticated routes, and public routes
+ * (`lib/http/public-handler.ts`) never load it, so the intake and login functions do not carry
+ * the session and API-key code at cold start (docs/performance.md, section 1).
+ */
+
+/** Management bodies are small JSON documents; API Gateway itself accepts up to 10 MB. */
+export const MAX_JSON_BODY_BYTES = 64 * 1024;
+
+export type Schema<T> = z.ZodMiniType<T, unknown>;
+
+export interface RequestContext<B, Q, P extends Principal | undefined> {
+  body: B;
+  query: Q;
+  params: Record<string, string>;
+  principal: P;
+  event: APIGatewayProxyEventV2;
+  requestId: string;
+  sourceIp: string;
+}
+
+export interface Options<B, Q> {
+  body?: Schema<B>;
+  query?: Schema<Q>;
+  /** Status of a successful response (default 200). */
+  status?: number;
+  /** Headers on every response of the route, errors included (the intake route's CORS). */
+  headers?: Record<string, string>;
+}
+
+interface InletState {
+  principal?: Principal;
+  body?: unknown;
+}
+export type InletEvent = APIGatewayProxyEventV2 & { inlet?: InletState };
+export type InletRequest = Request<InletEvent, HttpResult, Error, Context>;
+export type InletMiddleware = MiddlewareObj<InletEvent, HttpResult>;
+
+export function header(event: APIGatewayProxyEventV2, name: string): string | undefined {
+  // API Gateway lower-cases header names in payload format 2.0; the local gateway does too.
+  return event.headers?.[name];
+}
+
+export function zodDetails(error: z.core.$ZodError): { path: string; message: string }[] {
+  return error.issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message }));
+}
+
+export function parseWith<T>(schema: Schema<T>, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw new AppError("VALIDATION_ERROR", "The request is not valid", zodDetails(result.error));
+  }
+  return result.data;
+}
+
+/** Maps every failure to the error envelope, once; only errors below 500 are described. */
+const errorMapper = (routeHeaders: Record<string, string> = {}): InletMiddleware => ({
+  onError: async (request: InletRequest) => {
+    const error = request.error;
+    const requestId = request.context?.awsRequestId ?? request.event.requestContext?.requestId;
+    let appError: AppError;
+    if (error instanceof AppError) {
+      appError = error;
+    } else if (isThrottle(error)) {
+      log.warn("dynamodb throttled", { requestId, ...describeError(error) });
+      appError = new AppError("SERVICE_UNAVAILABLE", "The service is busy; retry shortly", undefined, {
+        "retry-after": "1",
+      });
+    } else {
+      log.error("unhandled error", { requestId, route: request.event.routeKey, ...describeError(error) });
+      appError = new AppError("INTERNAL_ERROR", "An internal error occurred");
+    }
+    const response = errorResponse(appError, requestId);
+    Object.assign(response.headers, routeHeaders);
+    const principal = request.event.inlet?.principal;
+    if (principal?.kind === "apiKey") {
+      Object.assign(response.headers, principal.responseHeaders);
+      await principal.pending;
+    }
+    request.response = response;
+  },
+});
+
+const THROTTLE_ERRORS = new Set([
+  "ProvisionedThroughputExceededException",
+  "ThrottlingException",
+  "RequestLimitExceeded",
+  "TransactionConflictException",
+]);
+const isThrottle = (error: unknown) => THROTTLE_ERRORS.has((error as { name?: string } | null)?.name ?? "");
+
+function decodeBody(event: APIGatewayProxyEventV2): string {
+  if (!event.body) return "";
+  return event.isBase64Encoded ? Buffer.from(event.body, "base64").toString("utf8") : event.body;
+}
+
+const jsonBody = (enabled: boolean): InletMiddleware => ({
+  before: async (request: InletRequest) => {
+    if (!enabled) return;
+    const event = request.event;
+    const text = decodeBody(event);
+    if (Buffer.byteLength(text) > MAX_JSON_BODY_BYTES) {
+      throw new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${MAX_JSON_BODY_BYTES} bytes`);
+    }
+    if (text.trim() === "") {
+      (event.inlet ??= {}).body = {};
+      return;
+    }
+    const type = (header(event, "content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+    if (type !== "" && type !== "application/json" && !type.endsWith("+json")) {
+      throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the body as application/json");
+    }
+    try {
+      (event.inlet ??= {}).body = JSON.parse(text);
+    } catch {
+      throw new AppError("INVALID_JSON", "The body is not valid JSON");
+    }
+  },
+});
+
+/**
+ * Error mapping, then `authentication` when given, JSON body parsing, zod validation, then `fn`,
+ * whose return value becomes `{success: true, data}` (or is sent as it is when a RawResponse).
+ */
+export function buildHandler<B, Q, P extends Principal | undefined>(
+  options: Options<B, Q>,
+  authentication: InletMiddleware | undefined,
+  fn: (ctx: RequestContext<B, Q, P>) => Promise<unknown>,
+) {
+  const chain = middy<InletEvent, HttpResult>().use(errorMapper(options.headers));
+  // Credentials are checked before the body is read: an anonymous caller learns nothing about a
+  // route's body rules.
+  if (authentication) chain.use(authentication);
+  return chain.use(jsonBody(options.body !== undefined)).handler(async (event, context) => {
+    const body = options.body ? parseWith(options.body, event.inlet?.body) : (undefined as B);
+    const rawQuery = event.queryStringParameters ?? {};
+    const query = options.query ? parseWith(options.query, rawQuery) : (rawQuery as Q);
+    const result = await fn({
+      body,
+      query,
+      params: (event.pathParameters ?? {}) as Record<string, string>,
+      principal: event.inlet?.principal as P,
+      event,
+      requestId: context.awsRequestId,
+      sourceIp: event.requestContext.http.sourceIp,
+    });
+    const response = result instanceof RawResponse ? result.result : successResponse(result, options.status);
+    Object.assign(response.headers, options.headers ?? {});
+    return response;
+  });
+}
