@@ -1,5 +1,5 @@
 import { httpHandler } from "../../lib/http/handler";
-import { createEndpoint, endpointDescription, endpointUrl } from "../../lib/outbound/endpoints";
+import { createEndpoint, endpointDescription, endpointUrl } from "../../lib/outbound/endpoint-changes";
 import * as z from "../../lib/validation";
 
 const body = z.strictObject({ url: endpointUrl, description: z.optional(endpointDescription) });

@@ -1,5 +1,5 @@
 import { httpHandler } from "../../lib/http/handler";
-import { retryDelivery } from "../../lib/outbound/endpoints";
+import { retryDelivery } from "../../lib/outbound/retry";
 
 export const handler = httpHandler(
   "POST /api/v1/forms/{formId}/outbound-webhooks/{endpointId}/deliveries/{deliveryId}/retry",

@@ -1,0 +1,33 @@
+import type { Principal } from "../auth";
+import { AppError, notFound } from "../errors";
+import { nowIso } from "../ids";
+import { getDelivery, scheduleManualAttempt } from "./delivery-store";
+import { deliveryView, findEndpoint } from "./endpoints";
+import { INTERNAL_MESSAGE_VERSION, newMessageToken, sendDeliveryMessage } from "./messages";
+
+/**
+ * Replays a delivery now (same `webhook-id`, a fresh timestamp and signature). A delivered or
+ * failed delivery gets exactly one more attempt; one still retrying has its next attempt brought
+ * forward, and keeps its schedule if that attempt fails.
+ */
+export async function retryDelivery(principal: Principal, formId: string, endpointId: string, deliveryId: string) {
+  const endpoint = await findEndpoint(principal, formId, endpointId);
+  const delivery = await getDelivery(deliveryId);
+  if (!delivery || delivery.endpointId !== endpoint.id || delivery.orgId !== principal.orgId) throw notFound("Delivery");
+  if (!endpoint.isEnabled) {
+    throw new AppError("OUTBOUND_WEBHOOK_DISABLED", "The outbound webhook is disabled; enable it before retrying a delivery");
+  }
+  if (delivery.leaseUntil !== undefined || !(await scheduleManualAttempt(delivery, nowIso()))) {
+    throw new AppError("CONFLICT", "An attempt of this delivery is in progress; retry shortly");
+  }
+  await sendDeliveryMessage({
+    v: INTERNAL_MESSAGE_VERSION,
+    kind: "delivery",
+    deliveryId: delivery.id,
+    attempt: delivery.attemptCount + 1,
+    dueAt: nowIso(),
+    token: newMessageToken(),
+  });
+  const scheduled = await getDelivery(delivery.id);
+  return { delivery: deliveryView(scheduled ?? delivery) };
+}
