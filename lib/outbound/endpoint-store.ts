@@ -1,6 +1,7 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { cancellationReasons, db, isConditionFailure, tableName } from "../store/client";
 import { keys } from "../store/keys";
+import { queryAll } from "../store/pagination";
 
 /**
  * Outbound webhook endpoints in the table (docs/data-model.md, "Outbound webhook endpoint").
@@ -81,24 +82,14 @@ export async function getEndpoint(formId: string, endpointId: string): Promise<O
 
 /** A form's endpoints, oldest first by id order (at most MAX_ENDPOINTS_PER_FORM: one page). */
 export async function listFormEndpoints(formId: string): Promise<OutboundEndpoint[]> {
-  const endpoints: OutboundEndpoint[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-        ExpressionAttributeValues: {
-          ":pk": keys.outboundEndpointPartition(formId),
-          ":prefix": keys.outboundEndpointPrefix(),
-        },
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    endpoints.push(...(out.Items ?? []).map(toEndpoint));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return endpoints.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+  const items = await queryAll({
+    KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+    ExpressionAttributeValues: {
+      ":pk": keys.outboundEndpointPartition(formId),
+      ":prefix": keys.outboundEndpointPrefix(),
+    },
+  });
+  return items.map(toEndpoint).sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
 }
 
 export interface EndpointChanges {

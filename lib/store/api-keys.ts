@@ -1,8 +1,9 @@
-import { GetCommand, QueryCommand, type QueryCommandInput, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { Plan } from "../config";
 import type { Permission } from "../permissions";
 import { cancellationReasons, db, isConditionFailure, tableName } from "./client";
 import { keys } from "./keys";
+import { queryAll } from "./pagination";
 import { GSI1 } from "./table-definition";
 import { sleep, transactWithRetry } from "./transactions";
 
@@ -46,22 +47,13 @@ export async function getApiKey(keyId: string): Promise<ApiKey | undefined> {
 
 /** Every key of the organization, newest first (GSI1; at most 25, so one page in practice). */
 export async function listApiKeys(orgId: string): Promise<ApiKey[]> {
-  const found: ApiKey[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const input: QueryCommandInput = {
-      TableName: tableName(),
-      IndexName: GSI1,
-      KeyConditionExpression: "gsi1pk = :pk",
-      ExpressionAttributeValues: { ":pk": keys.apiKeyIndexPartition(orgId) },
-      ScanIndexForward: false,
-    };
-    if (start) input.ExclusiveStartKey = start;
-    const out = await db().send(new QueryCommand(input));
-    found.push(...(out.Items ?? []).map(toApiKey));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return found;
+  const items = await queryAll({
+    IndexName: GSI1,
+    KeyConditionExpression: "gsi1pk = :pk",
+    ExpressionAttributeValues: { ":pk": keys.apiKeyIndexPartition(orgId) },
+    ScanIndexForward: false,
+  });
+  return items.map(toApiKey);
 }
 
 export type InsertOutcome = "OK" | "LIMIT_REACHED" | "ORG_NOT_FOUND" | { planChanged: Plan };

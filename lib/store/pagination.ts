@@ -29,6 +29,24 @@ const encodeCursor = (key: Record<string, unknown> | undefined) =>
   key ? Buffer.from(JSON.stringify(key)).toString("base64url") : null;
 
 /**
+ * Every item a query matches, page after page (TableName is this table's). For partitions
+ * bounded by a limit (a site's webhooks, a form's endpoints, an organization's keys), which
+ * fit one page in practice; the loop is there for the day an item grows past 1 MB / limit.
+ */
+export async function queryAll(input: Omit<QueryCommandInput, "TableName" | "ExclusiveStartKey">): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({ ...input, TableName: tableName(), ...(start ? { ExclusiveStartKey: start } : {}) }),
+    );
+    items.push(...(out.Items ?? []));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+/**
  * One page of a partition (`pk = partition AND begins_with(sk, prefix)`), or of GSI1 when
  * `index` is set. Items are mapped by `map`; newest first when `newestFirst`.
  */

@@ -1,7 +1,8 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { cancellationReasons, db, tableName } from "./client";
 import { updateIfUnchanged } from "./optimistic";
 import { keys } from "./keys";
+import { queryAll } from "./pagination";
 import { GSI1 } from "./table-definition";
 
 export const WEBHOOK_SOURCES = ["generic", "partner_ads", "partner_automation"] as const;
@@ -81,22 +82,12 @@ export async function getWebhook(webhookId: string): Promise<Webhook | undefined
 
 /** Every webhook of a site (at most MAX_WEBHOOKS_PER_SITE, so one query page), oldest first. */
 export async function listSiteWebhooks(siteId: string): Promise<Webhook[]> {
-  const items: Webhook[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: GSI1,
-        KeyConditionExpression: "gsi1pk = :pk",
-        ExpressionAttributeValues: { ":pk": keys.webhookIndexPartition(siteId) },
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    items.push(...(out.Items ?? []).map(toWebhook));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
+  const items = await queryAll({
+    IndexName: GSI1,
+    KeyConditionExpression: "gsi1pk = :pk",
+    ExpressionAttributeValues: { ":pk": keys.webhookIndexPartition(siteId) },
+  });
+  return items.map(toWebhook);
 }
 
 export type WebhookChanges = Partial<
