@@ -6,14 +6,14 @@ import type { IQueue } from "aws-cdk-lib/aws-sqs";
 import { NagSuppressions } from "cdk-nag";
 import type { Construct } from "constructs";
 import type { RouteDef } from "../functions/routes";
-import { type ConfigInput, type ConfigKey, configSchema } from "../lib/config";
+import { type ConfigInput, type ConfigKey, checkSetting } from "../lib/config";
 import { EXPORT_PREFIX } from "../lib/store/exports";
 import { keys } from "../lib/store/keys";
 
 /**
- * A function's environment, typed from the config schema (lib/config.ts): a key the schema does
+ * A function's environment, typed from the settings table (lib/config.ts): a key the table does
  * not know, or an enum value it does not accept, is a `tsc` error rather than a cold-start
- * failure in production. Numbers are coerced by the schema, so they are plain strings here.
+ * failure in production. Numbers are parsed at cold start, so they are plain strings here.
  */
 export type FunctionEnvironment = {
   readonly [K in ConfigKey]?: NonNullable<ConfigInput[K]> extends string ? NonNullable<ConfigInput[K]> : string;
@@ -28,7 +28,7 @@ export function setEnvironment(fn: LambdaFunction, env: FunctionEnvironment): vo
 /**
  * Settings an operator may set per deployment with CDK context (`cdk deploy -c signupMode=...`
  * or the `context` block of cdk.json). Unset ones are left out of the environment so the
- * schema's defaults in lib/config.ts stay the only defaults.
+ * defaults in lib/config.ts stay the only defaults.
  */
 export const CONTEXT_SETTINGS = {
   baseUrl: "BASE_URL",
@@ -39,19 +39,19 @@ export const CONTEXT_SETTINGS = {
 } as const satisfies Record<string, ConfigKey>;
 
 /**
- * The context settings that are set, each validated by the same schema the functions parse at
- * cold start, so `-c signupMode=closed` fails `cdk synth` instead of every request.
+ * The context settings that are set, each validated by the same rules the functions parse with
+ * at cold start (`checkSetting`), so `-c signupMode=closed` fails `cdk synth` instead of every
+ * request.
  */
 export function settingsFromContext(scope: Construct): FunctionEnvironment {
   const env: Partial<Record<ConfigKey, string>> = {};
   for (const [contextKey, configKey] of Object.entries(CONTEXT_SETTINGS)) {
     const raw: unknown = scope.node.tryGetContext(contextKey);
     if (raw === undefined || raw === null || raw === "") continue;
-    // cdk.json may list admin emails as a JSON array; the schema reads a comma-separated string.
+    // cdk.json may list admin emails as a JSON array; lib/config.ts reads a comma-separated string.
     const value = Array.isArray(raw) ? raw.map(String).join(",") : String(raw);
-    const result = configSchema.shape[configKey].safeParse(value);
-    if (!result.success) {
-      const reason = result.error.issues.map((issue) => issue.message).join("; ");
+    const reason = checkSetting(configKey, value);
+    if (reason !== undefined) {
       throw new Error(`Context value ${contextKey}=${JSON.stringify(value)} is not a valid ${configKey}: ${reason}`);
     }
     env[configKey] = value;

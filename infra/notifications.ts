@@ -2,14 +2,14 @@ import { Stack } from "aws-cdk-lib";
 import { PolicyStatement } from "aws-cdk-lib/aws-iam";
 import type { Function as LambdaFunction } from "aws-cdk-lib/aws-lambda";
 import { NagSuppressions } from "cdk-nag";
-import { configSchema } from "../lib/config";
+import { checkSetting, settingDefault } from "../lib/config";
 import { setEnvironment } from "./environment";
 
 /**
  * Notification emails (lib/notifications/): the function that sends them (the intake consumer)
  * gets NOTIFY_FROM and `ses:SendEmail`, from two CDK context values:
- * - `notifyFrom`: the sender, `Name <addr@domain>` or `addr@domain` (validated by the config
- *   schema at synth); unset, the schema's default applies, which no real SES identity verifies.
+ * - `notifyFrom`: the sender, `Name <addr@domain>` or `addr@domain` (validated by the rules of
+ *   lib/config.ts at synth); unset, its default applies, which no real SES identity verifies.
  * - `sesIdentity`: the verified SES identity the sender belongs to (its domain, a parent domain,
  *   or the address itself). Set, the grant is scoped to that identity's ARN; unset, SendEmail is
  *   allowed on any identity of the account and region (docs/deployment.md, "Email").
@@ -35,16 +35,15 @@ export function bindNotifications(fn: LambdaFunction): void {
   const identity = rawIdentity === undefined || rawIdentity === null || rawIdentity === "" ? undefined : String(rawIdentity);
 
   if (from !== undefined) {
-    const parsed = configSchema.shape.NOTIFY_FROM.safeParse(from);
-    if (!parsed.success) {
-      const reason = parsed.error.issues.map((issue) => issue.message).join("; ");
+    const reason = checkSetting("NOTIFY_FROM", from);
+    if (reason !== undefined) {
       throw new Error(`Context value ${NOTIFY_CONTEXT.from}=${JSON.stringify(from)} is not a valid NOTIFY_FROM: ${reason}`);
     }
     setEnvironment(fn, { NOTIFY_FROM: from });
   }
 
   if (identity !== undefined) {
-    const sender = from ?? String(configSchema.shape.NOTIFY_FROM.parse(undefined));
+    const sender = from ?? settingDefault("NOTIFY_FROM");
     if (!identityCovers(identity, sender)) {
       throw new Error(
         `Context value ${NOTIFY_CONTEXT.identity}=${JSON.stringify(identity)} does not cover the sender ${JSON.stringify(sender)} (set ${NOTIFY_CONTEXT.from})`,
