@@ -1,6 +1,5 @@
-import { GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { loadConfig } from "../config";
+import { createS3Client, type S3ObjectClient } from "./s3";
 
 /**
  * Large submission exports live in a private bucket (infra/exports.ts): never public, SSL only,
@@ -16,16 +15,16 @@ export const EXPORT_PREFIX = "exports/";
  */
 export const DOWNLOAD_LINK_SECONDS = 15 * 60;
 
-let client: S3Client | undefined;
+let client: S3ObjectClient | undefined;
 
-/** Built once from config; a local endpoint (the S3 emulator) is addressed path-style. */
-function s3(): S3Client {
+/**
+ * Built once from config (lib/store/s3.ts: a signed fetch and presigned URLs, not the S3 client);
+ * a local endpoint (the S3 emulator) is addressed path-style.
+ */
+function s3(): S3ObjectClient {
   if (!client) {
     const config = loadConfig();
-    client = new S3Client({
-      region: config.AWS_REGION,
-      ...(config.S3_ENDPOINT ? { endpoint: config.S3_ENDPOINT, forcePathStyle: true } : {}),
-    });
+    client = createS3Client({ region: config.AWS_REGION, endpoint: config.S3_ENDPOINT });
   }
   return client;
 }
@@ -48,18 +47,13 @@ export async function storeExport(
   contentType: string,
   filename: string,
 ): Promise<{ url: string; expiresAt: string }> {
-  const Bucket = bucket();
-  await s3().send(new PutObjectCommand({ Bucket, Key: key, Body: body, ContentType: contentType }));
+  const name = bucket();
+  await s3().putObject(name, key, body, contentType);
   const expiresAt = new Date(Date.now() + DOWNLOAD_LINK_SECONDS * 1000).toISOString();
-  const url = await getSignedUrl(
-    s3(),
-    new GetObjectCommand({
-      Bucket,
-      Key: key,
-      ResponseContentType: contentType,
-      ResponseContentDisposition: `attachment; filename="${filename}"`,
-    }),
-    { expiresIn: DOWNLOAD_LINK_SECONDS },
-  );
+  const url = await s3().presignGet(name, key, {
+    expiresIn: DOWNLOAD_LINK_SECONDS,
+    responseContentType: contentType,
+    responseContentDisposition: `attachment; filename="${filename}"`,
+  });
   return { url, expiresAt };
 }
