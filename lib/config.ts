@@ -72,15 +72,21 @@ function url(): Kind<string, string> {
   };
 }
 
-/** A safe integer from `min` (and up to `max`), read with `Number()`; blank is rejected. */
-function int(range: { min: number; max?: number }): Kind<string, number> {
-  const { min, max } = range;
-  const reason = max === undefined ? `Must be a whole number >= ${min}` : `Must be a whole number from ${min} to ${max}`;
+/**
+ * A safe integer from `min` (and up to `max`), read with `Number()`; blank is rejected.
+ * `powerOfTwo`: only powers of two (scrypt's cost parameter N must be one).
+ */
+function int(range: { min: number; max?: number; powerOfTwo?: boolean }): Kind<string, number> {
+  const { min, max, powerOfTwo = false } = range;
+  const reason =
+    (max === undefined ? `Must be a whole number >= ${min}` : `Must be a whole number from ${min} to ${max}`) +
+    (powerOfTwo ? ", a power of two" : "");
   return {
     parse(value) {
       if (value.trim() === "") return fail(reason);
       const n = Number(value);
       if (!Number.isSafeInteger(n) || n < min || (max !== undefined && n > max)) return fail(reason);
+      if (powerOfTwo && (n & (n - 1)) !== 0) return fail(reason);
       return ok(n);
     },
   };
@@ -176,7 +182,7 @@ const SETTINGS = {
   SESSION_TTL_HOURS: withDefault(int({ min: 1 }), 24 * 7),
   INVITE_TTL_HOURS: withDefault(int({ min: 1 }), 24 * 7),
   /** scrypt cost. 2^15 in production; tests may lower it to keep the suite fast. */
-  PASSWORD_HASH_COST: withDefault(int({ min: 1 }), 32768),
+  PASSWORD_HASH_COST: withDefault(int({ min: 2, max: 2 ** 30, powerOfTwo: true }), 32768),
   LOG_LEVEL: withDefault(oneOf(["debug", "info", "warn", "error"]), "info"),
   /** Captcha siteverify endpoints (reCAPTCHA v3 for `score`, hCaptcha for `challenge`). */
   CAPTCHA_SCORE_VERIFY_URL: withDefault(url(), "https://www.google.com/recaptcha/api/siteverify"),

@@ -120,7 +120,15 @@ describe("parseConfig", () => {
   });
 
   describe("whole numbers", () => {
-    const positive = ["SESSION_TTL_HOURS", "INVITE_TTL_HOURS", "PASSWORD_HASH_COST", "CAPTCHA_TIMEOUT_MS", "OUTBOUND_TIMEOUT_MS"];
+    const positive = ["SESSION_TTL_HOURS", "INVITE_TTL_HOURS", "CAPTCHA_TIMEOUT_MS", "OUTBOUND_TIMEOUT_MS"];
+
+    test("PASSWORD_HASH_COST is a power of two from 2 to 2^30 (scrypt's N)", () => {
+      expect(parseConfig({ ...base, PASSWORD_HASH_COST: "1024" }).PASSWORD_HASH_COST).toBe(1024);
+      expect(parseConfig({ ...base, PASSWORD_HASH_COST: "2" }).PASSWORD_HASH_COST).toBe(2);
+      for (const bad of ["1000", "1", "0", "-2", "abc", "", String(2 ** 31)]) {
+        expect(problemsOf({ ...base, PASSWORD_HASH_COST: bad })).toMatch(/^Invalid configuration: PASSWORD_HASH_COST: .*power of two/);
+      }
+    });
 
     test.each(positive)("%s accepts positive whole numbers (read as Number() does)", (key) => {
       expect(parseConfig({ ...base, [key]: "7" })[key as ConfigKey]).toBe(7);
