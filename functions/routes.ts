@@ -33,6 +33,11 @@ export interface RouteDef {
    * EXPORT_BUCKET.
    */
   bucket?: "write";
+  /**
+   * `send` → may send notification emails through SES from the configured identity
+   * (infra/notifications.ts); only the queue consumer does.
+   */
+  email?: "send";
   memoryMb?: number;
   timeoutSeconds?: number;
 }
@@ -333,4 +338,6 @@ export const QUEUE_CONSUMER = {
   batchSize: 10,
   // Outbound webhook attempts queue their retries (lib/outbound/messages.ts).
   queue: "send",
-} as const satisfies Pick<RouteDef, "handler" | "table" | "queue" | "timeoutSeconds" | "memoryMb"> & { batchSize: number };
+  // Notification emails (lib/notifications/).
+  email: "send",
+} as const satisfies Pick<RouteDef, "handler" | "table" | "queue" | "email" | "timeoutSeconds" | "memoryMb"> & { batchSize: number };

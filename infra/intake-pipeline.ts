@@ -172,7 +172,7 @@ export class IntakePipeline extends Construct {
     });
     bindTable(this.consumer.fn, props.table, QUEUE_CONSUMER.table);
     // Notification emails: NOTIFY_FROM and ses:SendEmail, from CDK context (infra/notifications.ts).
-    bindNotifications(this.consumer.fn);
+    if (QUEUE_CONSUMER.email === "send") bindNotifications(this.consumer.fn);
     // Outbound webhook retries are internal messages the consumer sends to its own queue
     // (lib/outbound/messages.ts): send rights on this queue and its URL, nothing more.
     bindQueue(this.consumer.fn, this.queue, QUEUE_CONSUMER.queue);

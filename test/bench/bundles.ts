@@ -10,7 +10,7 @@ export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..
 export const MAX_BUNDLE_BYTES = 500 * 1024;
 
 /** The AWS SDK clients a function may use, derived from its route entry (what infra/ grants). */
-export type SdkClient = "dynamodb" | "sqs" | "s3";
+export type SdkClient = "dynamodb" | "sqs" | "s3" | "ses";
 
 export interface FunctionEntry {
   /** The handler module under functions/, without extension. */
@@ -21,13 +21,14 @@ export interface FunctionEntry {
   memoryMb: number;
 }
 
-type Entry = Pick<RouteDef, "handler" | "table" | "queue" | "bucket" | "memoryMb">;
+type Entry = Pick<RouteDef, "handler" | "table" | "queue" | "bucket" | "email" | "memoryMb">;
 
 export function clientsOf(def: Entry): SdkClient[] {
   const clients: SdkClient[] = [];
   if (def.table !== "none") clients.push("dynamodb");
   if (def.queue === "send") clients.push("sqs");
   if (def.bucket === "write") clients.push("s3");
+  if (def.email === "send") clients.push("ses");
   return clients;
 }
 
@@ -112,11 +113,17 @@ const REFERENCE_SOURCES: Record<SdkClient, { imports: string; construct: string;
     keep: "export const __keep_sqs = [SendMessageCommand];\n",
   },
   s3: {
-    // The export route also signs download links: the presigner is part of what it must load.
+    // The export route writes and presigns with a SigV4 signer and the default credential chain
+    // (lib/store/s3.ts), not the S3 client: pieces the DynamoDB client already bundles.
     imports:
-      'import { GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";\nimport { getSignedUrl } from "@aws-sdk/s3-request-presigner";\n',
-    construct: "new S3Client({ region: process.env.AWS_REGION });",
-    keep: "export const __keep_s3 = [GetObjectCommand, PutObjectCommand, getSignedUrl];\n",
+      'import { defaultProvider } from "@aws-sdk/credential-provider-node";\nimport { Sha256 } from "@smithy/core/checksum";\nimport { SignatureV4 } from "@smithy/signature-v4";\n',
+    construct:
+      'new SignatureV4({ service: "s3", region: process.env.AWS_REGION ?? "us-east-1", credentials: defaultProvider(), sha256: Sha256, uriEscapePath: false });',
+  },
+  ses: {
+    imports: 'import { SESv2Client, SendEmailCommand } from "@aws-sdk/client-sesv2";\n',
+    construct: "new SESv2Client({ region: process.env.AWS_REGION });",
+    keep: "export const __keep_ses = [SendEmailCommand];\n",
   },
 };
 
@@ -152,9 +159,13 @@ function probeSource(entry: FunctionEntry): string {
     lines.push('import { SQSClient } from "@aws-sdk/client-sqs";');
     construct.push("new SQSClient({ region: process.env.AWS_REGION });");
   }
+  if (entry.clients.includes("ses")) {
+    lines.push(`import { ses } from ${path("lib/notifications/ses.ts")};`);
+    construct.push("ses();");
+  }
   if (entry.clients.includes("s3")) {
-    lines.push('import { S3Client } from "@aws-sdk/client-s3";');
-    construct.push("new S3Client({ region: process.env.AWS_REGION });");
+    lines.push(`import { createS3Client } from ${path("lib/store/s3.ts")};`);
+    construct.push('createS3Client({ region: process.env.AWS_REGION ?? "us-east-1" });');
   }
   return `${lines.join("\n")}\nexport function __construct() {\n${construct.map((c) => `  ${c}`).join("\n")}\n}\n`;
 }

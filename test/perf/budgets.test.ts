@@ -1,49 +1,78 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Recorder, describeCalls, type RecordingSummary } from "../support/recording-client";
-import { buildBundles, functionEntries, functionEntryPoints, MAX_BUNDLE_BYTES } from "../bench/bundles";
+import type { Metafile } from "esbuild";
+import { ROUTES } from "../../functions/routes";
+import { type BuiltBundle, buildBundles, functionEntries, functionEntryPoints, includesInput, MAX_BUNDLE_BYTES, type SdkClient } from "../bench/bundles";
 import { BARS, prepareFixture, runScenarios, type ScenarioResult } from "../bench/scenarios";
 
 /**
  * The performance bars of docs/performance.md, held without timing anything: bundle sizes (the
  * same esbuild build `cdk synth` runs, infra/bundling.ts) and the DynamoDB round trips and
  * write units of the request scenarios (the recording client against the test stack).
- *
- * Where the code misses a bar today (one bundle), the bar is a `test.failing` (it starts
- * failing, i.e. asks to become a plain test, the day the code meets it) and a ceiling at today's
- * figure keeps it from getting worse meanwhile. docs/performance.md lists the miss, its cause
- * and the fixes proposed.
  */
-const KNOWN_MISSES = {
-  /** Its SDK-only part (DynamoDB, S3 and the presigner) is 475 KB already. */
-  bundleBytes: { "submissions/export-submissions": 560 * 1024 } as Record<string, number>,
-};
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 describe("bundle sizes (the build cdk synth runs)", () => {
   let sizes: Map<string, number>;
+  let built: Map<string, BuiltBundle>;
+  let metafile: Metafile;
   beforeAll(async () => {
-    const { bundles } = await buildBundles(functionEntryPoints(), join(tmpdir(), "inlet-perf-bundles"), false);
-    sizes = new Map([...bundles.values()].map((b) => [b.name, b.bytes]));
+    ({ bundles: built, metafile } = await buildBundles(functionEntryPoints(), join(tmpdir(), "inlet-perf-bundles"), false));
+    sizes = new Map([...built.values()].map((b) => [b.name, b.bytes]));
   }, 300_000);
+  const includes = (handler: string, prefix: string) => {
+    const bundle = built.get(handler);
+    if (!bundle) throw new Error(`no bundle ${handler}`);
+    return includesInput(metafile, bundle.file, prefix);
+  };
 
   test("every function is bundled", () => {
     expect([...sizes.keys()].sort()).toEqual(functionEntries().map((e) => e.handler).sort());
   });
 
-  test(`every function's bundle is at most ${kb(MAX_BUNDLE_BYTES)} (known misses: at most their ceiling)`, () => {
+  test(`every function's bundle is at most ${kb(MAX_BUNDLE_BYTES)}`, () => {
     const over = [...sizes.entries()]
-      .filter(([name, bytes]) => bytes > (KNOWN_MISSES.bundleBytes[name] ?? MAX_BUNDLE_BYTES))
+      .filter(([name, bytes]) => bytes > MAX_BUNDLE_BYTES)
       .map(([name, bytes]) => `${name}: ${kb(bytes)}`);
     expect(over).toEqual([]);
   });
 
-  for (const name of Object.keys(KNOWN_MISSES.bundleBytes)) {
-    test.failing(`bar, missed today (docs/performance.md): ${name} is at most ${kb(MAX_BUNDLE_BYTES)}`, () => {
-      expect(sizes.get(name)).toBeLessThanOrEqual(MAX_BUNDLE_BYTES);
-    });
-  }
+  /** The SDK client packages, by the client a route entry grants. */
+  const SDK_PACKAGES: Record<SdkClient, string[]> = {
+    dynamodb: ["node_modules/@aws-sdk/client-dynamodb/"],
+    sqs: ["node_modules/@aws-sdk/client-sqs/"],
+    // Exports are signed with the signer the DynamoDB client brings (lib/store/s3.ts).
+    s3: [],
+    ses: ["node_modules/@aws-sdk/client-sesv2/"],
+  };
+  const ALL_CLIENTS = Object.keys(SDK_PACKAGES) as SdkClient[];
+
+  test("a function bundles only the AWS SDK clients its route entry grants (and never the S3 client)", () => {
+    const extra = functionEntries().flatMap((entry) =>
+      ALL_CLIENTS.filter((client) => !entry.clients.includes(client))
+        .flatMap((client) => SDK_PACKAGES[client])
+        .concat(["node_modules/@aws-sdk/client-s3/", "node_modules/@aws-sdk/s3-request-presigner/"])
+        .filter((pkg) => includes(entry.handler, pkg))
+        .map((pkg) => `${entry.handler}: ${pkg}`),
+    );
+    expect(extra).toEqual([]);
+  });
+
+  test("public routes do not load the authentication code (lib/auth.ts, API keys, sessions)", () => {
+    const publicHandlers = [...new Set(ROUTES.filter((r) => r.auth === "public").map((r) => r.handler as string))];
+    expect(publicHandlers).toEqual(expect.arrayContaining(["intake/receive-submission", "intake/preflight", "not-found"]));
+    const loading = publicHandlers.filter((h) => includes(h, "lib/auth.ts") || includes(h, "lib/api-key-auth.ts"));
+    expect(loading).toEqual([]);
+  });
+
+  test("the CORS preflight and the 404 route answer constants: a few KB, no SDK, no middy", () => {
+    for (const handler of ["intake/preflight", "not-found"]) {
+      expect([handler, includes(handler, "node_modules/")]).toEqual([handler, false]);
+      expect(sizes.get(handler)).toBeLessThan(8 * 1024);
+    }
+  });
 });
 
 describe("DynamoDB work per request (recording client, units by DynamoDB's rules)", () => {
