@@ -1,5 +1,3 @@
-import { isIP } from "node:net";
-
 /**
  * The SSRF guard's address classifier (docs/outbound-webhooks.md, "Which targets are refused"):
  * which IP addresses an outbound webhook may connect to. Pure functions over the address text,
@@ -18,15 +16,105 @@ interface Range {
   name: string;
 }
 
+/**
+ * 4 for an IPv4 address, 6 for an IPv6 address, 0 for anything else: exactly what Node's
+ * `net.isIP` answers (test/unit/outbound-address.test.ts checks that, property-based), but by
+ * parsing rather than by Node's giant IPv6 regular expression, whose first use costs ~7 ms of
+ * CPU to compile: a cold-start cost for every function that loads the SSRF guard.
+ *
+ * The grammar of Node's expressions (lib/internal/net.js): IPv4 is four decimal parts 0-255
+ * without leading zeros. IPv6 is groups of 1-4 hex digits separated by `:`, the last of which
+ * may be an IPv4 address (counting as two groups); either exactly 8 groups, or at most 7 with
+ * one `::` standing for the missing ones; then optionally a zone id: `%` and one or more
+ * letters, digits, `-`, `.` or `:`.
+ */
+export function ipVersion(text: string): 0 | 4 | 6 {
+  if (isIpv4(text)) return 4;
+  return isIpv6(text) ? 6 : 0;
+}
+
+/** Four dot-separated decimal parts, 0-255, no leading zeros (Node's `isIPv4`). */
+function isIpv4(text: string): boolean {
+  const parts = text.split(".");
+  if (parts.length !== 4) return false;
+  for (const part of parts) {
+    if (part.length === 0 || part.length > 3) return false;
+    if (part.length > 1 && part.charCodeAt(0) === 48 /* 0 */) return false;
+    let value = 0;
+    for (let i = 0; i < part.length; i++) {
+      const code = part.charCodeAt(i);
+      if (code < 48 || code > 57) return false;
+      value = value * 10 + (code - 48);
+    }
+    if (value > 255) return false;
+  }
+  return true;
+}
+
+function isHexGroup(group: string): boolean {
+  if (group.length === 0 || group.length > 4) return false;
+  for (let i = 0; i < group.length; i++) {
+    const code = group.charCodeAt(i);
+    const hex = (code >= 48 && code <= 57) || (code >= 65 && code <= 70) || (code >= 97 && code <= 102);
+    if (!hex) return false;
+  }
+  return true;
+}
+
+/** A zone id's characters: `[0-9a-zA-Z-.:]`. */
+function isZoneId(zone: string): boolean {
+  if (zone.length === 0) return false;
+  for (let i = 0; i < zone.length; i++) {
+    const code = zone.charCodeAt(i);
+    const digitOrColon = code >= 48 && code <= 58; // 0-9 and ":"
+    const letter = (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+    if (!digitOrColon && !letter && code !== 45 /* - */ && code !== 46 /* . */) return false;
+  }
+  return true;
+}
+
+/**
+ * How many groups `part` (groups separated by single colons, possibly empty) stands for, or -1
+ * when it is malformed. Only the address's last part may end in an IPv4 address.
+ */
+function countGroups(part: string, mayEndInIpv4: boolean): number {
+  if (part === "") return 0;
+  const groups = part.split(":");
+  let count = 0;
+  for (let i = 0; i < groups.length; i++) {
+    const group = groups[i] as string;
+    if (isHexGroup(group)) count += 1;
+    else if (mayEndInIpv4 && i === groups.length - 1 && isIpv4(group)) count += 2;
+    else return -1;
+  }
+  return count;
+}
+
+/** Node's `isIPv6`, zone id included. */
+function isIpv6(text: string): boolean {
+  let address = text;
+  const percent = text.indexOf("%");
+  if (percent !== -1) {
+    if (!isZoneId(text.slice(percent + 1))) return false;
+    address = text.slice(0, percent);
+  }
+  const halves = address.split("::");
+  if (halves.length > 2) return false;
+  if (halves.length === 1) return countGroups(address, true) === 8;
+  const left = countGroups(halves[0] as string, false);
+  const right = countGroups(halves[1] as string, true);
+  return left >= 0 && right >= 0 && left + right <= 7;
+}
+
 function ipv4Bytes(text: string): number[] | undefined {
-  if (isIP(text) !== 4) return undefined;
+  if (!isIpv4(text)) return undefined;
   return text.split(".").map(Number);
 }
 
 /** The 16 bytes of an IPv6 address (zone id dropped), embedded dotted quads included. */
 export function ipv6Bytes(input: string): number[] | undefined {
   const text = input.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
-  if (isIP(text) !== 6) return undefined;
+  if (!isIpv6(text)) return undefined;
   let head = text;
   let tail: number[] = [];
   const lastColon = head.lastIndexOf(":");

@@ -1,7 +1,6 @@
 import { type LookupAddress, type LookupOptions, lookup as dnsLookup } from "node:dns";
-import { isIP } from "node:net";
 import { loadConfig } from "../config";
-import { refusedAddressReason } from "./address";
+import { ipVersion, refusedAddressReason } from "./address";
 
 /**
  * The SSRF guard (docs/outbound-webhooks.md): an endpoint URL is http(s), and every address its
@@ -48,7 +47,7 @@ function checkAddress(address: string, allowPrivate: boolean): void {
 
 /** Every address `host` resolves to (an IP literal is its own only address). */
 async function resolveAll(host: string): Promise<string[]> {
-  if (isIP(host)) return [host];
+  if (ipVersion(host)) return [host];
   return new Promise((resolve, reject) => {
     dnsLookup(host, { all: true, verbatim: true }, (error, addresses) => {
       if (error) reject(new RefusedTarget(`The host cannot be resolved (${error.code ?? error.message})`));
@@ -97,5 +96,5 @@ export function guardedLookup(allowPrivate: boolean) {
  */
 export function checkLiteralHost(url: URL, allowPrivate: boolean): void {
   const host = hostOf(url);
-  if (isIP(host)) checkAddress(host, allowPrivate);
+  if (ipVersion(host)) checkAddress(host, allowPrivate);
 }
