@@ -1,50 +1,11 @@
 import type { Principal } from "./auth";
 import { AppError, notFound } from "./errors";
-import * as schemas from "./http/schemas";
 import { newId, nowIso } from "./ids";
-import { INTAKE_LIMITS } from "./intake/body";
 import { findSite } from "./sites";
 import { countFormSubmissions, deleteFormPermanently, type FormChanges, listSiteForms, updateForm } from "./store/form-management";
-import { FIELD_TYPES, type Form, type FormField, type FormSettings, getForm, putForm } from "./store/forms";
+import { type Form, type FormField, type FormSettings, getForm, putForm } from "./store/forms";
 import { listSiteWebhooks } from "./store/webhooks";
-import * as z from "./validation";
-
-export const MAX_NOTIFY_EMAILS = 10;
-
-/** Names that would reach an object's prototype (intake drops them too, lib/intake/fields.ts). */
-const FORBIDDEN_SEGMENTS = new Set(["__proto__", "constructor", "prototype"]);
-
-/**
- * A field key as intake stores data under it: 1-100 characters, no leading `_` (intake reads
- * `_`-prefixed names as control fields, never data), no prototype-reaching segment.
- */
-const fieldKey = z.string().check(
-  z.trim(),
-  z.minLength(1),
-  z.maxLength(INTAKE_LIMITS.fieldNameLength),
-  z.refine((key) => !key.startsWith("_"), "A field key cannot start with _ (reserved for control fields)"),
-  z.refine((key) => !key.split(".").some((s) => FORBIDDEN_SEGMENTS.has(s)), "This field key is reserved"),
-);
-
-export const fieldInput = z.strictObject({
-  key: fieldKey,
-  label: z.string().check(z.trim(), z.minLength(1), z.maxLength(255)),
-  type: z.enum(FIELD_TYPES),
-  required: z.optional(z.boolean()),
-  order: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(100_000))),
-});
-export type FieldInput = z.output<typeof fieldInput>;
-
-/** The whole schema as an ordered list; keys are unique; at most as many fields as intake accepts. */
-export const fieldsInput = z.array(fieldInput).check(
-  z.maxLength(INTAKE_LIMITS.fields),
-  z.refine((fields) => new Set(fields.map((f) => f.key)).size === fields.length, "Field keys must be unique"),
-);
-
-export const settingsInput = z.strictObject({
-  notifyEmails: z.optional(z.array(schemas.email).check(z.maxLength(MAX_NOTIFY_EMAILS))),
-});
-export type SettingsInput = z.output<typeof settingsInput>;
+import type { FieldInput, SettingsInput } from "./form-inputs";
 
 /** Fields by key, without a prototype (keys are user data); `order` defaults to the list position. */
 function fieldMap(inputs: FieldInput[]): Record<string, FormField> {

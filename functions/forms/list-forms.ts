@@ -1,6 +1,6 @@
 import { listForms } from "../../lib/forms";
 import { httpHandler } from "../../lib/http/handler";
-import { pageQuery } from "../../lib/http/schemas";
+import { pageQuery } from "../../lib/http/page-query";
 import * as z from "../../lib/validation";
 
 const query = z.extend(pageQuery, { archived: z._default(z.enum(["true", "false"]), "false") });

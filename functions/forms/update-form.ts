@@ -1,4 +1,5 @@
-import { editForm, fieldsInput, settingsInput } from "../../lib/forms";
+import { fieldsInput, settingsInput } from "../../lib/form-inputs";
+import { editForm } from "../../lib/forms";
 import { httpHandler } from "../../lib/http/handler";
 import { name } from "../../lib/http/schemas";
 import * as z from "../../lib/validation";

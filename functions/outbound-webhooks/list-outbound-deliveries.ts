@@ -1,5 +1,5 @@
 import { httpHandler } from "../../lib/http/handler";
-import { pageQuery } from "../../lib/http/schemas";
+import { pageQuery } from "../../lib/http/page-query";
 import { listDeliveries } from "../../lib/outbound/endpoints";
 
 export const handler = httpHandler(

@@ -1,5 +1,5 @@
 import { httpHandler } from "../../lib/http/handler";
-import { pageQuery } from "../../lib/http/schemas";
+import { pageQuery } from "../../lib/http/page-query";
 import { sitesOf } from "../../lib/sites";
 
 export const handler = httpHandler("GET /api/v1/sites", { query: pageQuery }, ({ principal, query }) =>

@@ -1,5 +1,5 @@
 import { httpHandler } from "../../lib/http/handler";
-import { pageQuery } from "../../lib/http/schemas";
+import { pageQuery } from "../../lib/http/page-query";
 import { filtersQuery, listSubmissions } from "../../lib/submissions";
 import * as z from "../../lib/validation";
 

@@ -1,11 +1,11 @@
 import { PLANS } from "../config";
 import * as z from "../validation";
 
-/** `limit` (1-100, default 50) and an opaque `cursor`, for every list that grows. */
-export const pageQuery = z.object({
-  limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 50),
-  cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
-});
+/**
+ * Request fields several routes share. Each module-level schema is built at the cold start of
+ * every function that imports this module (zod's constructors are not tree-shaken), so the list
+ * query lives apart in ./page-query.ts.
+ */
 
 export const email = z.email().check(z.maxLength(254));
 export const name = z.string().check(z.trim(), z.minLength(1), z.maxLength(255));
