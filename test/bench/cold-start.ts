@@ -96,7 +96,7 @@ export interface ColdStartRow {
   processMs: number;
   referenceLoadMs: number;
   referenceCpuMs: number;
-  /** loadMs / referenceLoadMs: what the bar is on. */
+  /** Median over the rounds of (load ms / its reference's load ms in the same round): what the bar is on. */
   ratio: number;
   /** cpuMs / referenceCpuMs: the same comparison, insensitive to other load on the machine. */
   cpuRatio: number;
@@ -150,7 +150,12 @@ function layerSources(): Record<string, string> {
  * SDK-only reference and the empty handler (ABAB...), so that load on the machine, which drifts,
  * touches a function and its references alike; the layers likewise, as one group.
  */
-export async function measureColdStarts(options: { runs: number; log: (line: string) => void }): Promise<ColdStartResult> {
+export async function measureColdStarts(options: {
+  runs: number;
+  log: (line: string) => void;
+  /** Measure only the functions whose handler contains one of these (builds them all). */
+  only?: string[];
+}): Promise<ColdStartResult> {
   const outdir = join(PROJECT_ROOT, ".bench", "bundles");
   const entriesDir = join(PROJECT_ROOT, ".bench", "entries");
   rmSync(outdir, { recursive: true, force: true });
@@ -200,7 +205,8 @@ export async function measureColdStarts(options: { runs: number; log: (line: str
   };
 
   const functions: ColdStartRow[] = [];
-  for (const [i, entry] of entries.entries()) {
+  const measured = options.only ? entries.filter((e) => options.only?.some((part) => e.handler.includes(part))) : entries;
+  for (const [i, entry] of measured.entries()) {
     const bundle = exact.bundles.get(entry.handler);
     if (!bundle) throw new Error(`no bundle for ${entry.handler}`);
     const reference = referenceName(entry.clients);
@@ -209,8 +215,16 @@ export async function measureColdStarts(options: { runs: number; log: (line: str
     keep(samples);
     const own = timing(names[0] as string, samples.get(names[0] as string) ?? []);
     const ref = timing(reference, samples.get(reference) ?? []);
-    const ratio = own.loadMs / ref.loadMs;
-    const cpuRatio = own.cpuMs / ref.cpuMs;
+    // Per round, the function over its reference measured seconds before or after it, then the
+    // median over the rounds: the machine's speed drifts during a run (the references' medians
+    // ranged 62-105 ms within one run), and a ratio of two medians taken over a drifting series
+    // mixes the drift into the ratio; a per-round ratio cancels it.
+    const ownSamples = samples.get(names[0] as string) ?? [];
+    const refSamples = samples.get(reference) ?? [];
+    const paired = (key: "loadMs" | "cpuMs") =>
+      median(ownSamples.map((s, round) => s[key] / (refSamples[round]?.[key] ?? Number.NaN)).filter(Number.isFinite));
+    const ratio = paired("loadMs");
+    const cpuRatio = paired("cpuMs");
     const bundleOk = bundle.bytes <= MAX_BUNDLE_BYTES;
     const loadOk = entry.kind === "http" ? ratio <= MAX_LOAD_RATIO : null;
     const cpuLoadOk = entry.kind === "http" ? cpuRatio <= MAX_LOAD_RATIO : null;
@@ -232,7 +246,7 @@ export async function measureColdStarts(options: { runs: number; log: (line: str
       cpuLoadOk,
       ...(bundleOk && loadOk !== false && cpuLoadOk !== false ? {} : { contributors: topContributors(exact.metafile, bundle.file) }),
     });
-    options.log(`cold start ${i + 1}/${entries.length} ${entry.handler}: ${ratio.toFixed(2)}x (CPU ${cpuRatio.toFixed(2)}x)`);
+    options.log(`cold start ${i + 1}/${measured.length} ${entry.handler}: ${ratio.toFixed(2)}x (CPU ${cpuRatio.toFixed(2)}x)`);
   }
   const layerNames = [...probes.bundles.keys()].filter((n) => n.startsWith("layer/")).sort();
   // Differences of a few milliseconds between neighbours: three times the samples.

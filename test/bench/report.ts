@@ -98,6 +98,9 @@ export function costReport(cost: CostResult, without: RuntimeResult, withEmail: 
 export function throughputReport(levels: ThroughputLevel[], callsPerIntake?: number): string {
   const rows = levels.flatMap((l) => [
     [l.concurrency, "single PutItem", l.singlePut.rps.toFixed(1), l.singlePut.p50Ms, l.singlePut.p99Ms, l.singlePut.errors, "-", "-"],
+    ...(l.intakeCalls
+      ? [[l.concurrency, "intake's calls alone", l.intakeCalls.rps.toFixed(1), l.intakeCalls.p50Ms, l.intakeCalls.p99Ms, l.intakeCalls.errors, "-", "-"]]
+      : []),
     [
       l.concurrency,
       "intake",
@@ -106,12 +109,13 @@ export function throughputReport(levels: ThroughputLevel[], callsPerIntake?: num
       l.intake.p99Ms,
       l.intake.errors,
       `${(l.share * 100).toFixed(0)}%` +
-        (callsPerIntake ? ` (calls ${((l.share * callsPerIntake) * 100).toFixed(0)}%)` : ""),
+        (callsPerIntake ? ` (calls ${((l.share * callsPerIntake) * 100).toFixed(0)}%)` : "") +
+        (l.callsShare !== undefined ? `; of its calls alone ${(l.callsShare * 100).toFixed(0)}%` : ""),
       `200s ${l.count.answered}, stored ${l.count.stored}, lost ${l.count.lost}, doubled ${l.count.doubled}, in flight at stop ${l.count.unanswered}: ${l.ok ? "ok" : "MISS"}`,
     ],
   ]);
   return [
-    "Throughput of the local stack (autocannon, same gateway; share = intake rps / single-PutItem rps" +
+    "Throughput of the local stack (autocannon, same gateway; share = intake rps / single-PutItem rps, and / the rps of its DynamoDB calls alone" +
       (callsPerIntake ? `; calls = the same in DynamoDB calls/s, ${callsPerIntake} per intake request` : "") +
       ")",
     table(["conc.", "route", "rps", "p50 ms", "p99 ms", "errors", "share", "count"], rows),

@@ -7,6 +7,9 @@
  *   npm run bench -- --only cold,db             some sections (cold, db, cost, throughput);
  *                                               the others keep their last values in the JSON
  *   npm run bench -- --runs 21 --seconds 20     more cold-start runs, longer load runs
+ *   npm run bench -- --only cold --functions forms/,intake/
+ *                                               cold starts of some functions only (a look while
+ *                                               working on them; the JSON keeps the full run)
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
@@ -21,6 +24,7 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "10" },
     "cost-runs": { type: "string", default: "30" },
     concurrency: { type: "string", default: "1,8,32" },
+    functions: { type: "string" },
   },
 });
 const sections = new Set((values.only ?? "cold,db,cost,throughput").split(",").map((s) => s.trim()));
@@ -43,7 +47,13 @@ const save = () => writeFileSync(resultFile, `${JSON.stringify(result, null, 2)}
 // 1. Cold start: first, before this run starts DynamoDB Local's JVM on the same cores.
 if (sections.has("cold")) {
   const { measureColdStarts } = await import("./cold-start");
-  const cold = await measureColdStarts({ runs, log });
+  const only = values.functions?.split(",").map((s) => s.trim()).filter(Boolean);
+  const cold = await measureColdStarts({ runs, log, ...(only ? { only } : {}) });
+  if (only) {
+    const { coldStartReport } = await import("./report");
+    process.stdout.write(`${coldStartReport(cold)}\n`);
+    process.exit(0);
+  }
   result.coldStart = cold;
   save();
 }

@@ -1,14 +1,19 @@
 import { randomUUID } from "node:crypto";
-import { PutCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import type { APIGatewayProxyEventV2 } from "aws-lambda";
 import type { ExtraRoute } from "../../infra/local/gateway";
 import { db, tableName } from "../../lib/store/client";
 
 /**
- * The physical reference of the throughput bench: a route whose handler does one PutItem of the
- * request body, and nothing else, served by the same local gateway as the intake route (an
- * extra route of `startGateway`, never in the route table, never deployed). Its items are
- * marked `type: "bench"` and pass no stream filter.
+ * The physical references of the throughput bench, served by the same local gateway as the
+ * intake route (extra routes of `startGateway`, never in the route table, never deployed).
+ * Their items live under `BENCH#` partitions, are marked `type: "bench"` and pass no stream
+ * filter.
  */
+
+const ok = (id: string) => ({ statusCode: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ success: true, id }) });
+
+/** The issue's reference: one PutItem of the request body, and nothing else. */
 export const singlePutRoute: ExtraRoute = {
   def: { route: "POST /bench/single-put", handler: "bench/single-put", auth: "public", table: "write" },
   handler: async (event) => {
@@ -20,6 +25,58 @@ export const singlePutRoute: ExtraRoute = {
         ConditionExpression: "attribute_not_exists(pk)",
       }),
     );
-    return { statusCode: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ success: true, id }) };
+    return ok(id);
+  },
+};
+
+const get = (pk: string, consistent = false) =>
+  db().send(new GetCommand({ TableName: tableName(), Key: { pk, sk: "BENCH" }, ConsistentRead: consistent }));
+const add = (pk: string, attribute: string, extra: Record<string, unknown> = {}) =>
+  db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: { pk, sk: "BENCH" },
+      UpdateExpression: `ADD #n :one SET #t = :type${Object.keys(extra).map((k) => `, #${k} = :${k}`).join("")}`,
+      ExpressionAttributeNames: { "#n": attribute, "#t": "type", ...Object.fromEntries(Object.keys(extra).map((k) => [`#${k}`, k])) },
+      ExpressionAttributeValues: { ":one": 1, ":type": "bench", ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [`:${k}`, v])) },
+    }),
+  );
+
+/**
+ * A second reference: the DynamoDB calls of an accepted clean intake submission (docs/performance.md,
+ * section 2), in the same three waves, on items of the same sizes and with the same hot items
+ * (one webhook count, one site sequence and one per-IP counter that every request writes, the
+ * webhook and the submission in the index), and no other code: no parsing, no checks, no
+ * spam scoring, no pipeline behind it. Intake's throughput over this one is the share of the
+ * stack's capacity its own code and its pipeline leave to it.
+ */
+export const intakeCallsRoute: ExtraRoute = {
+  def: { route: "POST /bench/intake-calls", handler: "bench/intake-calls", auth: "public", table: "write" },
+  handler: async (event: APIGatewayProxyEventV2) => {
+    const id = randomUUID();
+    const hourMinute = new Date().toISOString().slice(0, 16);
+    // 1. The webhook, strongly consistent.
+    await get("BENCH#webhook", true);
+    // 2. Site, form, the per-IP counter, the duplicate marker and the site's sequence, side by side.
+    await Promise.all([
+      get("BENCH#site"),
+      get("BENCH#form"),
+      add("BENCH#ip-counter", "hour", { minute: hourMinute }),
+      get(`BENCH#dup#${id}`, true),
+      add("BENCH#sequence", "seq"),
+    ]);
+    // 3. The submission (in the index), the webhook's count (in the index) and the marker.
+    await Promise.all([
+      db().send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: { pk: `BENCH#sub#${id}`, sk: "BENCH", type: "bench", gsi1pk: "BENCH#subs", gsi1sk: `${hourMinute}#${id}`, body: event.body ?? "", padding: "x".repeat(400) },
+          ConditionExpression: "attribute_not_exists(pk)",
+        }),
+      ),
+      add("BENCH#webhook", "submissionCount", { gsi1pk: "BENCH#webhooks", gsi1sk: "BENCH#webhook" }),
+      db().send(new PutCommand({ TableName: tableName(), Item: { pk: `BENCH#dup#${id}`, sk: "BENCH", type: "bench", ttl: Math.floor(Date.now() / 1000) + 600 } })),
+    ]);
+    return ok(id);
   },
 };

@@ -8,7 +8,7 @@ import { cleanSubmission } from "./scenarios";
 export const MIN_THROUGHPUT_SHARE = 0.4;
 
 export interface ThroughputRun {
-  route: "intake" | "single-put";
+  route: "intake" | "single-put" | "intake-calls";
   concurrency: number;
   seconds: number;
   requests: number;
@@ -37,10 +37,14 @@ export interface IntakeCount {
 export interface ThroughputLevel {
   concurrency: number;
   singlePut: ThroughputRun;
+  /** The clean intake's DynamoDB calls and nothing else (test/bench/single-put.ts). */
+  intakeCalls?: ThroughputRun;
   intake: ThroughputRun;
   count: IntakeCount;
   /** intake rps / single-put rps. */
   share: number;
+  /** intake rps / intake-calls rps: the share of the same DynamoDB work's rate intake reaches. */
+  callsShare?: number;
   ok: boolean;
 }
 
@@ -138,21 +142,25 @@ export async function measureThroughput(options: {
     if (warm.status !== 200) throw new Error(`warm-up submission: ${warm.status} ${await warm.text()}`);
     const formId = (await webhookItem(webhook.id))?.formId as string;
 
+    const reference = (path: string) =>
+      autocannon({
+        url: options.benchUrl,
+        connections: concurrency,
+        duration: options.seconds,
+        timeout: 30,
+        requests: [
+          {
+            method: "POST",
+            path,
+            headers: HEADERS,
+            setupRequest: (request) => ({ ...request, body: JSON.stringify({ ...cleanSubmission(), nonce: randomBytes(8).toString("hex") }) }),
+          },
+        ],
+      });
     options.log(`throughput: single PutItem at concurrency ${concurrency} for ${options.seconds} s`);
-    const put = await autocannon({
-      url: options.benchUrl,
-      connections: concurrency,
-      duration: options.seconds,
-      timeout: 30,
-      requests: [
-        {
-          method: "POST",
-          path: "/bench/single-put",
-          headers: HEADERS,
-          setupRequest: (request) => ({ ...request, body: JSON.stringify({ ...cleanSubmission(), nonce: randomBytes(8).toString("hex") }) }),
-        },
-      ],
-    });
+    const put = await reference("/bench/single-put");
+    options.log(`throughput: the clean intake's DynamoDB calls alone at concurrency ${concurrency} for ${options.seconds} s`);
+    const calls = toRun("intake-calls", concurrency, options.seconds, await reference("/bench/intake-calls"));
     options.log(`throughput: intake at concurrency ${concurrency} for ${options.seconds} s`);
     const { result, answered } = await intakeRun(options.benchUrl, webhook, concurrency, options.seconds);
     // Requests cut off when the run stopped may still be finishing in the stack.
@@ -164,10 +172,12 @@ export async function measureThroughput(options: {
     levels.push({
       concurrency,
       singlePut,
+      intakeCalls: calls,
+      callsShare: intake.rps / calls.rps,
       intake,
       count: counted,
       share,
-      ok: share >= MIN_THROUGHPUT_SHARE && intake.errors === 0 && counted.lost === 0 && counted.doubled === 0,
+      ok: share >= MIN_THROUGHPUT_SHARE && calls.errors === 0 && intake.errors === 0 && counted.lost === 0 && counted.doubled === 0,
     });
   }
   return levels;
