@@ -111,7 +111,9 @@ export function throughputReport(levels: ThroughputLevel[], callsPerIntake?: num
       `${(l.share * 100).toFixed(0)}%` +
         (callsPerIntake ? ` (calls ${((l.share * callsPerIntake) * 100).toFixed(0)}%)` : "") +
         (l.callsShare !== undefined ? `; of its calls alone ${(l.callsShare * 100).toFixed(0)}%` : ""),
-      `200s ${l.count.answered}, stored ${l.count.stored}, lost ${l.count.lost}, doubled ${l.count.doubled}, in flight at stop ${l.count.unanswered}: ${l.ok ? "ok" : "MISS"}`,
+      `200s ${l.count.answered}, stored ${l.count.stored}, lost ${l.count.lost}, doubled ${l.count.doubled}, in flight at stop ${l.count.unanswered}; ` +
+        `issue bar (40% of one PutItem): ${l.ok ? "ok" : "MISS"}` +
+        (l.callsOk !== undefined ? `; docs bar (50% of its calls alone): ${l.callsOk ? "ok" : "MISS"}` : ""),
     ],
   ]);
   return [

@@ -6,7 +6,7 @@
  *   npm run bench                               everything
  *   npm run bench -- --only cold,db             some sections (cold, db, cost, throughput);
  *                                               the others keep their last values in the JSON
- *   npm run bench -- --runs 21 --seconds 20     more cold-start runs, longer load runs
+ *   npm run bench -- --runs 31 --seconds 20     more cold-start runs (default 25, at least 15), longer load runs
  *   npm run bench -- --only cold --functions forms/,intake/
  *                                               cold starts of some functions only (a look while
  *                                               working on them; the JSON keeps the full run)
@@ -20,7 +20,7 @@ import { PROJECT_ROOT } from "./bundles";
 const { values } = parseArgs({
   options: {
     only: { type: "string" },
-    runs: { type: "string", default: "15" },
+    runs: { type: "string", default: "25" },
     seconds: { type: "string", default: "10" },
     "cost-runs": { type: "string", default: "30" },
     concurrency: { type: "string", default: "1,8,32" },

@@ -6,6 +6,12 @@ import { cleanSubmission } from "./scenarios";
 
 /** The bar: intake throughput at least this share of the single-PutItem reference. */
 export const MIN_THROUGHPUT_SHARE = 0.4;
+/**
+ * The bar docs/performance.md (section 4) holds instead, on this stack: intake at least half the
+ * rate of its own DynamoDB calls made by a handler with no code around them. What is left between
+ * the two is what the gateway, the middy chain, the intake code and the local pipeline cost.
+ */
+export const MIN_SHARE_OF_OWN_CALLS = 0.5;
 
 export interface ThroughputRun {
   route: "intake" | "single-put" | "intake-calls";
@@ -45,7 +51,10 @@ export interface ThroughputLevel {
   share: number;
   /** intake rps / intake-calls rps: the share of the same DynamoDB work's rate intake reaches. */
   callsShare?: number;
+  /** The bar (share of the single PutItem) and zero errors, lost, doubled. */
   ok: boolean;
+  /** The restated bar (share of its own calls alone) and zero errors, lost, doubled. */
+  callsOk?: boolean;
 }
 
 const HEADERS = {
@@ -177,7 +186,9 @@ export async function measureThroughput(options: {
       intake,
       count: counted,
       share,
-      ok: share >= MIN_THROUGHPUT_SHARE && calls.errors === 0 && intake.errors === 0 && counted.lost === 0 && counted.doubled === 0,
+      ok: share >= MIN_THROUGHPUT_SHARE && intake.errors === 0 && counted.lost === 0 && counted.doubled === 0,
+      callsOk:
+        intake.rps / calls.rps >= MIN_SHARE_OF_OWN_CALLS && calls.errors === 0 && intake.errors === 0 && counted.lost === 0 && counted.doubled === 0,
     });
   }
   return levels;
