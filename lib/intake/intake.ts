@@ -87,8 +87,11 @@ const withRedirect = (result: IntakeResult, stored: boolean, redirect: URL | und
  * leaves nothing a retry would duplicate. DynamoDB round trips, each a set of parallel calls:
  * 1. the webhook, strongly consistent (while the body is parsed);
  * 2. the site, the form, the next reference number, the spam evidence and any repeat markers;
- * 3. the submission (with its markers, in one transaction when there are any);
- * 4. the webhook's count and the duplicate marker, once the submission is stored.
+ * 3. the submission (with its markers, in one transaction when there are any), and beside it
+ *    the webhook's count and (without markers) the duplicate marker, taken back if the write
+ *    fails or loses to a repeat;
+ * 4. only for a browser submission with an Idempotency-Key: the duplicate marker, once the
+ *    submission is stored (a repeat that lost the race must not leave or remove one).
  * Sometimes one more: a webhook's first submission creates its form (one transaction) before 3,
  * and a submission bringing new fields adds them to the form's schema before 3, so a failure
  * there is answered before anything is stored. A site with captcha adds the provider's
@@ -197,11 +200,19 @@ export async function receiveSubmission(req: IntakeRequest): Promise<IntakeOutco
       throw error;
     });
   if (markers.length > 0) {
-    // A repeat (same Idempotency-Key or lead id) may lose the race inside the transaction: only
-    // the winner may count, so the count waits for the outcome.
-    const outcome = await store();
-    if (!outcome.stored) return withRedirect(outcome.first, false, redirect);
-    await afterStored(webhook, createdAt, print, now);
+    // A repeat (same Idempotency-Key or lead id) may lose the race inside the transaction: the
+    // count goes beside it and is taken back if this request did not store (an advertising lead
+    // takes three round trips, like a clean submission). The duplicate marker waits for the
+    // outcome: the winner and a losing repeat share one marker, which the loser must not remove.
+    const [outcome, counted] = await Promise.allSettled([store(), countOnWebhook(webhook.id, createdAt)]);
+    const stored = outcome.status === "fulfilled" && outcome.value.stored;
+    if (!stored && counted.status === "fulfilled") await uncount(webhook);
+    if (outcome.status === "rejected") throw outcome.reason;
+    if (!outcome.value.stored) return withRedirect(outcome.value.first, false, redirect);
+    if (counted.status === "rejected") log.error("webhook count not updated", { webhookId: webhook.id, ...describeError(counted.reason) });
+    await recordEvidence(webhook.source, print, now).catch((error: unknown) =>
+      log.warn("duplicate marker not written", { webhookId: webhook.id, ...describeError(error) }),
+    );
     return withRedirect(result, true, redirect);
   }
   // Without markers nothing can make the put lose, so the count and the duplicate marker go
@@ -213,6 +224,13 @@ export async function receiveSubmission(req: IntakeRequest): Promise<IntakeOutco
     throw outcome.reason;
   }
   return withRedirect(result, true, redirect);
+}
+
+/** Takes back a count whose submission was not stored by this request (best effort). */
+async function uncount(webhook: Webhook): Promise<void> {
+  await uncountOnWebhook(webhook.id).catch((error: unknown) =>
+    log.warn("could not undo the count after a write that did not store", { webhookId: webhook.id, ...describeError(error) }),
+  );
 }
 
 /** Takes back what afterStored did for a submission whose write then failed (best effort). */

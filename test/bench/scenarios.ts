@@ -9,6 +9,8 @@ import { type HttpHandler, type HttpResult, httpEvent, invoke } from "./events";
 export const BARS = {
   cleanIntake: { sequentialRoundTrips: 3, wcu: 7 },
   apiKeyRead: { sequentialRoundTrips: 2 },
+  /** Not the issue's: held since the count went beside the lead's transaction (docs/performance.md). */
+  adsLead: { sequentialRoundTrips: 3 },
 } as const;
 
 /**
@@ -214,6 +216,14 @@ export function checkBars(result: ScenarioResult): { bar: string; ok: boolean }[
         ok: s.sequentialRoundTrips <= BARS.cleanIntake.sequentialRoundTrips,
       },
       { bar: `<= ${BARS.cleanIntake.wcu} WCU`, ok: s.wcu <= BARS.cleanIntake.wcu },
+    ];
+  }
+  if (result.id === "ads-lead") {
+    return [
+      {
+        bar: `<= ${BARS.adsLead.sequentialRoundTrips} sequential round trips`,
+        ok: s.sequentialRoundTrips <= BARS.adsLead.sequentialRoundTrips,
+      },
     ];
   }
   if (result.id === "api-key-read") {

@@ -180,6 +180,18 @@ describe("duplicate (+25): same client IP and same normalized data", () => {
     expect((await submitAndRead(generic, freshIp(), data)).spam.signals).toEqual([]);
   });
 
+  test("repeats that lose an Idempotency-Key race leave the winner's duplicate marker in place", async () => {
+    const ip = freshIp();
+    const data = unique();
+    const headers = { ...BROWSER, "idempotency-key": `race-${randomUUID()}` };
+    const answers = await Promise.all(Array.from({ length: 6 }, () => submit(generic, ip, data, { headers })));
+    expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
+    expect(new Set(answers.map((a) => a.body.submissionId)).size).toBe(1);
+    // Without the key it is a new submission, and the same data from the same IP: a duplicate
+    // (and, after seven posts in a minute, the IP rate too).
+    expect(signalNames(await submitAndRead(generic, ip, data))).toContain("duplicate");
+  });
+
   test("control fields (a new _ts each time) do not make data different", async () => {
     const ip = freshIp();
     const data = unique();

@@ -120,6 +120,10 @@ describe("DynamoDB work per request (recording client, units by DynamoDB's rules
     atMost("clean-intake", "wcu", BARS.cleanIntake.wcu);
   });
 
+  test(`an advertising-platform lead takes at most ${BARS.adsLead.sequentialRoundTrips} sequential round trips`, () => {
+    atMost("ads-lead", "sequentialRoundTrips", BARS.adsLead.sequentialRoundTrips);
+  });
+
   test(`an API-key read takes at most ${BARS.apiKeyRead.sequentialRoundTrips} sequential round trips, auth and rate limit included`, () => {
     atMost("api-key-read", "sequentialRoundTrips", BARS.apiKeyRead.sequentialRoundTrips);
   });
