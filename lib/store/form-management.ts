@@ -4,6 +4,7 @@ import { allMatching, filteredPage } from "./filtered-query";
 import { type Form, toForm } from "./forms";
 import { keys } from "./keys";
 import { updateIfUnchanged } from "./optimistic";
+import { purgeJobItem } from "./purge-jobs";
 import { GSI1 } from "./table-definition";
 import { transactWithRetry } from "./transactions";
 
@@ -114,17 +115,13 @@ export async function deleteFormPermanently(
         {
           Put: {
             TableName,
-            Item: {
-              ...keys.purgeJob(form.id),
-              type: "purge",
+            Item: purgeJobItem({
               formId: form.id,
               orgId: form.orgId,
               siteId: form.siteId,
               reason: `form ${form.id} permanently deleted`,
-              passes: 0,
-              deleted: 0,
-              createdAt: now,
-            },
+              now,
+            }),
             ConditionExpression: "attribute_not_exists(pk)",
           },
         },

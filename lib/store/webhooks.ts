@@ -3,6 +3,7 @@ import { cancellationReasons, db, tableName } from "./client";
 import { updateIfUnchanged } from "./optimistic";
 import { keys } from "./keys";
 import { queryAll } from "./pagination";
+import { purgeJobItem } from "./purge-jobs";
 import { GSI1 } from "./table-definition";
 
 export const WEBHOOK_SOURCES = ["generic", "partner_ads", "partner_automation"] as const;
@@ -157,17 +158,13 @@ export async function deleteArchivedWebhook(
       {
         Put: {
           TableName,
-          Item: {
-            ...keys.purgeJob(purge.formId),
-            type: "purge",
+          Item: purgeJobItem({
             formId: purge.formId,
             orgId: webhook.orgId,
             siteId: webhook.siteId,
             reason: `webhook ${webhook.id} permanently deleted`,
-            passes: 0,
-            deleted: 0,
-            createdAt: purge.now,
-          },
+            now: purge.now,
+          }),
         },
       },
     );
