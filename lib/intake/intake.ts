@@ -235,10 +235,12 @@ async function uncount(webhook: Webhook): Promise<void> {
 
 /** Takes back what afterStored did for a submission whose write then failed (best effort). */
 async function undoAfterStored(webhook: Webhook, print: string): Promise<void> {
-  const undone = await Promise.allSettled([uncountOnWebhook(webhook.id), forgetEvidence(webhook.source, print)]);
-  for (const result of undone) {
-    if (result.status === "rejected") log.warn("could not undo after a failed write", { webhookId: webhook.id, ...describeError(result.reason) });
-  }
+  await Promise.all([
+    uncount(webhook),
+    forgetEvidence(webhook.source, print).catch((error: unknown) =>
+      log.warn("could not undo the duplicate marker after a failed write", { webhookId: webhook.id, ...describeError(error) }),
+    ),
+  ]);
 }
 
 /**

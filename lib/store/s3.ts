@@ -101,7 +101,7 @@ function objectLocation(region: string, endpoint: URL | undefined, bucket: strin
   return { protocol: "https:", hostname: `${bucket}.s3.${region}.amazonaws.com`, port: undefined, path: `/${encodeKey(key)}` };
 }
 
-const hostHeader = (location: { hostname: string; port: number | undefined }) =>
+const hostHeader = (location: { hostname: string; port?: number | undefined }) =>
   location.port === undefined ? location.hostname : `${location.hostname}:${location.port}`;
 
 /** The URL of a request (`formatUrl` of @aws-sdk/core, which the presigner answers through). */
@@ -112,9 +112,8 @@ function requestUrl(request: {
   path: string;
   query?: Record<string, string | string[] | null>;
 }): string {
-  const host = request.port ? `${request.hostname}:${request.port}` : request.hostname;
   const query = buildQueryString(request.query ?? {});
-  return `${request.protocol}//${host}${request.path}${query ? `?${query}` : ""}`;
+  return `${request.protocol}//${hostHeader(request)}${request.path}${query ? `?${query}` : ""}`;
 }
 
 /** S3's `<Error>` body: its code, message and request id; nothing else (never the string to sign it may echo). */
