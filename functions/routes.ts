@@ -1,5 +1,5 @@
 import type { Plan } from "../lib/config";
-import type { Permission, Role } from "../lib/permissions";
+import type { Permission, Role } from "../lib/auth/permissions";
 
 /**
  * The one route table. `infra/http-api.ts` creates one function and one HTTP API route per

@@ -1,9 +1,9 @@
-import type { FilterPattern } from "../lib/pipeline/filter-match";
+import type { FilterPattern } from "./stream-filter-match";
 
 /**
  * Which table stream records become intake queue messages. Plain data (no CDK import) so the
  * EventBridge Pipe (infra/intake-pipeline.ts), its test and the local stream follower
- * (infra/local/stream-follower.ts, through lib/pipeline/filter-match.ts) all apply the same rule.
+ * (infra/local/stream-follower.ts, through infra/stream-filter-match.ts) all apply the same rule.
  *
  * The list is the pipe's FilterCriteria.Filters: a record passes when ANY pattern matches (at most
  * 5 patterns). Within a pattern every field must match.

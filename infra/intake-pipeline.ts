@@ -9,7 +9,7 @@ import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { NagSuppressions } from "cdk-nag";
 import { Construct } from "constructs";
 import { QUEUE_CONSUMER } from "../functions/routes";
-import { MAX_FILTERS } from "../lib/pipeline/filter-match";
+import { MAX_FILTERS } from "./stream-filter-match";
 import { bindQueue, bindTable, settingsFromContext } from "./environment";
 import { INTAKE_FILTER_PATTERNS } from "./intake-filter";
 import { InletFunction } from "./inlet-function";

@@ -1,9 +1,9 @@
-import type { SessionPrincipal } from "./auth";
+import type { SessionPrincipal } from "./auth/principal";
 import { loadConfig, type Plan } from "./config";
 import { AppError } from "./errors";
 import { newId, nowIso, sha256Hex } from "./ids";
-import { decoyHash, hashPassword, verifyPassword } from "./passwords";
-import type { Role } from "./permissions";
+import { decoyHash, hashPassword, verifyPassword } from "./auth/passwords";
+import type { Role } from "./auth/permissions";
 import {
   asEmailClaim,
   asInvite,
@@ -23,7 +23,7 @@ import {
 import { counterKey, incrementCounter } from "./store/counters";
 import { keys } from "./store/keys";
 import { queryPage } from "./store/pagination";
-import { newToken } from "./tokens";
+import { newToken } from "./auth/tokens";
 
 export interface AuthResult {
   token: string;

@@ -1,9 +1,9 @@
-import { apiKeyIdFromHash } from "./api-key-auth";
-import type { SessionPrincipal } from "./auth";
+import { apiKeyIdFromHash } from "./auth/api-key-auth";
+import type { SessionPrincipal } from "./auth/principal";
 import { AppError, notFound } from "./errors";
 import { isId, sha256Hex } from "./ids";
-import { API_KEY_RATE_LIMITS, PERMISSIONS, type Permission, RESTRICTED_PERMISSIONS } from "./permissions";
-import { effectiveRateLimit } from "./rate-limit";
+import { API_KEY_RATE_LIMITS, PERMISSIONS, type Permission, RESTRICTED_PERMISSIONS } from "./auth/permissions";
+import { effectiveRateLimit } from "./auth/rate-limit";
 import {
   type ApiKey,
   deleteRevokedApiKey,
@@ -13,7 +13,7 @@ import {
   revokeApiKey,
   updateApiKey,
 } from "./store/api-keys";
-import { newToken } from "./tokens";
+import { newToken } from "./auth/tokens";
 import * as z from "./validation";
 
 /** Keys per organization, revoked ones included until permanently deleted (spec part 8). */

@@ -1,4 +1,4 @@
-import type { Principal } from "./auth";
+import type { Principal } from "./auth/principal";
 import { fieldList, findForm } from "./forms";
 import { successResponse } from "./http/response";
 import { nowIso, randomBase62 } from "./ids";

@@ -1,4 +1,4 @@
-import type { Principal } from "./auth";
+import type { Principal } from "./auth/principal";
 import { AppError, notFound } from "./errors";
 import { newId, nowIso } from "./ids";
 import { findSite } from "./sites";

@@ -2,7 +2,7 @@ import { DeleteCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamod
 import { loadConfig } from "./config";
 import { log } from "./log";
 import { deleteKeys } from "./store/batch";
-import { db, tableName } from "./store/client";
+import { db, tableName } from "./aws/dynamodb";
 import { keys } from "./store/keys";
 import { GSI1 } from "./store/table-definition";
 

@@ -1,4 +1,4 @@
-import type { Principal } from "./auth";
+import type { Principal } from "./auth/principal";
 import { AppError, notFound } from "./errors";
 import { findForm } from "./forms";
 import { nowIso } from "./ids";

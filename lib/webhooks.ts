@@ -1,4 +1,4 @@
-import type { Principal } from "./auth";
+import type { Principal } from "./auth/principal";
 import { loadConfig } from "./config";
 import { AppError, notFound } from "./errors";
 import { newId, nowIso, sha256Hex } from "./ids";
@@ -15,7 +15,7 @@ import {
   type WebhookChanges,
   type WebhookSource,
 } from "./store/webhooks";
-import { newToken, TOKEN_PREFIXES } from "./tokens";
+import { newToken, TOKEN_PREFIXES } from "./auth/tokens";
 
 export const webhookUrl = (webhookId: string) => `${loadConfig().BASE_URL}/api/v1/incoming/${webhookId}`;
 

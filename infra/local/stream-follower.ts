@@ -1,7 +1,7 @@
 import { DescribeTableCommand, type DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { SendMessageBatchCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { describeError, log } from "../../lib/log";
-import { type FilterPattern, matchesAny } from "../../lib/pipeline/filter-match";
+import { type FilterPattern, matchesAny } from "../stream-filter-match";
 import { INTAKE_FILTER_PATTERNS } from "../intake-filter";
 import { LocalStreamsClient, type RawStreamRecord, StreamsApiError } from "./dynamodb-streams";
 import { StreamPosition } from "./stream-position";
@@ -9,7 +9,7 @@ import { StreamPosition } from "./stream-position";
 /**
  * What the EventBridge Pipe does in AWS (infra/intake-pipeline.ts), on this machine: follows the
  * table's stream in DynamoDB Local, keeps the records the intake filters pass
- * (infra/intake-filter.ts, matched by lib/pipeline/filter-match.ts) and sends each one to the
+ * (infra/intake-filter.ts, matched by infra/stream-filter-match.ts) and sends each one to the
  * intake queue as the pipe would: the record's JSON, plus `eventSourceARN`, one message each.
  *
  * Reading: DescribeTable gives the stream ARN; DescribeStream lists the shards (re-listed every

@@ -1,6 +1,6 @@
 import middy, { type MiddlewareObj, type Request } from "@middy/core";
 import type { APIGatewayProxyEventV2, Context } from "aws-lambda";
-import type { Principal } from "../auth";
+import type { Principal } from "../auth/principal";
 import { AppError } from "../errors";
 import { describeError, log } from "../log";
 import type * as z from "../validation";

@@ -1,5 +1,5 @@
 import { ROUTES, type RouteKey, routeDef } from "../../functions/routes";
-import { authenticate, authorize, type Principal, type SessionPrincipal } from "../auth";
+import { authenticate, authorize, type Principal, type SessionPrincipal } from "../auth/principal";
 import { buildHandler, header, type InletMiddleware, type InletRequest, type Options, type RequestContext } from "./chain";
 
 /** Route keys whose table entry says `auth: "session"` or `"bearer"`. */

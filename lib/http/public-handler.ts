@@ -6,7 +6,7 @@ export type PublicRouteKey = Extract<(typeof ROUTES)[number], { auth: "public" }
 
 /**
  * Builds a public route's Lambda handler: the shared chain without authentication. It imports
- * neither lib/auth.ts nor the API-key code, so a public function (intake, signup, login) loads
+ * neither lib/auth/principal.ts nor the API-key code, so a public function (intake, signup, login) loads
  * only what it uses (docs/performance.md, section 1). `routeKey` ties the handler to its route
  * table entry; the type admits public routes only.
  */

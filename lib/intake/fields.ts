@@ -1,4 +1,4 @@
-import { ALL_TOKEN_FIELDS } from "../captcha";
+import { ALL_TOKEN_FIELDS } from "../spam/captcha";
 import { AppError } from "../errors";
 import type { FieldType } from "../store/forms";
 import { INTAKE_LIMITS, type ParsedBody, type RawValue } from "./limits";

@@ -1,4 +1,4 @@
-import { takeCaptchaTokens, verifyCaptcha } from "../captcha";
+import { takeCaptchaTokens, verifyCaptcha } from "../spam/captcha";
 import { AppError, notFound } from "../errors";
 import { epochSeconds, newId, safeEqual, sha256Hex } from "../ids";
 import { describeError, log } from "../log";

@@ -18,8 +18,8 @@ import {
   getDelivery,
   MAX_LOGGED_ATTEMPTS,
   recordAttempt,
-} from "./delivery-store";
-import { getEndpoint, updateEndpoint } from "./endpoint-store";
+} from "../store/outbound-deliveries";
+import { getEndpoint, updateEndpoint } from "../store/outbound-endpoints";
 
 /**
  * Runs delivery attempts from internal queue messages (./messages.ts). The rules that make a

@@ -1,10 +1,10 @@
-import type { Principal } from "../auth";
+import type { Principal } from "../auth/principal";
 import { AppError, notFound } from "../errors";
 import { findForm } from "../forms";
 import { nowIso, randomBase62 } from "../ids";
 import * as z from "../validation";
-import { latestDelivery } from "./delivery-store";
-import { insertEndpoint, MAX_ENDPOINTS_PER_FORM, type OutboundEndpoint, updateEndpoint } from "./endpoint-store";
+import { latestDelivery } from "../store/outbound-deliveries";
+import { insertEndpoint, MAX_ENDPOINTS_PER_FORM, type OutboundEndpoint, updateEndpoint } from "../store/outbound-endpoints";
 import { endpointView, findEndpoint } from "./endpoints";
 import { newSigningSecret } from "./signing";
 import { checkTargetUrl, MAX_URL_LENGTH, RefusedTarget } from "./ssrf";

@@ -1,8 +1,8 @@
-import type { Principal } from "../auth";
+import type { Principal } from "../auth/principal";
 import { notFound } from "../errors";
 import { findForm } from "../forms";
-import { type Delivery, latestDelivery, listEndpointDeliveries } from "./delivery-store";
-import { deleteEndpoint, getEndpoint, listFormEndpoints, type OutboundEndpoint } from "./endpoint-store";
+import { type Delivery, latestDelivery, listEndpointDeliveries } from "../store/outbound-deliveries";
+import { deleteEndpoint, getEndpoint, listFormEndpoints, type OutboundEndpoint } from "../store/outbound-endpoints";
 
 /**
  * The outbound webhooks API of a form (docs/api.md, "Outbound webhooks"): the reads, deletion

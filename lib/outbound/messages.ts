@@ -1,6 +1,6 @@
 import { randomBase62 } from "../ids";
 import * as z from "../validation";
-import { MAX_DELAY_SECONDS, sendToIntakeQueue } from "./queue";
+import { MAX_DELAY_SECONDS, sendToIntakeQueue } from "../aws/sqs";
 
 /**
  * Internal intake queue messages (not table stream records), version 1: "run attempt `attempt`

@@ -1,7 +1,7 @@
-import type { Principal } from "../auth";
+import type { Principal } from "../auth/principal";
 import { AppError, notFound } from "../errors";
 import { nowIso } from "../ids";
-import { getDelivery, scheduleManualAttempt } from "./delivery-store";
+import { getDelivery, scheduleManualAttempt } from "../store/outbound-deliveries";
 import { deliveryView, findEndpoint } from "./endpoints";
 import { INTERNAL_MESSAGE_VERSION, newMessageToken, sendDeliveryMessage } from "./messages";
 

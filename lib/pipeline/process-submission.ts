@@ -1,7 +1,7 @@
 import { type Lead, qualifyLead } from "../leads";
 import { log } from "../log";
 import { notificationEmail } from "../notifications/email";
-import { sendEmail } from "../notifications/ses";
+import { sendEmail } from "../aws/ses";
 import { startDeliveries } from "../outbound/deliveries";
 import type { Form, FieldType } from "../store/forms";
 import { storeLeadOnce, withdrawRelease } from "../store/submission-processing";

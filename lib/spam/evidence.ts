@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { epochSeconds, sha256Hex } from "../ids";
 import type { RawValue } from "../intake/body";
-import { db, tableName } from "../store/client";
+import { db, tableName } from "../aws/dynamodb";
 import { incrementWindowAndSubWindow } from "../store/counters";
 import { keys } from "../store/keys";
 import type { WebhookSource } from "../store/webhooks";

@@ -1,7 +1,7 @@
 import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { Plan } from "../config";
-import type { Role } from "../permissions";
-import { cancellationReasons, db, isConditionFailure, tableName } from "./client";
+import type { Role } from "../auth/permissions";
+import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { type Key, keys } from "./keys";
 
 export interface Organization {

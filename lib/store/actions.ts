@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
-import { db, isConditionFailure, tableName } from "./client";
+import { db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { keys } from "./keys";
 
 /**

@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { Plan } from "../config";
-import type { Permission } from "../permissions";
-import { cancellationReasons, db, isConditionFailure, tableName } from "./client";
+import type { Permission } from "../auth/permissions";
+import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { keys } from "./keys";
 import { queryAll } from "./pagination";
 import { GSI1 } from "./table-definition";

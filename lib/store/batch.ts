@@ -1,5 +1,5 @@
 import { BatchWriteCommand } from "@aws-sdk/lib-dynamodb";
-import { db, tableName } from "./client";
+import { db, tableName } from "../aws/dynamodb";
 import type { Key } from "./keys";
 
 /** BatchWriteItem takes at most 25 requests. */

@@ -1,5 +1,5 @@
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { db, tableName } from "./client";
+import { db, tableName } from "../aws/dynamodb";
 import { keys } from "./keys";
 
 /**

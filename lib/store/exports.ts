@@ -1,5 +1,5 @@
 import { loadConfig } from "../config";
-import { createS3Client, type S3ObjectClient } from "./s3";
+import { createS3Client, type S3ObjectClient } from "../aws/s3";
 
 /**
  * Large submission exports live in a private bucket (infra/exports.ts): never public, SSL only,
@@ -18,7 +18,7 @@ export const DOWNLOAD_LINK_SECONDS = 15 * 60;
 let client: S3ObjectClient | undefined;
 
 /**
- * Built once from config (lib/store/s3.ts: a signed fetch and presigned URLs, not the S3 client);
+ * Built once from config (lib/aws/s3.ts: a signed fetch and presigned URLs, not the S3 client);
  * a local endpoint (the S3 emulator) is addressed path-style.
  */
 function s3(): S3ObjectClient {

@@ -1,6 +1,6 @@
 import { QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import { AppError } from "../errors";
-import { db, tableName } from "./client";
+import { db, tableName } from "../aws/dynamodb";
 import type { Page } from "./pagination";
 import { GSI1 } from "./table-definition";
 

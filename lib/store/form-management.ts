@@ -1,5 +1,5 @@
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { cancellationReasons, db, tableName } from "./client";
+import { cancellationReasons, db, tableName } from "../aws/dynamodb";
 import { allMatching, filteredPage } from "./filtered-query";
 import { type Form, toForm } from "./forms";
 import { keys } from "./keys";

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { cancellationReasons, db, isConditionFailure, tableName } from "./client";
+import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { keys } from "./keys";
 
 export const FIELD_TYPES = [

@@ -30,7 +30,7 @@ export const keys = {
 
   /**
    * An API key, in its own partition so authentication is one strongly consistent GetItem. The
-   * key id is derived from the secret's SHA-256 (lib/api-key-auth.ts), so the same item is
+   * key id is derived from the secret's SHA-256 (lib/auth/api-key-auth.ts), so the same item is
    * found from a bearer secret and from a management URL's id.
    */
   apiKey: (keyId: string): Key => ({ pk: `APIKEY#${keyId}`, sk: "APIKEY" }),

@@ -1,5 +1,5 @@
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { db, isConditionFailure, tableName } from "./client";
+import { db, isConditionFailure, tableName } from "../aws/dynamodb";
 import type { Key } from "./keys";
 
 /**

@@ -1,6 +1,6 @@
 import { QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import { AppError } from "../errors";
-import { db, tableName } from "./client";
+import { db, tableName } from "../aws/dynamodb";
 import { GSI1 } from "./table-definition";
 
 export interface Page<T> {

@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { db, isConditionFailure, tableName } from "./client";
+import { db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { keys } from "./keys";
 import { queryPage } from "./pagination";
 

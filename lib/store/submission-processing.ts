@@ -1,6 +1,6 @@
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { Lead } from "../leads";
-import { cancellationReasons, db, isConditionFailure, tableName } from "./client";
+import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { keys } from "./keys";
 import { transactWithRetry } from "./transactions";
 

@@ -3,7 +3,7 @@ import type { RawValue } from "../intake/body";
 import type { Lead } from "../leads";
 import type { SpamVerdict } from "../spam/signals";
 import { deleteKeys } from "./batch";
-import { cancellationReasons, db, isConditionFailure, tableName } from "./client";
+import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { allMatching, type FilteredQuery, filteredPage } from "./filtered-query";
 import type { Form } from "./forms";
 import { type Key, keys } from "./keys";

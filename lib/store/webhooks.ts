@@ -1,5 +1,5 @@
 import { GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
-import { cancellationReasons, db, tableName } from "./client";
+import { cancellationReasons, db, tableName } from "../aws/dynamodb";
 import { updateIfUnchanged } from "./optimistic";
 import { keys } from "./keys";
 import { queryAll } from "./pagination";

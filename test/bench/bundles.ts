@@ -114,7 +114,7 @@ const REFERENCE_SOURCES: Record<SdkClient, { imports: string; construct: string;
   },
   s3: {
     // The export route writes and presigns with a SigV4 signer and the default credential chain
-    // (lib/store/s3.ts), not the S3 client: pieces the DynamoDB client already bundles.
+    // (lib/aws/s3.ts), not the S3 client: pieces the DynamoDB client already bundles.
     imports:
       'import { defaultProvider } from "@aws-sdk/credential-provider-node";\nimport { Sha256 } from "@smithy/core/checksum";\nimport { SignatureV4 } from "@smithy/signature-v4";\n',
     construct:
@@ -143,7 +143,7 @@ function referenceSource(clients: SdkClient[]): string {
 
 /**
  * The function's bundle plus a `__construct()` export that builds the clients its route entry
- * grants, as the first request would (lib/store/client.ts and lib/store/exports.ts build them
+ * grants, as the first request would (lib/aws/dynamodb.ts and lib/store/exports.ts build them
  * lazily): what a cold start pays before the handler answers. The added lines reuse the
  * modules the function already bundles, so the bundle is the function's own plus a few bytes.
  */
@@ -152,7 +152,7 @@ function probeSource(entry: FunctionEntry): string {
   const lines = [`export { handler } from ${path(`functions/${entry.handler}.ts`)};`];
   const construct: string[] = [];
   if (entry.clients.includes("dynamodb")) {
-    lines.push(`import { db } from ${path("lib/store/client.ts")};`);
+    lines.push(`import { db } from ${path("lib/aws/dynamodb.ts")};`);
     construct.push("db();");
   }
   if (entry.clients.includes("sqs")) {
@@ -160,11 +160,11 @@ function probeSource(entry: FunctionEntry): string {
     construct.push("new SQSClient({ region: process.env.AWS_REGION });");
   }
   if (entry.clients.includes("ses")) {
-    lines.push(`import { ses } from ${path("lib/notifications/ses.ts")};`);
+    lines.push(`import { ses } from ${path("lib/aws/ses.ts")};`);
     construct.push("ses();");
   }
   if (entry.clients.includes("s3")) {
-    lines.push(`import { createS3Client } from ${path("lib/store/s3.ts")};`);
+    lines.push(`import { createS3Client } from ${path("lib/aws/s3.ts")};`);
     construct.push('createS3Client({ region: process.env.AWS_REGION ?? "us-east-1" });');
   }
   return `${lines.join("\n")}\nexport function __construct() {\n${construct.map((c) => `  ${c}`).join("\n")}\n}\n`;

@@ -140,9 +140,9 @@ function layerSources(): Record<string, string> {
     "layer/2-validation": `${sdk}import * as z from ${path("lib/validation.ts")};\nexport const schema = z.object({ a: z.string() });\nexport function __construct() { DynamoDBDocumentClient.from(new DynamoDBClient({ region: process.env.AWS_REGION }), { marshallOptions: { removeUndefinedValues: true } }); }\n`,
     // Each layer keeps the ones before it: the validation module stays in 3 and 4 (lib/config.ts
     // no longer imports it, so without it layer 3 would be smaller than layer 2).
-    "layer/3-store-client": `import * as z from ${path("lib/validation.ts")};\nexport const schema = z.object({ a: z.string() });\nimport { db } from ${path("lib/store/client.ts")};\nexport const handler = async () => ({});\nexport function __construct() { db(); }\n`,
-    "layer/4-http-chain": `import * as z from ${path("lib/validation.ts")};\nexport const schema = z.object({ a: z.string() });\nimport { db } from ${path("lib/store/client.ts")};\nexport { httpHandler } from ${path("lib/http/handler.ts")};\nexport const handler = async () => ({});\nexport function __construct() { db(); }\n`,
-    "layer/5-list-webhooks": `export { handler } from ${path("functions/webhooks/list-webhooks.ts")};\nimport { db } from ${path("lib/store/client.ts")};\nexport function __construct() { db(); }\n`,
+    "layer/3-store-client": `import * as z from ${path("lib/validation.ts")};\nexport const schema = z.object({ a: z.string() });\nimport { db } from ${path("lib/aws/dynamodb.ts")};\nexport const handler = async () => ({});\nexport function __construct() { db(); }\n`,
+    "layer/4-http-chain": `import * as z from ${path("lib/validation.ts")};\nexport const schema = z.object({ a: z.string() });\nimport { db } from ${path("lib/aws/dynamodb.ts")};\nexport { httpHandler } from ${path("lib/http/handler.ts")};\nexport const handler = async () => ({});\nexport function __construct() { db(); }\n`,
+    "layer/5-list-webhooks": `export { handler } from ${path("functions/webhooks/list-webhooks.ts")};\nimport { db } from ${path("lib/aws/dynamodb.ts")};\nexport function __construct() { db(); }\n`,
   };
 }
 

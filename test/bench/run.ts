@@ -110,7 +110,7 @@ if (sections.has("throughput")) {
   log("starting the local stack...");
   const stack = await startBenchStack();
   try {
-    const { setDb } = await import("../../lib/store/client");
+    const { setDb } = await import("../../lib/aws/dynamodb");
     const { documentClient } = await import("./emulated");
     const { createSite, signupOwner } = await import("../support/api");
     const { measureThroughput } = await import("./throughput");

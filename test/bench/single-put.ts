@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { APIGatewayProxyEventV2 } from "aws-lambda";
 import type { ExtraRoute } from "../../infra/local/gateway";
-import { db, tableName } from "../../lib/store/client";
+import { db, tableName } from "../../lib/aws/dynamodb";
 
 /**
  * The physical references of the throughput bench, served by the same local gateway as the

@@ -1,8 +1,8 @@
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { resolveApiKey } from "../../lib/api-key-auth";
-import { db, tableName } from "../../lib/store/client";
+import { resolveApiKey } from "../../lib/auth/api-key-auth";
+import { db, tableName } from "../../lib/aws/dynamodb";
 import { keys } from "../../lib/store/keys";
-import { newToken } from "../../lib/tokens";
+import { newToken } from "../../lib/auth/tokens";
 import { type Account, addMember, api, createSite, platformAdminToken, setPlan, signupOwner } from "../support/api";
 
 /** Every permission an API key gets when created without `permissions` (spec 5.2, minus the restricted ones). */

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
-import { CAPTCHA_TOKEN_FIELDS, takeCaptchaTokens } from "../../lib/captcha";
+import { CAPTCHA_TOKEN_FIELDS, takeCaptchaTokens } from "../../lib/spam/captcha";
 import { fingerprint } from "../../lib/spam/evidence";
-import { db, tableName } from "../../lib/store/client";
+import { db, tableName } from "../../lib/aws/dynamodb";
 import { keys } from "../../lib/store/keys";
 import { type Account, api, signupOwner } from "../support/api";
 import { captchaToken, receivedFor, SECRET_PREFIX, TEST_TIMEOUT_MS } from "../support/fake-captcha";

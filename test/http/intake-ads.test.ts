@@ -1,6 +1,6 @@
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { sha256Hex } from "../../lib/ids";
-import { db, tableName } from "../../lib/store/client";
+import { db, tableName } from "../../lib/aws/dynamodb";
 import { keys } from "../../lib/store/keys";
 import { type Account, signupOwner } from "../support/api";
 import {

@@ -1,5 +1,5 @@
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
-import { db, tableName } from "../../lib/store/client";
+import { db, tableName } from "../../lib/aws/dynamodb";
 import { keys } from "../../lib/store/keys";
 import { type Account, addMember, api, createSite, signupOwner } from "../support/api";
 import { apiKeyWith, insertForm } from "../support/fixtures";

@@ -6,7 +6,7 @@ import { epochSeconds } from "../../lib/ids";
 import { receiveSubmission } from "../../lib/intake/intake";
 import { fingerprint, gatherEvidence, recordEvidence } from "../../lib/spam/evidence";
 import { DUPLICATE_WINDOW_SECONDS } from "../../lib/spam/signals";
-import { db, setDb, tableName } from "../../lib/store/client";
+import { db, setDb, tableName } from "../../lib/aws/dynamodb";
 import { incrementWindowAndSubWindow } from "../../lib/store/counters";
 import { keys } from "../../lib/store/keys";
 import { type Account, signupOwner } from "../support/api";
@@ -90,7 +90,7 @@ describe("per-IP rate (+20): more than 5 a minute or 20 an hour", () => {
       let loaded: { handler: Handler; client: unknown } | undefined;
       await jest.isolateModulesAsync(async () => {
         const mod = (await import("../../functions/intake/receive-submission")) as unknown as { handler: Handler };
-        const store = await import("../../lib/store/client");
+        const store = await import("../../lib/aws/dynamodb");
         loaded = { handler: mod.handler, client: store.db() };
       });
       if (!loaded) throw new Error("handler not loaded");

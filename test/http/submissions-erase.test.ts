@@ -1,4 +1,4 @@
-import type { Principal } from "../../lib/auth";
+import type { Principal } from "../../lib/auth/principal";
 import { eraseByEmail } from "../../lib/submissions";
 import { createSite, signupOwner } from "../support/api";
 import { insertForm } from "../support/fixtures";

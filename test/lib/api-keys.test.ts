@@ -1,10 +1,10 @@
 import { afterEach, jest } from "@jest/globals";
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { apiKeyIdFromHash, resolveApiKey } from "../../lib/api-key-auth";
+import { apiKeyIdFromHash, resolveApiKey } from "../../lib/auth/api-key-auth";
 import { createApiKey } from "../../lib/api-keys";
-import { resolveSession, type SessionPrincipal } from "../../lib/auth";
+import { resolveSession, type SessionPrincipal } from "../../lib/auth/principal";
 import { isId, sha256Hex } from "../../lib/ids";
-import { effectiveRateLimit } from "../../lib/rate-limit";
+import { effectiveRateLimit } from "../../lib/auth/rate-limit";
 import {
   deleteRevokedApiKey,
   getApiKey,
@@ -13,10 +13,10 @@ import {
   setApiKeysPlan,
   updateApiKey,
 } from "../../lib/store/api-keys";
-import { db, tableName } from "../../lib/store/client";
+import { db, tableName } from "../../lib/aws/dynamodb";
 import { keys } from "../../lib/store/keys";
 import { TRANSACTION_ATTEMPTS } from "../../lib/store/transactions";
-import { newToken } from "../../lib/tokens";
+import { newToken } from "../../lib/auth/tokens";
 import { setPlan, signupOwner } from "../support/api";
 
 type Send = (command: unknown) => Promise<unknown>;

@@ -3,7 +3,7 @@ import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from "@aw
 import { AppError } from "../../lib/errors";
 import { newId, sha256Hex } from "../../lib/ids";
 import { type IntakeRequest, receiveSubmission } from "../../lib/intake/intake";
-import { db, tableName } from "../../lib/store/client";
+import { db, tableName } from "../../lib/aws/dynamodb";
 import { keys } from "../../lib/store/keys";
 import { type IntakeResult, type Marker, storeSubmission, type Submission } from "../../lib/store/submissions";
 import { TRANSACTION_ATTEMPTS } from "../../lib/store/transactions";

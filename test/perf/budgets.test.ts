@@ -43,7 +43,7 @@ describe("bundle sizes (the build cdk synth runs)", () => {
   const SDK_PACKAGES: Record<SdkClient, string[]> = {
     dynamodb: ["node_modules/@aws-sdk/client-dynamodb/"],
     sqs: ["node_modules/@aws-sdk/client-sqs/"],
-    // Exports are signed with the signer the DynamoDB client brings (lib/store/s3.ts).
+    // Exports are signed with the signer the DynamoDB client brings (lib/aws/s3.ts).
     s3: [],
     ses: ["node_modules/@aws-sdk/client-sesv2/"],
   };
@@ -60,10 +60,10 @@ describe("bundle sizes (the build cdk synth runs)", () => {
     expect(extra).toEqual([]);
   });
 
-  test("public routes do not load the authentication code (lib/auth.ts, API keys, sessions)", () => {
+  test("public routes do not load the authentication code (lib/auth/principal.ts, API keys, sessions)", () => {
     const publicHandlers = [...new Set(ROUTES.filter((r) => r.auth === "public").map((r) => r.handler as string))];
     expect(publicHandlers).toEqual(expect.arrayContaining(["intake/receive-submission", "intake/preflight", "not-found"]));
-    const loading = publicHandlers.filter((h) => includes(h, "lib/auth.ts") || includes(h, "lib/api-key-auth.ts"));
+    const loading = publicHandlers.filter((h) => includes(h, "lib/auth/principal.ts") || includes(h, "lib/auth/api-key-auth.ts"));
     expect(loading).toEqual([]);
   });
 

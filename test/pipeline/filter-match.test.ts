@@ -1,5 +1,5 @@
 import { INTAKE_FILTER_PATTERNS } from "../../infra/intake-filter";
-import { assertSupportedPattern, matchesAny, matchesPattern } from "../../lib/pipeline/filter-match";
+import { assertSupportedPattern, matchesAny, matchesPattern } from "../../infra/stream-filter-match";
 import { streamRecord } from "./support/records";
 
 const submission = (extra: Record<string, unknown> = {}) => ({

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BatchWriteCommand } from "@aws-sdk/lib-dynamodb";
-import { db, tableName } from "../../lib/store/client";
+import { db, tableName } from "../../lib/aws/dynamodb";
 
 /**
  * The local hand-off survives kill -9. The SQS emulator keeps messages in memory, so a stack

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { handler } from "../../functions/consumer/process-queue";
 import { processMessages, RECORD_HANDLERS, retryLater } from "../../lib/pipeline/dispatch";
-import { db, tableName } from "../../lib/store/client";
+import { db, tableName } from "../../lib/aws/dynamodb";
 import { keys } from "../../lib/store/keys";
 import { sqsEvent, sqsRecord, streamRecord } from "./support/records";
 

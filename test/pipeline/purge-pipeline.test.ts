@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { PURGE_PASS_SIZE } from "../../lib/purge";
-import { db, tableName } from "../../lib/store/client";
+import { db, tableName } from "../../lib/aws/dynamodb";
 import { keys } from "../../lib/store/keys";
 import { GSI1 } from "../../lib/store/table-definition";
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { db, tableName } from "../../lib/store/client";
+import { db, tableName } from "../../lib/aws/dynamodb";
 import { keys } from "../../lib/store/keys";
 import type { Submission } from "../../lib/store/submissions";
 import { GSI1 } from "../../lib/store/table-definition";

@@ -5,7 +5,7 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { marshall } from "@aws-sdk/util-dynamodb";
 import { loadConfig } from "../../lib/config";
-import { db, setDb } from "../../lib/store/client";
+import { db, setDb } from "../../lib/aws/dynamodb";
 import { TABLE } from "../../lib/store/table-definition";
 
 /**
@@ -217,7 +217,7 @@ export class Recorder {
       region: config.AWS_REGION,
       ...(config.DYNAMODB_ENDPOINT ? { endpoint: config.DYNAMODB_ENDPOINT } : {}),
     });
-    // The same translation options as lib/store/client.ts.
+    // The same translation options as lib/aws/dynamodb.ts.
     this.client = DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } });
     this.client.middlewareStack.add(
       (next, context) => async (args) => {

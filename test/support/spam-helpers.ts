@@ -2,7 +2,7 @@ import { randomInt } from "node:crypto";
 import { request } from "node:http";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import type { APIGatewayProxyEventV2, Context } from "aws-lambda";
-import { db, tableName } from "../../lib/store/client";
+import { db, tableName } from "../../lib/aws/dynamodb";
 import { keys } from "../../lib/store/keys";
 import { type Account, api, baseUrl } from "./api";
 

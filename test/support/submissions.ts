@@ -1,6 +1,6 @@
 import { BatchWriteCommand, GetCommand } from "@aws-sdk/lib-dynamodb";
 import { newId } from "../../lib/ids";
-import { db, tableName } from "../../lib/store/client";
+import { db, tableName } from "../../lib/aws/dynamodb";
 import type { Form } from "../../lib/store/forms";
 import { keys } from "../../lib/store/keys";
 import { type Submission, submissionItem } from "../../lib/store/submissions";

@@ -1,4 +1,4 @@
-import { takeCaptchaTokens } from "../../lib/captcha";
+import { takeCaptchaTokens } from "../../lib/spam/captcha";
 import { normalizeSubmission } from "../../lib/intake/fields";
 
 describe("captcha tokens in JSON bodies", () => {

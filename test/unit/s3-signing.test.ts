@@ -1,10 +1,10 @@
 import { createHash, createHmac } from "node:crypto";
 import { GetObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
-import { createS3Client, type S3ClientOptions, type S3Credentials } from "../../lib/store/s3";
+import { createS3Client, type S3ClientOptions, type S3Credentials } from "../../lib/aws/s3";
 
 /**
- * lib/store/s3.ts signs S3 requests without the S3 client. Presigned links are held to what the
+ * lib/aws/s3.ts signs S3 requests without the S3 client. Presigned links are held to what the
  * official presigner produces for the same input, byte for byte; the PUT's signature is checked
  * by a second SigV4 implementation written here from the AWS documentation
  * (https://docs.aws.amazon.com/IAM/latest/UserGuide/create-signed-request.html and S3's

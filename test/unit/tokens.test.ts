@@ -1,6 +1,6 @@
 import { isId, newId, safeEqual } from "../../lib/ids";
-import { hashPassword, verifyPassword } from "../../lib/passwords";
-import { newToken, TOKEN_PREFIXES, tokenKind } from "../../lib/tokens";
+import { hashPassword, verifyPassword } from "../../lib/auth/passwords";
+import { newToken, TOKEN_PREFIXES, tokenKind } from "../../lib/auth/tokens";
 
 describe("tokens", () => {
   test.each(Object.keys(TOKEN_PREFIXES) as (keyof typeof TOKEN_PREFIXES)[])("%s tokens are recognised by prefix and checksum", (kind) => {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
-import { db, tableName } from "../../../lib/store/client";
+import { db, tableName } from "../../../lib/aws/dynamodb";
 import type { Key } from "../../../lib/store/keys";
 import { type Account, api } from "../../support/api";
 import { createHook, type Hook } from "../../support/submissions";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { SQSRecord } from "aws-lambda";
 import { newId } from "../../../lib/ids";
-import { db, tableName } from "../../../lib/store/client";
+import { db, tableName } from "../../../lib/aws/dynamodb";
 import type { Form } from "../../../lib/store/forms";
 import { keys } from "../../../lib/store/keys";
 import { type Submission, submissionItem } from "../../../lib/store/submissions";

@@ -1,7 +1,7 @@
-import type { ApiKeyPrincipal } from "./auth";
-import { AppError } from "./errors";
-import { safeEqual, sha256Hex } from "./ids";
-import { log, describeError } from "./log";
+import type { ApiKeyPrincipal } from "./principal";
+import { AppError } from "../errors";
+import { safeEqual, sha256Hex } from "../ids";
+import { log, describeError } from "../log";
 import { RESTRICTED_PERMISSIONS } from "./permissions";
 import {
   API_KEY_COUNTER_SCOPE,
@@ -10,8 +10,8 @@ import {
   rateLimitHeaders,
   secondsUntil,
 } from "./rate-limit";
-import { getApiKey, touchApiKey } from "./store/api-keys";
-import { incrementCounter } from "./store/counters";
+import { getApiKey, touchApiKey } from "../store/api-keys";
+import { incrementCounter } from "../store/counters";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const ID_LENGTH = 22;

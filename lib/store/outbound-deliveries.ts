@@ -1,8 +1,8 @@
 import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { Lead } from "../leads";
-import { db, isConditionFailure, tableName } from "../store/client";
-import { keys } from "../store/keys";
-import { queryPage } from "../store/pagination";
+import { db, isConditionFailure, tableName } from "../aws/dynamodb";
+import { keys } from "./keys";
+import { queryPage } from "./pagination";
 
 /**
  * Outbound webhook deliveries in the table (docs/data-model.md, "Outbound delivery"); the

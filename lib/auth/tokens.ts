@@ -1,5 +1,5 @@
 import { crc32 } from "node:zlib";
-import { randomBase62 } from "./ids";
+import { randomBase62 } from "../ids";
 
 /**
  * Bearer secrets carry a product prefix (so secret scanners can spot a leaked one and the auth

@@ -1,4 +1,4 @@
-import type { Plan } from "./config";
+import type { Plan } from "../config";
 
 /** Spec part 5.2, plus settings.billing, which the spec names among the restricted ones. */
 export const PERMISSIONS = [

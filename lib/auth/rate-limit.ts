@@ -1,4 +1,4 @@
-import type { Plan } from "./config";
+import type { Plan } from "../config";
 import { API_KEY_RATE_LIMITS } from "./permissions";
 
 /**

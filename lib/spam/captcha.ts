@@ -1,8 +1,8 @@
-import { loadConfig } from "./config";
-import { AppError } from "./errors";
-import type { RawValue } from "./intake/body";
-import { log } from "./log";
-import type { CaptchaSettings } from "./store/sites";
+import { loadConfig } from "../config";
+import { AppError } from "../errors";
+import type { RawValue } from "../intake/body";
+import { log } from "../log";
+import type { CaptchaSettings } from "../store/sites";
 
 /**
  * Token fields per provider kind: the spec's names and what the real widgets post

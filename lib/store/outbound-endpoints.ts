@@ -1,7 +1,7 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { cancellationReasons, db, isConditionFailure, tableName } from "../store/client";
-import { keys } from "../store/keys";
-import { queryAll } from "../store/pagination";
+import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
+import { keys } from "./keys";
+import { queryAll } from "./pagination";
 
 /**
  * Outbound webhook endpoints in the table (docs/data-model.md, "Outbound webhook endpoint").

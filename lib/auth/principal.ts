@@ -1,11 +1,11 @@
-import type { RouteDef } from "../functions/routes";
+import type { RouteDef } from "../../functions/routes";
 import { resolveApiKey } from "./api-key-auth";
-import { loadConfig, type Plan } from "./config";
-import { AppError } from "./errors";
-import { sha256Hex } from "./ids";
+import { loadConfig, type Plan } from "../config";
+import { AppError } from "../errors";
+import { sha256Hex } from "../ids";
 import { type Permission, type Role, rolePermissions } from "./permissions";
-import { asMember, asOrganization, getItem, getItems, type Member, type Session } from "./store/accounts";
-import { keys } from "./store/keys";
+import { asMember, asOrganization, getItem, getItems, type Member, type Session } from "../store/accounts";
+import { keys } from "../store/keys";
 import { tokenKind } from "./tokens";
 
 export interface SessionPrincipal {

@@ -1,6 +1,6 @@
 import { SendEmailCommand, SESv2Client } from "@aws-sdk/client-sesv2";
 import { loadConfig } from "../config";
-import type { NotificationEmail } from "./email";
+import type { NotificationEmail } from "../notifications/email";
 
 let client: SESv2Client | undefined;
 
