@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2 } from "aws-lambda";
 import { AppError } from "../lib/errors";
-import type { PublicRouteKey } from "../lib/http/public-handler";
+import type { PublicRouteKey } from "./routes";
 import { errorResponse, type HttpResult } from "../lib/http/response";
 
 /** The route table entry this handler serves. */

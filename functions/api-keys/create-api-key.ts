@@ -2,6 +2,7 @@ import { createApiKey, MAX_EXPIRES_IN_DAYS, permissionList } from "../../lib/api
 import { httpHandler } from "../../lib/http/handler";
 import { name } from "../../lib/http/schemas";
 import * as z from "../../lib/validation";
+import { route } from "../routes";
 
 const body = z.strictObject({
   name,
@@ -10,6 +11,6 @@ const body = z.strictObject({
 });
 
 // 200, not 201: spec part 4.1 answers a created key with 200.
-export const handler = httpHandler("POST /api/v1/api-keys", { body }, ({ principal, body }) =>
+export const handler = httpHandler(route("POST /api/v1/api-keys"), { body }, ({ principal, body }) =>
   createApiKey(principal, body),
 );

@@ -1,9 +1,10 @@
 import { deleteApiKey } from "../../lib/api-keys";
 import { httpHandler } from "../../lib/http/handler";
 import * as z from "../../lib/validation";
+import { route } from "../routes";
 
 const query = z.object({ permanent: z.optional(z.enum(["true", "false"])) });
 
-export const handler = httpHandler("DELETE /api/v1/api-keys/{id}", { query }, ({ principal, params, query }) =>
-  deleteApiKey(principal.orgId, params.id ?? "", query.permanent === "true"),
+export const handler = httpHandler(route("DELETE /api/v1/api-keys/{id}"), { query }, ({ principal, params, query }) =>
+  deleteApiKey(principal.orgId, params.id, query.permanent === "true"),
 );

@@ -1,6 +1,7 @@
 import { listOrganizationApiKeys } from "../../lib/api-keys";
 import { httpHandler } from "../../lib/http/handler";
+import { route } from "../routes";
 
-export const handler = httpHandler("GET /api/v1/api-keys", {}, ({ principal }) =>
+export const handler = httpHandler(route("GET /api/v1/api-keys"), {}, ({ principal }) =>
   listOrganizationApiKeys(principal.orgId),
 );

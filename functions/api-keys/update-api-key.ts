@@ -2,6 +2,7 @@ import { changeApiKey, permissionList } from "../../lib/api-keys";
 import { httpHandler } from "../../lib/http/handler";
 import { name } from "../../lib/http/schemas";
 import * as z from "../../lib/validation";
+import { route } from "../routes";
 
 const body = z.strictObject({
   name: z.optional(name),
@@ -10,6 +11,6 @@ const body = z.strictObject({
   rateLimitPerMin: z.optional(z.nullable(z.number().check(z.int(), z.minimum(1)))),
 });
 
-export const handler = httpHandler("PUT /api/v1/api-keys/{id}", { body }, ({ principal, params, body }) =>
-  changeApiKey(principal, params.id ?? "", body),
+export const handler = httpHandler(route("PUT /api/v1/api-keys/{id}"), { body }, ({ principal, params, body }) =>
+  changeApiKey(principal, params.id, body),
 );

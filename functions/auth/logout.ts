@@ -1,7 +1,8 @@
 import { logout } from "../../lib/accounts";
 import { httpHandler } from "../../lib/http/handler";
+import { route } from "../routes";
 
-export const handler = httpHandler("POST /api/v1/auth/logout", {}, async ({ principal }) => {
+export const handler = httpHandler(route("POST /api/v1/auth/logout"), {}, async ({ principal }) => {
   await logout(principal);
   return { message: "Logged out" };
 });

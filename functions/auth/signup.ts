@@ -2,6 +2,7 @@ import { signup } from "../../lib/accounts";
 import { publicHandler } from "../../lib/http/public-handler";
 import { email, name } from "../../lib/http/schemas";
 import * as z from "../../lib/validation";
+import { route } from "../routes";
 
 const body = z
   .strictObject({
@@ -18,4 +19,4 @@ const body = z
     }),
   );
 
-export const handler = publicHandler("POST /api/v1/auth/signup", { body, status: 201 }, ({ body }) => signup(body));
+export const handler = publicHandler(route("POST /api/v1/auth/signup"), { body, status: 201 }, ({ body }) => signup(body));

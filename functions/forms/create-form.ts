@@ -3,6 +3,7 @@ import { createForm } from "../../lib/forms";
 import { httpHandler } from "../../lib/http/handler";
 import { name } from "../../lib/http/schemas";
 import * as z from "../../lib/validation";
+import { route } from "../routes";
 
 const body = z.strictObject({
   name,
@@ -11,8 +12,7 @@ const body = z.strictObject({
   status: z.optional(z.enum(["draft", "published"])),
 });
 
-export const handler = httpHandler(
-  "POST /api/v1/sites/{id}/forms",
+export const handler = httpHandler(route("POST /api/v1/sites/{id}/forms"),
   { body, status: 201 },
-  ({ principal, params, body }) => createForm(principal, params.id ?? "", body),
+  ({ principal, params, body }) => createForm(principal, params.id, body),
 );

@@ -1,9 +1,10 @@
 import { archiveForm, deleteForm } from "../../lib/forms";
 import { httpHandler } from "../../lib/http/handler";
 import * as z from "../../lib/validation";
+import { route } from "../routes";
 
 const query = z.object({ permanent: z._default(z.enum(["true", "false"]), "false") });
 
-export const handler = httpHandler("DELETE /api/v1/forms/{formId}", { query }, ({ principal, params, query }) =>
-  query.permanent === "true" ? deleteForm(principal, params.formId ?? "") : archiveForm(principal, params.formId ?? ""),
+export const handler = httpHandler(route("DELETE /api/v1/forms/{formId}"), { query }, ({ principal, params, query }) =>
+  query.permanent === "true" ? deleteForm(principal, params.formId) : archiveForm(principal, params.formId),
 );

@@ -1,6 +1,7 @@
 import { setFormStatus } from "../../lib/forms";
 import { httpHandler } from "../../lib/http/handler";
+import { route } from "../routes";
 
-export const handler = httpHandler("POST /api/v1/forms/{formId}/publish", {}, ({ principal, params }) =>
-  setFormStatus(principal, params.formId ?? "", "published"),
+export const handler = httpHandler(route("POST /api/v1/forms/{formId}/publish"), {}, ({ principal, params }) =>
+  setFormStatus(principal, params.formId, "published"),
 );

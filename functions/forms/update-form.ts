@@ -3,6 +3,7 @@ import { editForm } from "../../lib/forms";
 import { httpHandler } from "../../lib/http/handler";
 import { name } from "../../lib/http/schemas";
 import * as z from "../../lib/validation";
+import { route } from "../routes";
 
 const body = z.strictObject({
   name: z.optional(name),
@@ -11,6 +12,6 @@ const body = z.strictObject({
   restore: z.optional(z.boolean()),
 });
 
-export const handler = httpHandler("PUT /api/v1/forms/{formId}", { body }, ({ principal, params, body }) =>
-  editForm(principal, params.formId ?? "", body),
+export const handler = httpHandler(route("PUT /api/v1/forms/{formId}"), { body }, ({ principal, params, body }) =>
+  editForm(principal, params.formId, body),
 );

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyStructuredResultV2 } from "aws-lambda";
-import type { PublicRouteKey } from "../../lib/http/public-handler";
+import type { PublicRouteKey } from "../routes";
 import { PREFLIGHT_HEADERS } from "../../lib/intake/cors";
 
 /** The route table entry this handler serves. */

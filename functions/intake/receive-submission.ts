@@ -2,14 +2,14 @@ import { publicHandler } from "../../lib/http/public-handler";
 import { jsonResponse, RawResponse } from "../../lib/http/response";
 import { CORS_HEADERS } from "../../lib/intake/cors";
 import { receiveSubmission } from "../../lib/intake/intake";
+import { route } from "../routes";
 
 /** Spec 4.2: the result at the top level (not under `data`), or a 303 to `_redirect`. */
-export const handler = publicHandler(
-  "POST /api/v1/incoming/{webhookId}",
+export const handler = publicHandler(route("POST /api/v1/incoming/{webhookId}"),
   { headers: CORS_HEADERS },
   async ({ event, params, query, sourceIp }) => {
     const outcome = await receiveSubmission({
-      webhookId: params.webhookId ?? "",
+      webhookId: params.webhookId,
       query,
       headers: event.headers ?? {},
       body: event.body,

@@ -1,6 +1,7 @@
 import { httpHandler } from "../../lib/http/handler";
 import { editEndpoint, endpointDescription, endpointUrl } from "../../lib/outbound/endpoint-changes";
 import * as z from "../../lib/validation";
+import { route } from "../routes";
 
 const body = z.strictObject({
   url: z.optional(endpointUrl),
@@ -8,8 +9,7 @@ const body = z.strictObject({
   isEnabled: z.optional(z.boolean()),
 });
 
-export const handler = httpHandler(
-  "PUT /api/v1/forms/{formId}/outbound-webhooks/{endpointId}",
+export const handler = httpHandler(route("PUT /api/v1/forms/{formId}/outbound-webhooks/{endpointId}"),
   { body },
-  ({ principal, params, body }) => editEndpoint(principal, params.formId ?? "", params.endpointId ?? "", body),
+  ({ principal, params, body }) => editEndpoint(principal, params.formId, params.endpointId, body),
 );

@@ -2,6 +2,7 @@ import { httpHandler } from "../../lib/http/handler";
 import { domain, name } from "../../lib/http/schemas";
 import { updateSite } from "../../lib/sites";
 import * as z from "../../lib/validation";
+import { route } from "../routes";
 
 const captchaKey = z.string().check(z.trim(), z.minLength(1), z.maxLength(512));
 
@@ -24,6 +25,6 @@ const body = z.strictObject({
   ),
 });
 
-export const handler = httpHandler("PUT /api/v1/sites/{id}", { body }, ({ principal, params, body }) =>
-  updateSite(principal.orgId, params.id ?? "", body),
+export const handler = httpHandler(route("PUT /api/v1/sites/{id}"), { body }, ({ principal, params, body }) =>
+  updateSite(principal.orgId, params.id, body),
 );

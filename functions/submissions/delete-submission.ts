@@ -1,6 +1,7 @@
 import { httpHandler } from "../../lib/http/handler";
 import { removeSubmission } from "../../lib/submissions";
+import { route } from "../routes";
 
-export const handler = httpHandler("DELETE /api/v1/submissions/{submissionId}", {}, ({ principal, params }) =>
-  removeSubmission(principal, params.submissionId ?? ""),
+export const handler = httpHandler(route("DELETE /api/v1/submissions/{submissionId}"), {}, ({ principal, params }) =>
+  removeSubmission(principal, params.submissionId),
 );

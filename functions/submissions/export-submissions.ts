@@ -2,11 +2,11 @@ import { exportSubmissions } from "../../lib/export";
 import { httpHandler } from "../../lib/http/handler";
 import { filtersQuery } from "../../lib/submissions";
 import * as z from "../../lib/validation";
+import { route } from "../routes";
 
 const query = z.extend(filtersQuery, { format: z._default(z.enum(["csv", "json"]), "csv") });
 
-export const handler = httpHandler(
-  "GET /api/v1/forms/{formId}/submissions/export",
+export const handler = httpHandler(route("GET /api/v1/forms/{formId}/submissions/export"),
   { query },
-  ({ principal, params, query: { format, ...filters } }) => exportSubmissions(principal, params.formId ?? "", format, filters),
+  ({ principal, params, query: { format, ...filters } }) => exportSubmissions(principal, params.formId, format, filters),
 );

@@ -2,9 +2,10 @@ import { createInvite } from "../../lib/accounts";
 import { httpHandler } from "../../lib/http/handler";
 import { email } from "../../lib/http/schemas";
 import * as z from "../../lib/validation";
+import { route } from "../routes";
 
 const body = z.strictObject({ email, role: z.enum(["admin", "member"]) });
 
-export const handler = httpHandler("POST /api/v1/team/invites", { body, status: 201 }, ({ principal, body }) =>
+export const handler = httpHandler(route("POST /api/v1/team/invites"), { body, status: 201 }, ({ principal, body }) =>
   createInvite(principal, body.email, body.role),
 );

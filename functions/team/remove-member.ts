@@ -1,6 +1,7 @@
 import { removeTeamMember } from "../../lib/accounts";
 import { httpHandler } from "../../lib/http/handler";
+import { route } from "../routes";
 
-export const handler = httpHandler("DELETE /api/v1/team/members/{userId}", {}, ({ principal, params }) =>
-  removeTeamMember(principal, params.userId ?? ""),
+export const handler = httpHandler(route("DELETE /api/v1/team/members/{userId}"), {}, ({ principal, params }) =>
+  removeTeamMember(principal, params.userId),
 );

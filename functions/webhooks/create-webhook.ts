@@ -3,6 +3,7 @@ import { name } from "../../lib/http/schemas";
 import { WEBHOOK_SOURCES } from "../../lib/store/webhooks";
 import * as z from "../../lib/validation";
 import { createWebhook } from "../../lib/webhooks";
+import { route } from "../routes";
 
 const body = z.strictObject({
   name,
@@ -10,8 +11,7 @@ const body = z.strictObject({
   formId: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
 });
 
-export const handler = httpHandler(
-  "POST /api/v1/sites/{id}/webhooks",
+export const handler = httpHandler(route("POST /api/v1/sites/{id}/webhooks"),
   { body, status: 201 },
-  ({ principal, params, body }) => createWebhook(principal, params.id ?? "", body),
+  ({ principal, params, body }) => createWebhook(principal, params.id, body),
 );

@@ -3,6 +3,7 @@ import { name } from "../../lib/http/schemas";
 import { WEBHOOK_SOURCES } from "../../lib/store/webhooks";
 import * as z from "../../lib/validation";
 import { editWebhook } from "../../lib/webhooks";
+import { route } from "../routes";
 
 const body = z.strictObject({
   name: z.optional(name),
@@ -12,8 +13,7 @@ const body = z.strictObject({
   formId: z.optional(z.nullable(z.string().check(z.minLength(1), z.maxLength(64)))),
 });
 
-export const handler = httpHandler(
-  "PUT /api/v1/sites/{id}/webhooks/{webhookId}",
+export const handler = httpHandler(route("PUT /api/v1/sites/{id}/webhooks/{webhookId}"),
   { body },
-  ({ principal, params, body }) => editWebhook(principal, params.id ?? "", params.webhookId ?? "", body),
+  ({ principal, params, body }) => editWebhook(principal, params.id, params.webhookId, body),
 );

@@ -31,7 +31,7 @@ const { changePlan } = await import("../../lib/admin");
 const { createSite, sitesOf } = await import("../../lib/sites");
 const { createForm, listForms } = await import("../../lib/forms");
 const { createWebhook, listWebhooks, rotateWebhookSecret } = await import("../../lib/webhooks");
-const { resolveSession } = await import("../../lib/auth/principal");
+const { resolveSession } = await import("../../lib/auth/sessions");
 
 let auth;
 try {

@@ -1,28 +1,7 @@
 import type { Plan } from "../config";
+import { PERMISSIONS, type Permission, type Role } from "../store/shapes";
 
-/** Spec part 5.2, plus settings.billing, which the spec names among the restricted ones. */
-export const PERMISSIONS = [
-  "forms.view",
-  "forms.create",
-  "forms.edit",
-  "forms.delete",
-  "forms.publish",
-  "submissions.view",
-  "submissions.export",
-  "submissions.delete",
-  "sites.view",
-  "sites.create",
-  "sites.edit",
-  "sites.delete",
-  "team.view",
-  "team.invite",
-  "team.manage",
-  "settings.org",
-  "settings.email",
-  "settings.billing",
-] as const;
-
-export type Permission = (typeof PERMISSIONS)[number];
+export { PERMISSIONS, type Permission, ROLES, type Role } from "../store/shapes";
 
 /** Permissions no API key may ever hold (spec 5.2 rules 2 and 3): dashboard sessions only. */
 export const RESTRICTED_PERMISSIONS: ReadonlySet<Permission> = new Set([
@@ -32,9 +11,6 @@ export const RESTRICTED_PERMISSIONS: ReadonlySet<Permission> = new Set([
   "team.invite",
   "team.manage",
 ]);
-
-export const ROLES = ["owner", "admin", "member"] as const;
-export type Role = (typeof ROLES)[number];
 
 /**
  * What a session may do, by role. Owners and admins hold every permission; members work with

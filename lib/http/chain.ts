@@ -18,10 +18,23 @@ export const MAX_JSON_BODY_BYTES = 64 * 1024;
 
 export type Schema<T> = z.ZodMiniType<T, unknown>;
 
-export interface RequestContext<B, Q, P extends Principal | undefined> {
+/**
+ * The path parameters a route key declares, each a string: `"GET /sites/{id}/webhooks/{webhookId}"`
+ * gives `{ id: string; webhookId: string }`. The chain guarantees each is present and non-empty.
+ */
+export type PathParams<K extends string> = K extends `${string}{${infer Name}}${infer Rest}`
+  ? { [P in Name | keyof PathParams<Rest>]: string }
+  : Record<never, string>;
+
+/** A route table entry as the chain sees it: its key, from which the path parameters follow. */
+export interface RouteKeyed {
+  route: string;
+}
+
+export interface RequestContext<B, Q, P extends Principal | undefined, Params = Record<string, string>> {
   body: B;
   query: Q;
-  params: Record<string, string>;
+  params: Params;
   principal: P;
   event: APIGatewayProxyEventV2;
   requestId: string;
@@ -40,6 +53,10 @@ export interface Options<B, Q> {
 interface InletState {
   principal?: Principal;
   body?: unknown;
+  /** Headers every answer carries, errors included (set by authentication: X-RateLimit-*). */
+  responseHeaders?: Record<string, string>;
+  /** Work started before the handler (API-key bookkeeping) that must end before the answer leaves. */
+  pending?: Promise<void>;
 }
 export type InletEvent = APIGatewayProxyEventV2 & { inlet?: InletState };
 export type InletRequest = Request<InletEvent, HttpResult, Error, Context>;
@@ -62,6 +79,17 @@ export function parseWith<T>(schema: Schema<T>, value: unknown): T {
   return result.data;
 }
 
+/**
+ * The one place an answer is completed, success or error: the route's headers and those the
+ * request's authentication asked for are added, and its pending bookkeeping is awaited (a Lambda
+ * that returns with a write in flight may be frozen before the write is sent).
+ */
+async function finish(event: InletEvent, response: HttpResult, routeHeaders: Record<string, string> = {}): Promise<HttpResult> {
+  Object.assign(response.headers, routeHeaders, event.inlet?.responseHeaders);
+  await event.inlet?.pending;
+  return response;
+}
+
 /** Maps every failure to the error envelope, once; only errors below 500 are described. */
 const errorMapper = (routeHeaders: Record<string, string> = {}): InletMiddleware => ({
   onError: async (request: InletRequest) => {
@@ -79,14 +107,7 @@ const errorMapper = (routeHeaders: Record<string, string> = {}): InletMiddleware
       log.error("unhandled error", { requestId, route: request.event.routeKey, ...describeError(error) });
       appError = new AppError("INTERNAL_ERROR", "An internal error occurred");
     }
-    const response = errorResponse(appError, requestId);
-    Object.assign(response.headers, routeHeaders);
-    const principal = request.event.inlet?.principal;
-    if (principal?.kind === "apiKey") {
-      Object.assign(response.headers, principal.responseHeaders);
-      await principal.pending;
-    }
-    request.response = response;
+    request.response = await finish(request.event, errorResponse(appError, requestId), routeHeaders);
   },
 });
 
@@ -97,6 +118,21 @@ const THROTTLE_ERRORS = new Set([
   "TransactionConflictException",
 ]);
 const isThrottle = (error: unknown) => THROTTLE_ERRORS.has((error as { name?: string } | null)?.name ?? "");
+
+/**
+ * The route's declared path parameters. API Gateway only invokes a route whose parameters all
+ * matched a non-empty segment, and so does the local gateway; a missing one is answered 404 as
+ * an unknown path would be, never passed on as undefined.
+ */
+function pathParams(event: APIGatewayProxyEventV2, names: readonly string[]): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const name of names) {
+    const value = event.pathParameters?.[name];
+    if (!value) throw new AppError("NOT_FOUND", "No such route");
+    params[name] = value;
+  }
+  return params;
+}
 
 function decodeBody(event: APIGatewayProxyEventV2): string {
   if (!event.body) return "";
@@ -131,11 +167,13 @@ const jsonBody = (enabled: boolean): InletMiddleware => ({
  * Error mapping, then `authentication` when given, JSON body parsing, zod validation, then `fn`,
  * whose return value becomes `{success: true, data}` (or is sent as it is when a RawResponse).
  */
-export function buildHandler<B, Q, P extends Principal | undefined>(
+export function buildHandler<B, Q, P extends Principal | undefined, Params>(
+  route: RouteKeyed,
   options: Options<B, Q>,
   authentication: InletMiddleware | undefined,
-  fn: (ctx: RequestContext<B, Q, P>) => Promise<unknown>,
+  fn: (ctx: RequestContext<B, Q, P, Params>) => Promise<unknown>,
 ) {
+  const paramNames = [...route.route.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
   const chain = middy<InletEvent, HttpResult>().use(errorMapper(options.headers));
   // Credentials are checked before the body is read: an anonymous caller learns nothing about a
   // route's body rules.
@@ -147,14 +185,13 @@ export function buildHandler<B, Q, P extends Principal | undefined>(
     const result = await fn({
       body,
       query,
-      params: (event.pathParameters ?? {}) as Record<string, string>,
+      params: pathParams(event, paramNames) as Params,
       principal: event.inlet?.principal as P,
       event,
       requestId: context.awsRequestId,
       sourceIp: event.requestContext.http.sourceIp,
     });
     const response = result instanceof RawResponse ? result.result : successResponse(result, options.status);
-    Object.assign(response.headers, options.headers ?? {});
-    return response;
+    return finish(event, response, options.headers);
   });
 }

@@ -1,42 +1,45 @@
-import { ROUTES, type RouteKey, routeDef } from "../../functions/routes";
-import { authenticate, authorize, type Principal, type SessionPrincipal } from "../auth/principal";
-import { buildHandler, header, type InletMiddleware, type InletRequest, type Options, type RequestContext } from "./chain";
+import { authenticate } from "../auth/authenticate";
+import { authorize, type RouteRequirements } from "../auth/authorize";
+import type { Principal, SessionPrincipal } from "../auth/principal";
+import {
+  buildHandler,
+  header,
+  type InletMiddleware,
+  type InletRequest,
+  type Options,
+  type PathParams,
+  type RequestContext,
+} from "./chain";
 
-/** Route keys whose table entry says `auth: "session"` or `"bearer"`. */
-export type AuthenticatedRouteKey = Exclude<(typeof ROUTES)[number], { auth: "public" }>["route"];
+/** A route table entry that needs credentials (functions/routes.ts hands its own entries in). */
+export type AuthenticatedRoute = RouteRequirements & { route: string; auth: "session" | "bearer" };
 
-/** The principal a route's handler receives follows from the route table's `auth`. */
-type AuthOf<K extends RouteKey> = Extract<(typeof ROUTES)[number], { route: K }>["auth"];
-export type PrincipalFor<K extends RouteKey> = AuthOf<K> extends "session" ? SessionPrincipal : Principal;
+/** The principal a route's handler receives follows from its entry's `auth`. */
+export type PrincipalFor<R extends AuthenticatedRoute> = R["auth"] extends "session" ? SessionPrincipal : Principal;
 
-const authentication = (routeKey: AuthenticatedRouteKey): InletMiddleware => {
-  const route = routeDef(routeKey);
-  return {
-    before: async (request: InletRequest) => {
-      const principal = await authenticate(header(request.event, "authorization"));
-      (request.event.inlet ??= {}).principal = principal;
-      authorize(route, principal);
-    },
-    after: async (request: InletRequest) => {
-      const principal = request.event.inlet?.principal;
-      if (principal?.kind === "apiKey") {
-        if (request.response) Object.assign(request.response.headers, principal.responseHeaders);
-        await principal.pending;
-      }
-    },
-  };
-};
+const authentication = (route: AuthenticatedRoute): InletMiddleware => ({
+  before: async (request: InletRequest) => {
+    const principal = await authenticate(header(request.event, "authorization"));
+    const state = (request.event.inlet ??= {});
+    state.principal = principal;
+    if (principal.kind === "apiKey") {
+      state.responseHeaders = principal.responseHeaders;
+      state.pending = principal.pending;
+    }
+    authorize(route, principal);
+  },
+});
 
 /**
- * Builds an authenticated route's Lambda handler: the shared chain (lib/http/chain.ts) with the
- * session or API-key authentication and the route table's authorization before the body is
- * read. Public routes use `publicHandler` (lib/http/public-handler.ts) instead; the types keep
- * each to its own routes.
+ * Builds an authenticated route's Lambda handler from its route table entry: the shared chain
+ * (lib/http/chain.ts) with the session or API-key authentication and the entry's authorization
+ * before the body is read. Public routes use `publicHandler` (lib/http/public-handler.ts)
+ * instead; the types keep each to its own routes.
  */
-export function httpHandler<K extends AuthenticatedRouteKey, B = undefined, Q = Record<string, string | undefined>>(
-  routeKey: K,
+export function httpHandler<R extends AuthenticatedRoute, B = undefined, Q = Record<string, string | undefined>>(
+  route: R,
   options: Options<B, Q>,
-  fn: (ctx: RequestContext<B, Q, PrincipalFor<K>>) => Promise<unknown>,
+  fn: (ctx: RequestContext<B, Q, PrincipalFor<R>, PathParams<R["route"]>>) => Promise<unknown>,
 ) {
-  return buildHandler<B, Q, PrincipalFor<K>>(options, authentication(routeKey), fn);
+  return buildHandler<B, Q, PrincipalFor<R>, PathParams<R["route"]>>(route, options, authentication(route), fn);
 }

@@ -1,19 +1,21 @@
-import type { ROUTES } from "../../functions/routes";
-import { buildHandler, type Options, type RequestContext } from "./chain";
+import { buildHandler, type Options, type PathParams, type RequestContext } from "./chain";
 
-/** Route keys whose table entry says `auth: "public"`. */
-export type PublicRouteKey = Extract<(typeof ROUTES)[number], { auth: "public" }>["route"];
+/** A route table entry that needs no credentials. */
+export interface PublicRoute {
+  route: string;
+  auth: "public";
+}
 
 /**
- * Builds a public route's Lambda handler: the shared chain without authentication. It imports
- * neither lib/auth/principal.ts nor the API-key code, so a public function (intake, signup, login) loads
- * only what it uses (docs/performance.md, section 1). `routeKey` ties the handler to its route
- * table entry; the type admits public routes only.
+ * Builds a public route's Lambda handler from its route table entry: the shared chain without
+ * authentication. It imports nothing from lib/auth/, so a public function (intake, signup,
+ * login) loads only what it uses (docs/performance.md, section 1). The type admits public
+ * entries only.
  */
-export function publicHandler<B = undefined, Q = Record<string, string | undefined>>(
-  _routeKey: PublicRouteKey,
+export function publicHandler<R extends PublicRoute, B = undefined, Q = Record<string, string | undefined>>(
+  route: R,
   options: Options<B, Q>,
-  fn: (ctx: RequestContext<B, Q, undefined>) => Promise<unknown>,
+  fn: (ctx: RequestContext<B, Q, undefined, PathParams<R["route"]>>) => Promise<unknown>,
 ) {
-  return buildHandler<B, Q, undefined>(options, undefined, fn);
+  return buildHandler<B, Q, undefined, PathParams<R["route"]>>(route, options, undefined, fn);
 }

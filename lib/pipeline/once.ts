@@ -1,12 +1,12 @@
-import { QUEUE_CONSUMER } from "../../functions/routes";
 import { describeError, log } from "../log";
 import { claimAction, completeAction, releaseAction } from "../store/actions";
+import { CONSUMER_TIMEOUT_SECONDS } from "./consumer";
 
 /**
  * A claim still `started` after this long belongs to a consumer that is gone: Lambda stops a
  * consumer invocation at its timeout, so a live one never holds a claim longer.
  */
-export const CLAIM_STALE_AFTER_MS = QUEUE_CONSUMER.timeoutSeconds * 1000;
+export const CLAIM_STALE_AFTER_MS = CONSUMER_TIMEOUT_SECONDS * 1000;
 
 export type OnceOutcome = "performed" | "already-done" | "busy";
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { resolveSession } from "../../lib/auth/principal";
+import { resolveSession } from "../../lib/auth/sessions";
 import { sha256Hex } from "../../lib/ids";
 import { claimFirstPlatformAdmin, putSession } from "../../lib/store/accounts";
 import { incrementCounter } from "../../lib/store/counters";

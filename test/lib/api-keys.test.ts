@@ -2,7 +2,8 @@ import { afterEach, jest } from "@jest/globals";
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { apiKeyIdFromHash, resolveApiKey } from "../../lib/auth/api-key-auth";
 import { createApiKey } from "../../lib/api-keys";
-import { resolveSession, type SessionPrincipal } from "../../lib/auth/principal";
+import type { SessionPrincipal } from "../../lib/auth/principal";
+import { resolveSession } from "../../lib/auth/sessions";
 import { isId, sha256Hex } from "../../lib/ids";
 import { effectiveRateLimit } from "../../lib/auth/rate-limit";
 import {
