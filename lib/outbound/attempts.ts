@@ -1,7 +1,7 @@
 import { loadConfig } from "../config";
 import { epochSeconds, nowIso } from "../ids";
 import { log } from "../log";
-import type { RetryLater } from "../pipeline/dispatch";
+import { type RetryLater, retryLater } from "../pipeline/outcome";
 import { getSubmission } from "../store/submissions";
 import { type HttpAttempt, postWebhook } from "./http";
 import { type DeliveryMessage, INTERNAL_MESSAGE_VERSION, newMessageToken, sendDeliveryMessage } from "./messages";
@@ -45,15 +45,13 @@ const ACTIVE: ReadonlySet<DeliveryStatus> = new Set(["pending", "retrying"]);
 /** How long a claimed attempt counts as in flight: its HTTP timeout plus a margin for the writes around it. */
 const leaseMs = () => loadConfig().OUTBOUND_TIMEOUT_MS + 60_000;
 
-const later = (reason: string): RetryLater => ({ retry: true, reason });
-
 export async function handleDeliveryMessage(message: DeliveryMessage, now = Date.now()): Promise<void | RetryLater> {
   const delivery = await getDelivery(message.deliveryId);
   // Expired (TTL) or never created: nothing to do.
   if (!delivery) return;
   if (delivery.attemptCount >= message.attempt) return settleClaimed(delivery, message, now);
   if (delivery.attemptCount !== message.attempt - 1 || !ACTIVE.has(delivery.status)) return;
-  if (delivery.leaseUntil !== undefined) return later(`attempt ${delivery.attemptCount} of ${delivery.id} is in flight`);
+  if (delivery.leaseUntil !== undefined) return retryLater(`attempt ${delivery.attemptCount} of ${delivery.id} is in flight`);
   const due = Date.parse(delivery.nextAttemptAt ?? message.dueAt);
   if (due > now) {
     await sendDeliveryMessage({ ...message, dueAt: new Date(due).toISOString() }, now);
@@ -66,7 +64,7 @@ export async function handleDeliveryMessage(message: DeliveryMessage, now = Date
 async function settleClaimed(delivery: Delivery, message: DeliveryMessage, now: number): Promise<void | RetryLater> {
   if (delivery.attemptCount > message.attempt) return;
   if (delivery.leaseUntil !== undefined) {
-    if (delivery.leaseUntil > now) return later(`attempt ${delivery.attemptCount} of ${delivery.id} is in flight`);
+    if (delivery.leaseUntil > now) return retryLater(`attempt ${delivery.attemptCount} of ${delivery.id} is in flight`);
     return recoverInterrupted(delivery, message.token);
   }
   if (delivery.claimToken === message.token && delivery.status === "retrying" && delivery.nextAttemptAt) {

@@ -1,12 +1,14 @@
 import { randomBase62 } from "../ids";
+import { MESSAGE_KIND_ATTRIBUTE } from "../pipeline/queue-message";
 import * as z from "../validation";
 import { MAX_DELAY_SECONDS, sendToIntakeQueue } from "../aws/sqs";
 
 /**
  * Internal intake queue messages (not table stream records), version 1: "run attempt `attempt`
  * of delivery `deliveryId` when `dueAt` has come". Shared by the producers (./deliveries.ts,
- * ./attempts.ts, the retry route) and the consumer (lib/pipeline/dispatch.ts), so both sides
- * read one schema. A change of shape is a new `v`: accept both while old messages drain.
+ * ./attempts.ts, the retry route) and the consumer (lib/pipeline/record-handlers.ts), so both
+ * sides read one schema. Each is sent with the message attribute that says its kind
+ * (lib/pipeline/queue-message.ts); the `kind` in the body repeats it for a reader of the DLQ. A change of shape is a new `v`: accept both while old messages drain.
  *
  *   {"v":1,"kind":"delivery","deliveryId":"dlv_...","attempt":2,"dueAt":"2026-01-01T00:05:00.000Z","token":"Ab3..."}
  *
@@ -29,16 +31,6 @@ export const deliveryMessageSchema = z.strictObject({
 
 export type DeliveryMessage = z.output<typeof deliveryMessageSchema>;
 
-/** Internal messages by kind (one kind so far). */
-export const internalMessageSchema = deliveryMessageSchema;
-export type InternalMessage = DeliveryMessage;
-
-/**
- * Whether a parsed queue body is meant as an internal message (it has `kind`; stream records
- * never do), so a malformed one fails as such rather than as "not a stream record".
- */
-export const looksInternal = (json: unknown): json is Record<string, unknown> =>
-  json !== null && typeof json === "object" && !Array.isArray(json) && Object.hasOwn(json, "kind");
 
 export const newMessageToken = () => randomBase62(22);
 
@@ -53,5 +45,7 @@ export function hopDelaySeconds(dueAt: string, now: number): number {
 
 /** Sends `message`, delayed until its `dueAt` or by SQS's 15 minutes, whichever is sooner. */
 export async function sendDeliveryMessage(message: DeliveryMessage, now = Date.now()): Promise<void> {
-  await sendToIntakeQueue(JSON.stringify(deliveryMessageSchema.parse(message)), hopDelaySeconds(message.dueAt, now));
+  await sendToIntakeQueue(JSON.stringify(deliveryMessageSchema.parse(message)), hopDelaySeconds(message.dueAt, now), {
+    [MESSAGE_KIND_ATTRIBUTE]: message.kind,
+  });
 }

@@ -3,12 +3,11 @@ import { log } from "../log";
 import { notificationEmail } from "../notifications/email";
 import { sendEmail } from "../aws/ses";
 import { startDeliveries } from "../outbound/deliveries";
-import type { Form, FieldType } from "../store/forms";
+import { type FieldType, type Form, getForm } from "../store/forms";
 import { storeLeadOnce, withdrawRelease } from "../store/submission-processing";
-import { getFormConsistent, getSubmissionConsistent, type StoredSubmission } from "../store/submissions";
+import { getSubmissionConsistent, type StoredSubmission } from "../store/submissions";
 import * as z from "../validation";
-// Types only: dispatch.ts imports this module, so a value import back would be a cycle.
-import type { RecordHandler, RetryLater } from "./dispatch";
+import { type RecordHandler, type RetryLater, retryLater } from "./outcome";
 import { once } from "./once";
 
 /**
@@ -25,8 +24,6 @@ import { once } from "./once";
 
 /** The claim names of the side effects (keys.action). */
 export const ACTIONS = { notify: "notify" } as const;
-
-const later = (reason: string): RetryLater => ({ retry: true, reason });
 
 /** Rounds of "its spam state changed between our read and our write" before retrying later. */
 const ROUNDS = 3;
@@ -48,7 +45,7 @@ export async function processSubmission(submissionId: string, arrival: Arrival):
       log.info("submission is spam: nothing to do until it is released", fields);
       return;
     }
-    const form = await getFormConsistent(submission.formId);
+    const form = await getForm(submission.formId, { consistent: true });
     if (!form || form.deletedAt) {
       log.info("submission's form is gone: nothing to do", { ...fields, formId: submission.formId });
       return;
@@ -58,7 +55,7 @@ export async function processSubmission(submissionId: string, arrival: Arrival):
     if (lead === "SPAM") continue;
     return act({ ...submission, lead }, form);
   }
-  return later("the submission's spam state changed while it was being processed");
+  return retryLater("the submission's spam state changed while it was being processed");
 }
 
 function qualify(submission: StoredSubmission, form: Form): Lead {
@@ -90,7 +87,7 @@ async function act(submission: StoredSubmission & { lead: Lead }, form: Form): P
   }
   await startDeliveries(submission, form);
   if (notifyFailure) throw notifyFailure.error;
-  if (notifyBusy) return later("another consumer is sending this submission's email");
+  if (notifyBusy) return retryLater("another consumer is sending this submission's email");
 }
 
 const submissionRecord = z.object({ id: z.string().check(z.minLength(1)) });

@@ -7,7 +7,8 @@ import { MAX_DELAY_SECONDS } from "../../lib/aws/sqs";
 import { newSigningSecret } from "../../lib/outbound/signing";
 import { createDelivery, type Delivery, getDelivery } from "../../lib/store/outbound-deliveries";
 import { deleteEndpoint, insertEndpoint, type OutboundEndpoint } from "../../lib/store/outbound-endpoints";
-import { processMessages } from "../../lib/pipeline/dispatch";
+import { processMessages } from "../../lib/pipeline/batch";
+import { CONSUMER_HANDLERS } from "../../lib/pipeline/record-handlers";
 import { db, tableName } from "../../lib/aws/dynamodb";
 import { keys } from "../../lib/store/keys";
 import { submissionItem } from "../../lib/store/submissions";
@@ -15,7 +16,7 @@ import { createSite, signupOwner } from "../support/api";
 import { insertForm } from "../support/fixtures";
 import { makeSubmission } from "../support/submissions";
 import { type Receiver, receiverPath, startReceiver, verifyDelivery } from "../support/outbound-receiver";
-import { sqsEvent, sqsRecord, streamRecord } from "./support/records";
+import { internalSqsRecord, sqsEvent, sqsRecord, streamRecord } from "./support/records";
 
 /**
  * The consumer's internal delivery messages (lib/outbound/messages.ts, lib/outbound/attempts.ts)
@@ -110,7 +111,7 @@ const message = (d: Delivery, overrides: Partial<DeliveryMessage> = {}): Deliver
   token: newMessageToken(),
   ...overrides,
 });
-const record = (m: DeliveryMessage | Record<string, unknown>) => sqsRecord(JSON.stringify(m));
+const record = (m: DeliveryMessage | Record<string, unknown>) => internalSqsRecord(m);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function until(id: string, done: (d: Delivery) => boolean, timeoutMs = 20_000): Promise<Delivery> {
@@ -280,11 +281,22 @@ describe("internal delivery messages in the consumer", () => {
       record({ v: 1, kind: "delivery", deliveryId: `dlv_${randomBase62(22)}`, attempt: 0, dueAt: nowIso(), token: "t" }),
     ];
     const good = sqsRecord(JSON.stringify(streamRecord("INSERT", { pk: "A#1", sk: "A", type: "fine", kind: "not internal" })));
-    const result = await processMessages([...bad, good], handlers);
+    const result = await processMessages([...bad, good], { records: handlers, messages: CONSUMER_HANDLERS.messages });
     expect(result.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(bad.map((r) => r.messageId).sort());
     expect(seen).toEqual(["A#1"]);
     const reasons = errors.mock.calls.map((call) => JSON.parse(String(call[0])).reason as string);
     expect(reasons.filter((r) => r.startsWith("the body is not a valid internal message"))).toHaveLength(bad.length);
+  });
+
+  test("the attribute decides the family: a delivery body without it is read as a stream record, and fails as one", async () => {
+    const endpoint = await endpointAt(receiverPath("unmarked"));
+    const d = await delivery(endpoint);
+    const unmarked = sqsRecord(JSON.stringify(message(d)));
+    const result = await processMessages([unmarked], CONSUMER_HANDLERS);
+    expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: unmarked.messageId }] });
+    const reasons = errors.mock.calls.map((call) => JSON.parse(String(call[0])).reason as string);
+    expect(reasons.some((r) => r.startsWith("the body is not a valid internal message"))).toBe(false);
+    expect(await getDelivery(d.id)).toMatchObject({ attemptCount: 0 });
   });
 
   test("the delivery item is the one stored under its own key", async () => {

@@ -2,7 +2,9 @@ import { jest } from "@jest/globals";
 import { randomUUID } from "node:crypto";
 import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { handler } from "../../functions/consumer/process-queue";
-import { processMessages, RECORD_HANDLERS, retryLater } from "../../lib/pipeline/dispatch";
+import { processMessages } from "../../lib/pipeline/batch";
+import { retryLater } from "../../lib/pipeline/outcome";
+import { CONSUMER_HANDLERS, RECORD_HANDLERS } from "../../lib/pipeline/record-handlers";
 import { db, tableName } from "../../lib/aws/dynamodb";
 import { keys } from "../../lib/store/keys";
 import { sqsEvent, sqsRecord, streamRecord } from "./support/records";
@@ -86,7 +88,7 @@ describe("the intake consumer", () => {
     };
     const now = sqsRecord(body(streamRecord("INSERT", { pk: "SUB#now", sk: "SUB", type: "submission", isSpam: false })));
     const later = sqsRecord(body(streamRecord("INSERT", { pk: "SUB#later", sk: "SUB", type: "submission", isSpam: false })));
-    const result = await processMessages([now, later], handlers);
+    const result = await processMessages([now, later], { ...CONSUMER_HANDLERS, records: handlers });
     expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: later.messageId }] });
     expect(seen.sort()).toEqual(["SUB#later", "SUB#now"]);
     expect(errors).not.toHaveBeenCalled();
@@ -101,7 +103,7 @@ describe("the intake consumer", () => {
     };
     const boom = sqsRecord(body(streamRecord("INSERT", { pk: "A#1", sk: "A", type: "boom" })));
     const fine = sqsRecord(body(streamRecord("INSERT", { pk: "A#2", sk: "A", type: "fine" })));
-    expect(await processMessages([boom, fine], handlers)).toEqual({ batchItemFailures: [{ itemIdentifier: boom.messageId }] });
+    expect(await processMessages([boom, fine], { ...CONSUMER_HANDLERS, records: handlers })).toEqual({ batchItemFailures: [{ itemIdentifier: boom.messageId }] });
     expect(errorLines()).toEqual([
       expect.objectContaining({ level: "error", messageId: boom.messageId, errorMessage: "kaput" }),
     ]);

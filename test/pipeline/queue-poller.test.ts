@@ -9,7 +9,7 @@ import {
 } from "@aws-sdk/client-sqs";
 import type { Context, SQSEvent } from "aws-lambda";
 import { messagesToRetry, type SqsHandler, startQueuePoller } from "../../infra/local/queue-poller";
-import { processMessages } from "../../lib/pipeline/dispatch";
+import { processMessages } from "../../lib/pipeline/batch";
 import { streamRecord } from "./support/records";
 
 /**
@@ -83,9 +83,12 @@ describe("the local queue poller", () => {
       events.push({ event, remainingMs: context.getRemainingTimeInMillis() });
       for (const record of event.Records) receives.set(record.messageId, (receives.get(record.messageId) ?? 0) + 1);
       return processMessages(event.Records, {
-        "pipeline-good": async (item) => {
-          processed.push(item.pk);
+        records: {
+          "pipeline-good": async (item) => {
+            processed.push(item.pk);
+          },
         },
+        messages: {},
       });
     };
     const poller = await startQueuePoller({

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { marshall } from "@aws-sdk/util-dynamodb";
 import type { SQSEvent, SQSRecord } from "aws-lambda";
+import { MESSAGE_KIND_ATTRIBUTE } from "../../../lib/pipeline/queue-message";
 
 const STREAM_ARN = "arn:aws:dynamodb:us-east-1:111122223333:table/Inlet-DataStoreTable1E9F5574-ABC/stream/2026-01-01T00:00:00.000";
 let sequence = 100;
@@ -36,7 +37,7 @@ export function streamRecord(
 }
 
 /** One record of a Lambda SQS event, as the event source mapping builds it. */
-export function sqsRecord(body: string, messageId: string = randomUUID()): SQSRecord {
+export function sqsRecord(body: string, messageId: string = randomUUID(), attributes: Record<string, string> = {}): SQSRecord {
   return {
     messageId,
     receiptHandle: `AQEB${randomUUID().replaceAll("-", "")}`,
@@ -47,12 +48,18 @@ export function sqsRecord(body: string, messageId: string = randomUUID()): SQSRe
       SenderId: "AIDAIENQZJOLO23YVJ4VO",
       ApproximateFirstReceiveTimestamp: String(Date.now()),
     },
-    messageAttributes: {},
+    messageAttributes: Object.fromEntries(
+      Object.entries(attributes).map(([name, value]) => [name, { stringValue: value, dataType: "String", stringListValues: [], binaryListValues: [] }]),
+    ),
     md5OfBody: createHash("md5").update(body).digest("hex"),
     eventSource: "aws:sqs",
     eventSourceARN: "arn:aws:sqs:us-east-1:111122223333:Inlet-IntakeQueueIntake3F254B08-XYZ",
     awsRegion: "us-east-1",
   };
 }
+
+/** An internal message's record, marked with its kind as lib/outbound/messages.ts sends it. */
+export const internalSqsRecord = (message: Record<string, unknown>): SQSRecord =>
+  sqsRecord(JSON.stringify(message), randomUUID(), { [MESSAGE_KIND_ATTRIBUTE]: String(message.kind) });
 
 export const sqsEvent = (records: SQSRecord[]): SQSEvent => ({ Records: records });
