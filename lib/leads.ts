@@ -1,6 +1,9 @@
 import type { RawValue } from "./intake/body";
 import { looksLikeEmail, looksLikePhone } from "./intake/mapping";
 import type { FieldType } from "./store/forms";
+import type { Lead } from "./store/shapes";
+
+export type { Lead } from "./store/shapes";
 
 /** What the rules look at: the stored data, the form's field types, the submission's metadata. */
 export interface LeadContext {
@@ -8,14 +11,6 @@ export interface LeadContext {
   fieldTypes: Record<string, FieldType>;
   ads?: Record<string, string | boolean>;
   isTest?: boolean;
-}
-
-export interface Lead {
-  score: number;
-  grade: "hot" | "warm" | "cold";
-  reasons: string[];
-  /** A test lead (advertising platforms' test button): graded apart, never hot or warm. */
-  test?: true;
 }
 
 export interface LeadRule {

@@ -1,10 +1,7 @@
-import { DeleteCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { loadConfig } from "./config";
 import { log } from "./log";
 import { deleteKeys } from "./store/batch";
-import { db, tableName } from "./aws/dynamodb";
-import { keys } from "./store/keys";
-import { GSI1 } from "./store/table-definition";
+import { countPurgePass, deleteFormPartitionAndJob, submissionKeysOfForm } from "./store/purge-jobs";
 
 /** Submissions deleted per pass: one pass stays far inside a consumer invocation's 30 s. */
 export const PURGE_PASS_SIZE = 500;
@@ -36,51 +33,16 @@ export class PurgeNotDue extends Error {
  * form's partition (the form, its outbound endpoints) is deleted, then the job.
  */
 export async function runPurgePass(job: PurgeJob, now = Date.now()): Promise<"continued" | "finished"> {
-  const TableName = tableName();
-  const page = await db().send(
-    new QueryCommand({
-      TableName,
-      IndexName: GSI1,
-      KeyConditionExpression: "gsi1pk = :pk",
-      ExpressionAttributeValues: { ":pk": keys.submissionIndexPartition(job.formId) },
-      ProjectionExpression: "pk, sk",
-      Limit: PURGE_PASS_SIZE,
-    }),
-  );
-  const found = (page.Items ?? []).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
+  const found = await submissionKeysOfForm(job.formId, PURGE_PASS_SIZE);
   if (found.length > 0) {
     await deleteKeys(found);
-    await db().send(
-      new UpdateCommand({
-        TableName,
-        Key: keys.purgeJob(job.formId),
-        UpdateExpression: "ADD passes :one, deleted :n",
-        ConditionExpression: "attribute_exists(pk)",
-        ExpressionAttributeValues: { ":one": 1, ":n": found.length },
-      }),
-    ).catch((error) => {
-      if ((error as { name?: string }).name !== "ConditionalCheckFailedException") throw error;
-    });
+    await countPurgePass(job.formId, found.length);
     log.info("purge pass", { formId: job.formId, deleted: found.length, pass: job.passes + 1 });
     return "continued";
   }
   const graceMs = loadConfig().PURGE_GRACE_SECONDS * 1000;
   if (now - Date.parse(job.createdAt) < graceMs) throw new PurgeNotDue(job.formId);
-  // The form's partition holds the form and what hangs off it (outbound endpoints and their
-  // count): all of it goes first, then the job, so a pass that dies here simply repeats.
-  const formKey = keys.form(job.formId);
-  const partition = await db().send(
-    new QueryCommand({
-      TableName,
-      KeyConditionExpression: "pk = :pk",
-      ExpressionAttributeValues: { ":pk": formKey.pk },
-      ProjectionExpression: "pk, sk",
-    }),
-  );
-  const rest = (partition.Items ?? []).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
-  await deleteKeys(rest.some((k) => k.sk === formKey.sk) ? rest : [...rest, formKey]);
-  await db().send(new DeleteCommand({ TableName, Key: keys.purgeJob(job.formId) }));
+  await deleteFormPartitionAndJob(job.formId);
   log.info("purge finished", { formId: job.formId, deleted: job.deleted, passes: job.passes });
   return "finished";
 }
-

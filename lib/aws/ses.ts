@@ -1,6 +1,15 @@
 import { SendEmailCommand, SESv2Client } from "@aws-sdk/client-sesv2";
 import { loadConfig } from "../config";
-import type { NotificationEmail } from "../notifications/email";
+
+/** One email as SES sends it (lib/notifications/email.ts renders a submission's). */
+export interface EmailMessage {
+  to: string[];
+  /** The submitter's `_replyto` address, when it is a plain address. */
+  replyTo?: string;
+  subject: string;
+  html: string;
+  text: string;
+}
 
 let client: SESv2Client | undefined;
 
@@ -25,7 +34,7 @@ export function ses(): SESv2Client {
 }
 
 /** Sends one email from NOTIFY_FROM, with an HTML and a plain-text part; answers SES's message id. */
-export async function sendEmail(email: NotificationEmail): Promise<string | undefined> {
+export async function sendEmail(email: EmailMessage): Promise<string | undefined> {
   const out = await ses().send(
     new SendEmailCommand({
       FromEmailAddress: loadConfig().NOTIFY_FROM,

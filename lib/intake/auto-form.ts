@@ -1,9 +1,8 @@
 import { newId, nowIso } from "../ids";
 import { AppError, notFound } from "../errors";
 import { createLinkedForm, type FieldType, type Form, getForm } from "../store/forms";
-import { getFormConsistent, getWebhookConsistent } from "../store/submissions";
 import { isTransactionConflict, sleep, TRANSACTION_ATTEMPTS } from "../store/transactions";
-import type { Webhook } from "../store/webhooks";
+import { getWebhook, type Webhook } from "../store/webhooks";
 import type { RawValue } from "./limits";
 import { inferFieldType, labelFromKey } from "./mapping";
 
@@ -40,7 +39,7 @@ export async function formFor(
 ): Promise<Form> {
   if (usable(linked)) return linked;
   if (webhook.formId) {
-    const confirmed = await getFormConsistent(webhook.formId);
+    const confirmed = await getForm(webhook.formId, { consistent: true });
     if (usable(confirmed)) return confirmed;
   }
   return createAutoForm(webhook, name, data, hints);
@@ -84,9 +83,9 @@ async function createAutoForm(webhook: Webhook, name: string, data: Record<strin
   for (let round = 1; round <= 3; round++) {
     if (await linkIfUnchanged(form, current)) return form;
     // Another request linked a form first: read the link and the form as they are now.
-    const winner = await getWebhookConsistent(webhook.id);
+    const winner = await getWebhook(webhook.id, { consistent: true });
     if (!winner) throw notFound("Webhook");
-    const existing = winner.formId ? await getFormConsistent(winner.formId) : undefined;
+    const existing = winner.formId ? await getForm(winner.formId, { consistent: true }) : undefined;
     if (usable(existing)) return existing;
     // The link points at a form that is gone already: replace that one.
     current = winner;

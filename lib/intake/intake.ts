@@ -9,9 +9,6 @@ import { addFormFields } from "../store/forms";
 import { keys } from "../store/keys";
 import { getSite, type Site } from "../store/sites";
 import {
-  countOnWebhook,
-  uncountOnWebhook,
-  getWebhookConsistent,
   type IntakeResult,
   type Marker,
   nextReferenceNumber,
@@ -19,7 +16,7 @@ import {
   storeSubmission,
   type Submission,
 } from "../store/submissions";
-import type { Webhook } from "../store/webhooks";
+import { countOnWebhook, getWebhook, uncountOnWebhook, type Webhook } from "../store/webhooks";
 import { formFor, readLinkedForm } from "./auto-form";
 import { parseIntakeBody } from "./body";
 import { normalizeSubmission } from "./fields";
@@ -101,7 +98,7 @@ const withRedirect = (result: IntakeResult, stored: boolean, redirect: URL | und
 export async function receiveSubmission(req: IntakeRequest): Promise<IntakeOutcome> {
   const now = req.now ?? Date.now();
   const [webhook, parsed] = await Promise.all([
-    getWebhookConsistent(req.webhookId),
+    getWebhook(req.webhookId, { consistent: true }),
     parseIntakeBody(req.body, req.isBase64Encoded, header(req.headers, "content-type")).then(
       (value) => ({ value }),
       (error: unknown) => ({ error }),
@@ -261,7 +258,7 @@ async function afterStored(webhook: Webhook, createdAt: string, print: string, n
 
 /** `GET /incoming/{id}`: reachability pings (docs/intake.md): 200 for an active webhook. */
 export async function pingWebhook(webhookId: string) {
-  const webhook = await getWebhookConsistent(webhookId);
+  const webhook = await getWebhook(webhookId, { consistent: true });
   if (!webhook) throw notFound("Webhook");
   checkWebhookState(webhook);
   checkSite(await getSite(webhook.orgId, webhook.siteId));

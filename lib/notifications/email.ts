@@ -2,20 +2,15 @@ import type { RawValue } from "../intake/body";
 import type { Lead } from "../leads";
 import type { Form } from "../store/forms";
 import type { StoredSubmission } from "../store/submissions";
+import type { EmailMessage as NotificationEmail } from "../aws/ses";
+
+export type { NotificationEmail };
 
 /**
  * The notification email of one submission (docs/api.md, "Notification email"): pure, so its
  * content is tested without SES. Every submitted value is untrusted: HTML-escaped in the HTML
  * part, and kept out of headers except the validated reply-to address.
  */
-export interface NotificationEmail {
-  to: string[];
-  /** The submitter's `_replyto` address, when it is a plain address. */
-  replyTo?: string;
-  subject: string;
-  html: string;
-  text: string;
-}
 
 export function escapeHtml(text: string): string {
   return text

@@ -1,9 +1,7 @@
-import { DeleteCommand, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
-import { epochSeconds, sha256Hex } from "../ids";
+import { sha256Hex } from "../ids";
 import type { RawValue } from "../intake/body";
-import { db, tableName } from "../aws/dynamodb";
 import { incrementWindowAndSubWindow } from "../store/counters";
-import { keys } from "../store/keys";
+import { deleteDuplicateMarker, duplicateMarkerLive, putDuplicateMarker } from "../store/duplicate-markers";
 import type { WebhookSource } from "../store/webhooks";
 import { DUPLICATE_WINDOW_SECONDS, type SpamContext, signalsFor } from "./signals";
 
@@ -36,25 +34,13 @@ export async function gatherEvidence(
   now: number,
 ): Promise<Pick<SpamContext, "duplicate" | "ipRate">> {
   const applicable = signalsFor(source);
-  const [rate, marker] = await Promise.all([
+  const [rate, duplicate] = await Promise.all([
     // The hour's and the minute's counts live on one item: one write per submission, not two.
     applicable.includes("ip_rate") ? incrementWindowAndSubWindow("spam-ip", ip, 3600, 60, now) : undefined,
-    applicable.includes("duplicate")
-      ? db().send(
-          new GetCommand({
-            TableName: tableName(),
-            Key: keys.duplicate(print),
-            // Strongly consistent: a repeat seconds after the first must see its marker.
-            ConsistentRead: true,
-            ProjectionExpression: "#ttl",
-            ExpressionAttributeNames: { "#ttl": "ttl" },
-          }),
-        )
-      : undefined,
+    applicable.includes("duplicate") ? duplicateMarkerLive(print, now) : false,
   ]);
-  const ttl = marker?.Item?.ttl;
   return {
-    duplicate: typeof ttl === "number" && ttl > epochSeconds(now),
+    duplicate,
     ipRate: { minute: rate?.subWindow ?? 0, hour: rate?.window ?? 0 },
   };
 }
@@ -66,16 +52,11 @@ export async function gatherEvidence(
  */
 export async function recordEvidence(source: WebhookSource, print: string, now: number): Promise<void> {
   if (!signalsFor(source).includes("duplicate")) return;
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...keys.duplicate(print), type: "duplicate", ttl: epochSeconds(now) + DUPLICATE_WINDOW_SECONDS },
-    }),
-  );
+  await putDuplicateMarker(print, now, DUPLICATE_WINDOW_SECONDS);
 }
 
 /** Removes the duplicate marker of a submission whose write failed (its retry is no duplicate). */
 export async function forgetEvidence(source: WebhookSource, print: string): Promise<void> {
   if (!signalsFor(source).includes("duplicate")) return;
-  await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.duplicate(print) }));
+  await deleteDuplicateMarker(print);
 }

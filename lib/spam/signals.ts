@@ -1,5 +1,8 @@
 import type { RawValue } from "../intake/body";
 import type { WebhookSource } from "../store/webhooks";
+import type { SpamSignalHit, SpamVerdict } from "../store/shapes";
+
+export type { SpamSignalHit, SpamVerdict } from "../store/shapes";
 
 /** Spec 3.3: a score above this is spam. */
 export const SPAM_THRESHOLD = 70;
@@ -186,18 +189,6 @@ export const SIGNALS: readonly SpamSignal[] = [
     detail: (ctx) => foundPhrases(ctx.data).join(", "),
   },
 ];
-
-export interface SpamSignalHit {
-  name: string;
-  score: number;
-  detail: string;
-}
-
-export interface SpamVerdict {
-  score: number;
-  isSpam: boolean;
-  signals: SpamSignalHit[];
-}
 
 /** The sum of the signals that fired, capped at 100; above 70 is spam. `signals` is for tests. */
 export function scoreSpam(ctx: SpamContext, signalList: readonly SpamSignal[] = SIGNALS): SpamVerdict {

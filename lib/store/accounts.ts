@@ -1,8 +1,9 @@
+import type { Role } from "./shapes";
 import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { Plan } from "../config";
-import type { Role } from "../auth/permissions";
 import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { type Key, keys } from "./keys";
+import { fromItem } from "./items";
 
 export interface Organization {
   id: string;
@@ -43,8 +44,7 @@ export interface Invite {
 
 const strip = <T>(item: Record<string, unknown> | undefined): T | undefined => {
   if (!item) return undefined;
-  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, type: _t, ttl: _ttl, ...rest } = item;
-  return rest as T;
+  return fromItem<T>(item, "ttl");
 };
 
 export const organizationItem = (org: Organization) => ({

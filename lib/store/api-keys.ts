@@ -1,11 +1,13 @@
+import type { Permission } from "./shapes";
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { Plan } from "../config";
-import type { Permission } from "../auth/permissions";
 import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { keys } from "./keys";
 import { queryAll } from "./pagination";
 import { GSI1 } from "./table-definition";
 import { sleep, transactWithRetry } from "./transactions";
+import { fromItem } from "./items";
+import { countOn, insertCounted } from "./counted";
 
 export interface ApiKey {
   id: string;
@@ -28,8 +30,7 @@ export interface ApiKey {
 }
 
 const toApiKey = (item: Record<string, unknown>): ApiKey => {
-  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, type: _type, ...rest } = item;
-  return rest as unknown as ApiKey;
+  return fromItem<ApiKey>(item);
 };
 
 const apiKeyItem = (key: ApiKey) => ({
@@ -64,38 +65,20 @@ export type InsertOutcome = "OK" | "LIMIT_REACHED" | "ORG_NOT_FOUND" | { planCha
  * plan is still the one copied onto the key (a concurrent plan change cannot leave it stale).
  */
 export async function insertApiKey(key: ApiKey, maxKeys: number): Promise<InsertOutcome> {
-  const TableName = tableName();
-  try {
-    await transactWithRetry({
-      TransactItems: [
-        {
-          Update: {
-            TableName,
-            Key: keys.organization(key.orgId),
-            UpdateExpression: "ADD apiKeyCount :one",
-            ConditionExpression:
-              "attribute_exists(pk) AND #plan = :plan AND (attribute_not_exists(apiKeyCount) OR apiKeyCount < :max)",
-            ExpressionAttributeNames: { "#plan": "plan" },
-            ExpressionAttributeValues: { ":one": 1, ":plan": key.plan, ":max": maxKeys },
-          },
-        },
-        { Put: { TableName, Item: apiKeyItem(key), ConditionExpression: "attribute_not_exists(pk)" } },
-      ],
-    });
-    return "OK";
-  } catch (error) {
-    const reasons = cancellationReasons(error);
-    if (reasons?.[0] !== "ConditionalCheckFailed") throw error;
-    // Which condition failed: read the organization (only on this failure path).
-    const out = await db().send(
-      new GetCommand({ TableName, Key: keys.organization(key.orgId), ConsistentRead: true }),
-    );
-    const org = out.Item as { plan?: Plan; apiKeyCount?: number } | undefined;
-    if (!org) return "ORG_NOT_FOUND";
-    if (org.plan && org.plan !== key.plan) return { planChanged: org.plan };
-    if ((org.apiKeyCount ?? 0) >= maxKeys) return "LIMIT_REACHED";
-    throw error;
-  }
+  const outcome = await insertCounted({
+    item: apiKeyItem(key),
+    parent: keys.organization(key.orgId),
+    counter: "apiKeyCount",
+    max: maxKeys,
+    require: { expression: "#plan = :plan", names: { "#plan": "plan" }, values: { ":plan": key.plan } },
+  });
+  if (outcome.inserted) return "OK";
+  // Which condition failed, from the organization as it was.
+  const org = outcome.parent as { plan?: Plan; apiKeyCount?: number } | undefined;
+  if (!org) return "ORG_NOT_FOUND";
+  if (org.plan && org.plan !== key.plan) return { planChanged: org.plan };
+  if ((org.apiKeyCount ?? 0) >= maxKeys) return "LIMIT_REACHED";
+  throw new Error("the API key insert was refused by no known condition");
 }
 
 export interface ApiKeyChanges {
@@ -181,15 +164,7 @@ export async function deleteRevokedApiKey(orgId: string, keyId: string): Promise
               ExpressionAttributeValues: { ":org": orgId, ":string": "S" },
             },
           },
-          {
-            Update: {
-              TableName,
-              Key: keys.organization(orgId),
-              UpdateExpression: "ADD apiKeyCount :minusOne",
-              ConditionExpression: "attribute_exists(pk)",
-              ExpressionAttributeValues: { ":minusOne": -1 },
-            },
-          },
+          countOn(keys.organization(orgId), "apiKeyCount", -1),
         ],
       });
       return "DELETED";

@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { keys } from "./keys";
+import { fromItem } from "./items";
 
 export const FIELD_TYPES = [
   "text",
@@ -59,15 +60,21 @@ export const formItem = (form: Form) => ({
 });
 
 export const toForm = (item: Record<string, unknown>): Form => {
-  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, type: _t, ...rest } = item;
+  const rest = fromItem<Record<string, unknown>>(item);
   // Field keys come from submitted data: rebuild the map without a prototype so a key such as
   // `__proto__` stays an ordinary key.
   const fields = Object.assign(Object.create(null), rest.fields ?? {}) as Record<string, FormField>;
   return { ...(rest as unknown as Form), fields };
 };
 
-export async function getForm(formId: string): Promise<Form | undefined> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.form(formId) }));
+/**
+ * A form by id. `consistent` where a form a racing first submission just created and linked must
+ * be seen (an eventually consistent read could miss it, and the request would link a second form).
+ */
+export async function getForm(formId: string, { consistent = false } = {}): Promise<Form | undefined> {
+  const out = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.form(formId), ...(consistent ? { ConsistentRead: true } : {}) }),
+  );
   return out.Item ? toForm(out.Item) : undefined;
 }
 

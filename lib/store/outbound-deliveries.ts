@@ -1,8 +1,9 @@
+import type { Lead } from "./shapes";
 import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import type { Lead } from "../leads";
 import { db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { keys } from "./keys";
 import { queryPage } from "./pagination";
+import { fromItem } from "./items";
 
 /**
  * Outbound webhook deliveries in the table (docs/data-model.md, "Outbound delivery"); the
@@ -64,11 +65,7 @@ export const MAX_LOGGED_ATTEMPTS = 20;
 const DELIVERY_RETENTION_SECONDS = 30 * 24 * 60 * 60;
 const ttlFrom = (nowMs: number) => Math.floor(nowMs / 1000) + DELIVERY_RETENTION_SECONDS;
 
-const strip = (item: Record<string, unknown>) => {
-  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, type: _t, ttl: _ttl, ...rest } = item;
-  return rest;
-};
-const toDelivery = (item: Record<string, unknown>) => strip(item) as unknown as Delivery;
+const toDelivery = (item: Record<string, unknown>) => fromItem<Delivery>(item, "ttl");
 
 const deliveryItem = (delivery: Delivery, nowMs: number) => ({
   ...keys.outboundDelivery(delivery.id),

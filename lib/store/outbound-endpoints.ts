@@ -2,6 +2,8 @@ import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dy
 import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { keys } from "./keys";
 import { queryAll } from "./pagination";
+import { fromItem } from "./items";
+import { countOn, insertCounted } from "./counted";
 
 /**
  * Outbound webhook endpoints in the table (docs/data-model.md, "Outbound webhook endpoint").
@@ -32,47 +34,23 @@ export interface OutboundEndpoint {
 /** Endpoints per form (the per-form count lives on its own item, see insertEndpoint). */
 export const MAX_ENDPOINTS_PER_FORM = 10;
 
-const strip = (item: Record<string, unknown>) => {
-  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, type: _t, ttl: _ttl, ...rest } = item;
-  return rest;
-};
-const toEndpoint = (item: Record<string, unknown>) => strip(item) as unknown as OutboundEndpoint;
+const toEndpoint = (item: Record<string, unknown>) => fromItem<OutboundEndpoint>(item, "ttl");
 
 /**
  * Creates an endpoint and counts it on the form's counter item in one transaction, so the
  * per-form limit holds under concurrent creates.
  */
 export async function insertEndpoint(endpoint: OutboundEndpoint): Promise<"OK" | "LIMIT"> {
-  const TableName = tableName();
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName,
-              Key: keys.outboundEndpointCount(endpoint.formId),
-              UpdateExpression: "ADD #count :one SET #type = :type",
-              ConditionExpression: "attribute_not_exists(#count) OR #count < :max",
-              ExpressionAttributeNames: { "#count": "count", "#type": "type" },
-              ExpressionAttributeValues: { ":one": 1, ":max": MAX_ENDPOINTS_PER_FORM, ":type": "outbound_endpoint_count" },
-            },
-          },
-          {
-            Put: {
-              TableName,
-              Item: { ...keys.outboundEndpoint(endpoint.formId, endpoint.id), type: "outbound_endpoint", ...endpoint },
-              ConditionExpression: "attribute_not_exists(pk)",
-            },
-          },
-        ],
-      }),
-    );
-    return "OK";
-  } catch (error) {
-    if (cancellationReasons(error)?.[0] === "ConditionalCheckFailed") return "LIMIT";
-    throw error;
-  }
+  const outcome = await insertCounted({
+    item: { ...keys.outboundEndpoint(endpoint.formId, endpoint.id), type: "outbound_endpoint", ...endpoint },
+    parent: keys.outboundEndpointCount(endpoint.formId),
+    counter: "count",
+    max: MAX_ENDPOINTS_PER_FORM,
+    // The count lives on an item of its own, made by the first insert.
+    parentMustExist: false,
+    setOnParent: { type: "outbound_endpoint_count" },
+  });
+  return outcome.inserted ? "OK" : "LIMIT";
 }
 
 export async function getEndpoint(formId: string, endpointId: string): Promise<OutboundEndpoint | undefined> {
@@ -143,15 +121,7 @@ export async function deleteEndpoint(formId: string, endpointId: string): Promis
       new TransactWriteCommand({
         TransactItems: [
           { Delete: { TableName, Key: keys.outboundEndpoint(formId, endpointId), ConditionExpression: "attribute_exists(pk)" } },
-          {
-            Update: {
-              TableName,
-              Key: keys.outboundEndpointCount(formId),
-              UpdateExpression: "ADD #count :minusOne",
-              ExpressionAttributeNames: { "#count": "count" },
-              ExpressionAttributeValues: { ":minusOne": -1 },
-            },
-          },
+          countOn(keys.outboundEndpointCount(formId), "count", -1, { parentMustExist: false }),
         ],
       }),
     );

@@ -1,4 +1,8 @@
-import { keys } from "./keys";
+import { DeleteCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { db, isConditionFailure, tableName } from "../aws/dynamodb";
+import { deleteKeys } from "./batch";
+import { type Key, keys } from "./keys";
+import { GSI1 } from "./table-definition";
 
 /**
  * The purge job item (docs/data-model.md, "Background purge"): written in the same transaction as the
@@ -17,4 +21,55 @@ export function purgeJobItem(job: { formId: string; orgId: string; siteId: strin
     deleted: 0,
     createdAt: job.now,
   };
+}
+
+/** Up to `limit` keys of a form's submissions (GSI1, keys only): one pass's worth. */
+export async function submissionKeysOfForm(formId: string, limit: number): Promise<Key[]> {
+  const page = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: GSI1,
+      KeyConditionExpression: "gsi1pk = :pk",
+      ExpressionAttributeValues: { ":pk": keys.submissionIndexPartition(formId) },
+      ProjectionExpression: "pk, sk",
+      Limit: limit,
+    }),
+  );
+  return (page.Items ?? []).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
+}
+
+/** Counts a finished pass on the job item, whose MODIFY event queues the next pass; a job already gone is fine. */
+export async function countPurgePass(formId: string, deleted: number): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.purgeJob(formId),
+        UpdateExpression: "ADD passes :one, deleted :n",
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeValues: { ":one": 1, ":n": deleted },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+}
+
+/**
+ * Deletes the form's partition (the form and what hangs off it: outbound endpoints and their
+ * count), then the job: in that order, so a pass that dies here simply repeats.
+ */
+export async function deleteFormPartitionAndJob(formId: string): Promise<void> {
+  const formKey = keys.form(formId);
+  const partition = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: "pk = :pk",
+      ExpressionAttributeValues: { ":pk": formKey.pk },
+      ProjectionExpression: "pk, sk",
+    }),
+  );
+  const rest = (partition.Items ?? []).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
+  await deleteKeys(rest.some((k) => k.sk === formKey.sk) ? rest : [...rest, formKey]);
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.purgeJob(formId) }));
 }

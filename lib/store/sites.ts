@@ -2,6 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/l
 import { db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { keys } from "./keys";
 import { queryPage } from "./pagination";
+import { fromItem } from "./items";
 
 export interface CaptchaSettings {
   provider: "score" | "challenge";
@@ -25,8 +26,7 @@ export interface Site {
 
 /** Counters kept on the site item (webhookCount) are not part of the site's settings. */
 const toSite = (item: Record<string, unknown>): Site => {
-  const { pk: _pk, sk: _sk, type: _type, webhookCount: _count, ...rest } = item;
-  return rest as unknown as Site;
+  return fromItem<Site>(item, "webhookCount");
 };
 
 export async function putSite(site: Site): Promise<void> {

@@ -1,5 +1,5 @@
+import type { Lead } from "./shapes";
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import type { Lead } from "../leads";
 import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { keys } from "./keys";
 import { transactWithRetry } from "./transactions";

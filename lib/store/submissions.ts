@@ -1,7 +1,5 @@
+import type { Lead, RawValue, SpamVerdict } from "./shapes";
 import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import type { RawValue } from "../intake/body";
-import type { Lead } from "../leads";
-import type { SpamVerdict } from "../spam/signals";
 import { deleteKeys } from "./batch";
 import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { allMatching, type FilteredQuery, filteredPage } from "./filtered-query";
@@ -9,6 +7,7 @@ import type { Form } from "./forms";
 import { type Key, keys } from "./keys";
 import { transactWithRetry } from "./transactions";
 import type { Webhook } from "./webhooks";
+import { fromItem } from "./items";
 
 export interface SubmissionMetadata {
   source: string;
@@ -141,62 +140,6 @@ export async function storeSubmission(
   }
 }
 
-/**
- * Counts an accepted submission on its webhook. Outside any transaction by design: the webhook
- * item is the hottest item of a busy webhook, and a transaction touching it would fail with
- * TransactionConflict under concurrency. Never re-creates a deleted webhook.
- */
-export async function countOnWebhook(webhookId: string, receivedAt: string): Promise<void> {
-  await addToWebhookCount(webhookId, 1, "SET lastReceivedAt = :at", { ":at": receivedAt });
-}
-
-/** Takes back a count whose submission write failed (lastReceivedAt stays: it is only a hint). */
-export async function uncountOnWebhook(webhookId: string): Promise<void> {
-  await addToWebhookCount(webhookId, -1);
-}
-
-async function addToWebhookCount(webhookId: string, delta: number, extra = "", values: Record<string, unknown> = {}) {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.webhook(webhookId),
-        UpdateExpression: `ADD submissionCount :delta ${extra}`.trim(),
-        ConditionExpression: "attribute_exists(pk)",
-        ExpressionAttributeValues: { ":delta": delta, ...values },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
-}
-
-/*
- * Strongly consistent reads of the two items the intake path must see as they are now. They
- * belong next to getWebhook and getForm (lib/store/webhooks.ts, lib/store/forms.ts, whose reads
- * are eventually consistent); a ConsistentRead option there would replace them.
- * - The webhook: a rotated secret, a disabled, archived or deleted webhook takes effect on the
- *   very next request (an eventually consistent read may return the item as it was up to about
- *   a second earlier).
- * - The form a racing first submission just created and linked: an eventually consistent read
- *   could miss it, and the request would then link a second form.
- */
-export async function getWebhookConsistent(webhookId: string): Promise<Webhook | undefined> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.webhook(webhookId), ConsistentRead: true }));
-  if (!out.Item) return undefined;
-  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, type: _t, ...rest } = out.Item;
-  return rest as Webhook;
-}
-
-export async function getFormConsistent(formId: string): Promise<Form | undefined> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.form(formId), ConsistentRead: true }));
-  if (!out.Item) return undefined;
-  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, type: _t, ...rest } = out.Item;
-  // Field keys come from submitted data: a map without a prototype keeps every key ordinary.
-  const fields = Object.assign(Object.create(null), rest.fields ?? {}) as Form["fields"];
-  return { ...(rest as unknown as Form), fields };
-}
-
 // ---- Management API (lib/submissions.ts, lib/export.ts) ----
 
 /** A submission as stored: `isSpam` is its current state (moderation may change it), `spam` the intake verdict. */
@@ -215,7 +158,7 @@ export interface StoredSubmission extends Submission {
 }
 
 const toSubmission = (item: Record<string, unknown>): StoredSubmission => {
-  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, type: _t, ...rest } = item;
+  const rest = fromItem<Record<string, unknown>>(item);
   // Field keys come from submitted data: no prototype, so `__proto__` stays an ordinary key.
   const data = Object.assign(Object.create(null), rest.data ?? {}) as Submission["data"];
   return { ...(rest as unknown as StoredSubmission), data };

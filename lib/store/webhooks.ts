@@ -1,10 +1,12 @@
-import { GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
-import { cancellationReasons, db, tableName } from "../aws/dynamodb";
+import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { updateIfUnchanged } from "./optimistic";
 import { keys } from "./keys";
 import { queryAll } from "./pagination";
 import { purgeJobItem } from "./purge-jobs";
 import { GSI1 } from "./table-definition";
+import { fromItem } from "./items";
+import { countOn, insertCounted } from "./counted";
 
 export const WEBHOOK_SOURCES = ["generic", "partner_ads", "partner_automation"] as const;
 export type WebhookSource = (typeof WEBHOOK_SOURCES)[number];
@@ -32,8 +34,7 @@ export interface Webhook {
 export const MAX_WEBHOOKS_PER_SITE = 50;
 
 const toWebhook = (item: Record<string, unknown>): Webhook => {
-  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, type: _t, ...rest } = item;
-  return rest as unknown as Webhook;
+  return fromItem<Webhook>(item);
 };
 
 const webhookItem = (webhook: Webhook) => ({
@@ -48,36 +49,25 @@ const webhookItem = (webhook: Webhook) => ({
  * under concurrent creates. "LIMIT" when the site is full, "SITE_GONE" when it was deleted.
  */
 export async function insertWebhook(webhook: Webhook): Promise<"OK" | "LIMIT" | "SITE_GONE"> {
-  const TableName = tableName();
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName,
-              Key: keys.site(webhook.orgId, webhook.siteId),
-              UpdateExpression: "ADD webhookCount :one",
-              ConditionExpression: "attribute_exists(pk) AND (attribute_not_exists(webhookCount) OR webhookCount < :max)",
-              ExpressionAttributeValues: { ":one": 1, ":max": MAX_WEBHOOKS_PER_SITE },
-              ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-            },
-          },
-          { Put: { TableName, Item: webhookItem(webhook), ConditionExpression: "attribute_not_exists(pk)" } },
-        ],
-      }),
-    );
-    return "OK";
-  } catch (error) {
-    const reasons = cancellationReasons(error);
-    if (reasons?.[0] !== "ConditionalCheckFailed") throw error;
-    const old = (error as { CancellationReasons?: { Item?: unknown }[] }).CancellationReasons?.[0]?.Item;
-    return old ? "LIMIT" : "SITE_GONE";
-  }
+  const outcome = await insertCounted({
+    item: webhookItem(webhook),
+    parent: keys.site(webhook.orgId, webhook.siteId),
+    counter: "webhookCount",
+    max: MAX_WEBHOOKS_PER_SITE,
+  });
+  if (outcome.inserted) return "OK";
+  return outcome.parent ? "LIMIT" : "SITE_GONE";
 }
 
-export async function getWebhook(webhookId: string): Promise<Webhook | undefined> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.webhook(webhookId) }));
+/**
+ * A webhook by id. `consistent` for the intake path, which must see the webhook as it is now: a
+ * rotated secret, a disabled, archived or deleted webhook takes effect on the very next request
+ * (an eventually consistent read may return the item as it was up to about a second earlier).
+ */
+export async function getWebhook(webhookId: string, { consistent = false } = {}): Promise<Webhook | undefined> {
+  const out = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.webhook(webhookId), ...(consistent ? { ConsistentRead: true } : {}) }),
+  );
   return out.Item ? toWebhook(out.Item) : undefined;
 }
 
@@ -134,15 +124,7 @@ export async function deleteArchivedWebhook(
         ReturnValuesOnConditionCheckFailure: "ALL_OLD",
       },
     },
-    {
-      Update: {
-        TableName,
-        Key: keys.site(webhook.orgId, webhook.siteId),
-        UpdateExpression: "ADD webhookCount :minus",
-        ConditionExpression: "attribute_exists(pk)",
-        ExpressionAttributeValues: { ":minus": -1 },
-      },
-    },
+    countOn(keys.site(webhook.orgId, webhook.siteId), "webhookCount", -1),
   ];
   if (purge) {
     items.push(
@@ -181,5 +163,35 @@ export async function deleteArchivedWebhook(
     }
     // The site or the form vanished meanwhile: nothing was changed; report the webhook as gone.
     return "GONE";
+  }
+}
+
+/**
+ * Counts an accepted submission on its webhook. Outside any transaction by design: the webhook
+ * item is the hottest item of a busy webhook, and a transaction touching it would fail with
+ * TransactionConflict under concurrency. Never re-creates a deleted webhook.
+ */
+export async function countOnWebhook(webhookId: string, receivedAt: string): Promise<void> {
+  await addToWebhookCount(webhookId, 1, "SET lastReceivedAt = :at", { ":at": receivedAt });
+}
+
+/** Takes back a count whose submission write failed (lastReceivedAt stays: it is only a hint). */
+export async function uncountOnWebhook(webhookId: string): Promise<void> {
+  await addToWebhookCount(webhookId, -1);
+}
+
+async function addToWebhookCount(webhookId: string, delta: number, extra = "", values: Record<string, unknown> = {}) {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.webhook(webhookId),
+        UpdateExpression: `ADD submissionCount :delta ${extra}`.trim(),
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeValues: { ":delta": delta, ...values },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
   }
 }

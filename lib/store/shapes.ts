@@ -1,0 +1,59 @@
+/**
+ * The shapes the store persists that domain modules compute: declared here, on the store's side,
+ * so the store imports no domain module (docs/architecture.md). The domain modules re-export
+ * them where they are the vocabulary (lib/auth/permissions.ts, lib/leads.ts, lib/spam/signals.ts,
+ * lib/intake/limits.ts).
+ */
+
+/** Spec part 5.2, plus settings.billing, which the spec names among the restricted ones: held by members' roles and by API keys. */
+export const PERMISSIONS = [
+  "forms.view",
+  "forms.create",
+  "forms.edit",
+  "forms.delete",
+  "forms.publish",
+  "submissions.view",
+  "submissions.export",
+  "submissions.delete",
+  "sites.view",
+  "sites.create",
+  "sites.edit",
+  "sites.delete",
+  "team.view",
+  "team.invite",
+  "team.manage",
+  "settings.org",
+  "settings.email",
+  "settings.billing",
+] as const;
+
+export type Permission = (typeof PERMISSIONS)[number];
+
+export const ROLES = ["owner", "admin", "member"] as const;
+export type Role = (typeof ROLES)[number];
+
+/** One submitted value: a field's text, or the values of a repeated field. */
+export type RawValue = string | string[];
+
+/** A submission's lead qualification (lib/leads.ts computes it; docs/leads.md). */
+export interface Lead {
+  score: number;
+  grade: "hot" | "warm" | "cold";
+  reasons: string[];
+  /** A test lead (advertising platforms' test button): graded apart, never hot or warm. */
+  test?: true;
+}
+
+/** One spam signal that fired, with its points and what it saw (lib/spam/signals.ts). */
+export interface SpamSignalHit {
+  name: string;
+  score: number;
+  detail: string;
+}
+
+/** A submission's spam verdict: the sum of the signals that fired, capped at 100; above 70 is spam. */
+export interface SpamVerdict {
+  score: number;
+  isSpam: boolean;
+  signals: SpamSignalHit[];
+}
