@@ -72,8 +72,8 @@ export function bindTable(fn: LambdaFunction, table: ITable, access: RouteDef["t
         {
           id: "AwsSolutions-IAM5",
           reason:
-            "The table grants cover the table's global secondary indexes as `<table ARN>/index/*`: the wildcard matches index names of this one table only (its single index, gsi1, is queried for the organization list and other access patterns in docs/data-model.md), never another table.",
-          appliesTo: [{ regex: "/^Resource::<[A-Za-z0-9]+\\.Arn>\\/index\\/\\*$/" }],
+            "The table grants cover the table's global secondary indexes as `<table ARN>/index/*` (the ARN is a parameter in a route family's nested stack): the wildcard matches index names of this one table only (its single index, gsi1, is queried for the organization list and other access patterns in docs/data-model.md), never another table.",
+          appliesTo: [{ regex: "/^Resource::<[A-Za-z0-9]+\\.?Arn>\\/index\\/\\*$/" }],
         },
       ],
       true,
@@ -108,7 +108,7 @@ export function bindBucket(fn: LambdaFunction, bucket: IBucket | undefined, acce
           id: "AwsSolutions-IAM5",
           reason:
             "Each export is a new object with a random name under the export bucket's `exports/` prefix; the function may put and get objects there only, in this one bucket.",
-          appliesTo: [{ regex: "/^Resource::<[A-Za-z0-9]+\\.Arn>\\/exports\\/\\*$/" }],
+          appliesTo: [{ regex: "/^Resource::<[A-Za-z0-9]+\\.?Arn>\\/exports\\/\\*$/" }],
         },
       ],
       true,

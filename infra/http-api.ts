@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack } from "aws-cdk-lib";
+import { Duration, NestedStack, RemovalPolicy, Stack } from "aws-cdk-lib";
 import { AccessLogFormat } from "aws-cdk-lib/aws-apigateway";
 import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage, LogGroupLogDestination } from "aws-cdk-lib/aws-apigatewayv2";
 import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
@@ -60,6 +60,8 @@ export class InletHttpApi extends Construct {
   /** By route key. */
   readonly functions: ReadonlyMap<string, InletFunction>;
   readonly serverErrorAlarm: Alarm;
+  /** The nested stack of each route family, by family (the handler's folder). */
+  readonly routeStacks: ReadonlyMap<string, NestedStack>;
 
   constructor(scope: Construct, id: string, props: InletHttpApiProps) {
     super(scope, id);
@@ -67,11 +69,28 @@ export class InletHttpApi extends Construct {
 
     const functions = new Map<string, InletFunction>();
     const names = new Set<string>();
+    const families = new Map<string, NestedStack>();
+    /**
+     * Where a route's resources live: a nested stack per route family (the handler's folder), so
+     * each template stays far below CloudFormation's 500-resource quota as routes are added
+     * (docs/deployment.md, "Headroom"); the catch-all route's function stays here, beside the API
+     * whose default integration it is.
+     */
+    const scopeOf = (route: RouteDef): Construct => {
+      const family = route.handler.includes("/") ? route.handler.slice(0, route.handler.indexOf("/")) : undefined;
+      if (family === undefined) return this;
+      let stack = families.get(family);
+      if (!stack) {
+        stack = new NestedStack(this, `Routes${constructName(family)}`, { description: `Inlet: the ${family} routes` });
+        families.set(family, stack);
+      }
+      return stack;
+    };
     for (const route of routes) {
       const name = constructName(route.handler);
       if (names.has(name)) throw new Error(`Two routes use handler ${route.handler}`);
       names.add(name);
-      const fn = new InletFunction(this, `Function${name}`, {
+      const fn = new InletFunction(scopeOf(route), `Function${name}`, {
         handler: route.handler,
         description: `Inlet ${route.route}`,
         memoryMb: route.memoryMb,
@@ -81,6 +100,7 @@ export class InletHttpApi extends Construct {
       functions.set(route.route, fn);
     }
     this.functions = functions;
+    this.routeStacks = families;
 
     const fallback = functions.get(DEFAULT_ROUTE_KEY);
     if (!fallback) throw new Error(`The route table has no ${DEFAULT_ROUTE_KEY} entry`);
@@ -131,7 +151,7 @@ export class InletHttpApi extends Construct {
       if (!fn) throw new Error(`No function for ${route.route}`);
       const { method, path } = parseRouteKey(route.route);
       const name = constructName(route.handler);
-      new HttpRoute(this, `Route${name}`, {
+      new HttpRoute(scopeOf(route), `Route${name}`, {
         httpApi: this.api,
         routeKey: HttpRouteKey.with(path, method),
         integration: new HttpLambdaIntegration(`Integration${name}`, fn.fn),

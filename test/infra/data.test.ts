@@ -1,0 +1,119 @@
+
+import { Match, type Template } from "aws-cdk-lib/assertions";
+import { ROUTES, type RouteDef } from "../../functions/routes";
+import { EXPORT_RETENTION_DAYS } from "../../infra/exports";
+import { asList, functionOf, loadApp, onlyLogicalId, type Resource, type Statement, statementsOf, } from "./support";
+
+const routes: readonly RouteDef[] = ROUTES;
+
+let template: Template;
+let resources: Record<string, Resource>;
+
+beforeAll(() => {
+  ({ template, resources } = loadApp());
+});
+
+describe("data store", () => {
+  test("the table matches lib/store/table-definition.ts, with PITR, TTL, stream and gsi1", () => {
+    template.hasResourceProperties("AWS::DynamoDB::Table", {
+      KeySchema: [
+        { AttributeName: "pk", KeyType: "HASH" },
+        { AttributeName: "sk", KeyType: "RANGE" },
+      ],
+      BillingMode: "PAY_PER_REQUEST",
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      StreamSpecification: { StreamViewType: "NEW_IMAGE" },
+      TimeToLiveSpecification: { AttributeName: "ttl", Enabled: true },
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: "gsi1",
+          KeySchema: [
+            { AttributeName: "gsi1pk", KeyType: "HASH" },
+            { AttributeName: "gsi1sk", KeyType: "RANGE" },
+          ],
+          Projection: { ProjectionType: "ALL" },
+        },
+      ],
+      TableName: Match.absent(),
+    });
+  });
+
+  test("stateful resources are retained and keep their logical ids", () => {
+    // Renaming a construct id changes these and makes CloudFormation orphan the retained
+    // resource and create an empty one: update these only with a migration plan.
+    const stateful = Object.entries(resources).filter(([, r]) =>
+      ["AWS::DynamoDB::Table", "AWS::SQS::Queue"].includes(r.Type),
+    );
+    expect(stateful.map(([id]) => id).sort()).toEqual(
+      ["DataStoreTable1E9F5574", "IntakeQueueDeadLetter92F727E2", "IntakeQueueIntake3F254B08"].sort(),
+    );
+    for (const [, r] of stateful) {
+      expect(r.DeletionPolicy).toBe("Retain");
+      expect(r.UpdateReplacePolicy).toBe("Retain");
+    }
+  });
+});
+
+describe("export bucket", () => {
+  const bucketId = () => onlyLogicalId(template, "AWS::S3::Bucket");
+
+  test("is private, encrypted, TLS-only, and expires exports after a day", () => {
+    const bucket = resources[bucketId()] as Resource;
+    expect(bucket.Properties).toMatchObject({
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }] },
+      OwnershipControls: { Rules: [{ ObjectOwnership: "BucketOwnerEnforced" }] },
+    });
+    expect(bucket.Properties.AccessControl).toBeUndefined();
+    expect(bucket.Properties.WebsiteConfiguration).toBeUndefined();
+    expect(bucket.Properties.LifecycleConfiguration.Rules).toEqual(
+      expect.arrayContaining([expect.objectContaining({ Status: "Enabled", ExpirationInDays: EXPORT_RETENTION_DAYS })]),
+    );
+    expect(EXPORT_RETENTION_DAYS).toBe(1);
+    const policies = Object.values(resources).filter(
+      (r) => r.Type === "AWS::S3::BucketPolicy" && r.Properties.Bucket?.Ref === bucketId(),
+    );
+    expect(policies).toHaveLength(1);
+    const statements = policies[0]?.Properties.PolicyDocument.Statement as Statement[];
+    expect(statements).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Effect: "Deny", Condition: { Bool: { "aws:SecureTransport": "false" } } }),
+      ]),
+    );
+    // Nothing in the bucket policy grants access; reading goes through presigned links only.
+    expect(statements.filter((st) => st.Effect === "Allow")).toEqual([]);
+  });
+
+  test("only routes with bucket: write may use it: put and get under exports/, and EXPORT_BUCKET", () => {
+    const writers = routes.filter((r) => r.bucket === "write");
+    expect(writers.map((r) => r.route)).toEqual(["GET /api/v1/forms/{formId}/submissions/export"]);
+    for (const route of routes) {
+      const statements = statementsOf(route).filter((st) => asList(st.Action).some((a) => a.startsWith("s3:")));
+      const vars = functionOf(route)[1].Properties.Environment.Variables;
+      if (route.bucket === "write") {
+        expect(statements).toEqual([
+          expect.objectContaining({
+            Effect: "Allow",
+            Action: ["s3:GetObject", "s3:PutObject"],
+            Resource: { "Fn::Join": ["", [{ "Fn::GetAtt": [bucketId(), "Arn"] }, "/exports/*"]] },
+          }),
+        ]);
+        expect(vars.EXPORT_BUCKET).toEqual({ Ref: bucketId() });
+      } else {
+        expect([route.route, statements]).toEqual([route.route, []]);
+        expect(vars.EXPORT_BUCKET).toBeUndefined();
+      }
+    }
+  });
+
+  test("the export route has room for a whole form: 29 s (under API Gateway's 30 s) and more memory", () => {
+    const [, fn] = functionOf(routes.find((r) => r.bucket === "write") as RouteDef);
+    expect(fn.Properties.Timeout).toBe(29);
+    expect(fn.Properties.MemorySize).toBeGreaterThanOrEqual(1024);
+  });
+});

@@ -1,0 +1,132 @@
+import { readFileSync } from "node:fs";
+import { App, Aspects, NestedStack, type Stack } from "aws-cdk-lib";
+import { Template } from "aws-cdk-lib/assertions";
+import { AwsSolutionsChecks } from "cdk-nag";
+import { InletStack } from "../../infra/stack";
+
+/**
+ * The synthesized app for property assertions (no snapshot). Bundling is skipped through the
+ * `aws:cdk:bundling-stacks` context, which NodejsFunction honours: assets point at the project
+ * root instead of running esbuild per function. `npm run synth` still bundles for real.
+ */
+const cdkJson = JSON.parse(readFileSync(new URL("../../cdk.json", import.meta.url), "utf8")) as {
+  context: Record<string, unknown>;
+};
+
+// biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON is untyped
+export type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+export interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: Record<string, Record<string, unknown>>;
+}
+
+export const asList = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
+
+/** One synthesized template, by the stack's path: the parent ("Inlet") and each nested stack. */
+export interface SynthesizedTemplate {
+  path: string;
+  template: Template;
+}
+
+export interface Synthesized {
+  stack: InletStack;
+  /** The parent's and every nested template, each as CloudFormation receives it. */
+  templates: SynthesizedTemplate[];
+  /**
+   * The whole app as one template: every nested template's resources beside the parent's, with
+   * each nested parameter replaced by what the parent passes in. So a role in a nested stack that
+   * is granted the parent's table refers to the table's logical id, as it would in one template.
+   */
+  template: Template;
+  resources: Record<string, Resource>;
+}
+
+function nestedStacks(stack: Stack): NestedStack[] {
+  return stack.node.findAll().filter((c): c is NestedStack => c instanceof NestedStack && c !== stack);
+}
+
+/** Replaces `{ Ref: parameter }` throughout `value` by the parent's expression for it. */
+function substitute(value: unknown, parameters: Record<string, unknown>): unknown {
+  if (Array.isArray(value)) return value.map((v) => substitute(v, parameters));
+  if (value === null || typeof value !== "object") return value;
+  const entries = Object.entries(value);
+  const [first] = entries;
+  if (entries.length === 1 && first?.[0] === "Ref" && typeof first[1] === "string" && Object.hasOwn(parameters, first[1])) {
+    return parameters[first[1]];
+  }
+  return Object.fromEntries(entries.map(([k, v]) => [k, substitute(v, parameters)]));
+}
+
+export function synth(context: Record<string, unknown> = {}): Synthesized {
+  const app = new App({ context: { ...cdkJson.context, "aws:cdk:bundling-stacks": [], ...context } });
+  const stack = new InletStack(app, "Inlet");
+  Aspects.of(app).add(new AwsSolutionsChecks());
+  const parent = Template.fromStack(stack);
+  const parentJson = parent.toJSON() as { Resources: Record<string, Resource> };
+  const templates: SynthesizedTemplate[] = [{ path: stack.node.path, template: parent }];
+  const merged: Record<string, unknown> = { ...parentJson, Resources: { ...parentJson.Resources } };
+  const mergedResources = merged.Resources as Record<string, Resource>;
+  for (const nested of nestedStacks(stack)) {
+    const template = Template.fromStack(nested);
+    templates.push({ path: nested.node.path, template });
+    const resource = nested.nestedStackResource;
+    if (!resource) throw new Error(`${nested.node.path} has no stack resource in its parent`);
+    const parameters = (parentJson.Resources[stack.getLogicalId(resource)]?.Properties.Parameters ?? {}) as Record<string, unknown>;
+    const json = template.toJSON() as { Resources: Record<string, Resource> };
+    for (const [id, r] of Object.entries(json.Resources)) {
+      if (Object.hasOwn(mergedResources, id)) throw new Error(`Logical id ${id} is in two templates`);
+      mergedResources[id] = substitute(r, parameters) as Resource;
+    }
+  }
+  const template = Template.fromJSON(merged);
+  return { stack, templates, template, resources: mergedResources };
+}
+
+/*
+ * Helpers over the app a test file loaded in its beforeAll (`loadApp()`): each test file runs in
+ * its own module registry, so each has its own.
+ */
+let current: Synthesized | undefined;
+
+export function loadApp(): Synthesized {
+  current = synth();
+  return current;
+}
+
+function loaded(): Synthesized {
+  if (!current) throw new Error("call loadApp() in beforeAll first");
+  return current;
+}
+
+export function onlyLogicalId(template: Template, type: string): string {
+  const ids = Object.keys(template.findResources(type));
+  expect(ids).toHaveLength(1);
+  return ids[0] as string;
+}
+
+/** The function a route entry created, found by the description InletHttpApi gives it. */
+export function functionOf(route: { route: string }): [string, Resource] {
+  const found = Object.entries(loaded().resources).filter(
+    ([, r]) => r.Type === "AWS::Lambda::Function" && r.Properties.Description === `Inlet ${route.route}`,
+  );
+  expect(found).toHaveLength(1);
+  return found[0] as [string, Resource];
+}
+
+/** Every statement of every policy attached to the function's execution role. */
+export function statementsOf(route: { route: string }): Statement[] {
+  const { resources } = loaded();
+  const [, fn] = functionOf(route);
+  const roleId = fn.Properties.Role["Fn::GetAtt"][0] as string;
+  const role = resources[roleId];
+  expect(role?.Type).toBe("AWS::IAM::Role");
+  expect(role?.Properties.ManagedPolicyArns ?? []).toEqual([]);
+  expect(role?.Properties.Policies ?? []).toEqual([]);
+  return Object.values(resources)
+    .filter((r) => r.Type === "AWS::IAM::Policy" && asList(r.Properties.Roles).some((ref: { Ref?: string }) => ref.Ref === roleId))
+    .flatMap((r) => r.Properties.PolicyDocument.Statement as Statement[]);
+}
+
+export const actionsOf = (statements: Statement[]) => statements.flatMap((s) => asList(s.Action));
