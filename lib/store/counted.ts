@@ -1,3 +1,5 @@
+import type { AttributeValue } from "@aws-sdk/client-dynamodb";
+import { unmarshall } from "@aws-sdk/util-dynamodb";
 import { cancellationReasons, tableName } from "../aws/dynamodb";
 import type { Key } from "./keys";
 import { transactWithRetry } from "./transactions";
@@ -59,8 +61,9 @@ export async function insertCounted(
     return { inserted: true };
   } catch (error) {
     if (cancellationReasons(error)?.[0] !== "ConditionalCheckFailed") throw error;
-    const parent = (error as { CancellationReasons?: { Item?: Record<string, unknown> }[] }).CancellationReasons?.[0]?.Item;
-    return { inserted: false, parent };
+    // The document client does not unmarshall an error's payload: the item comes as AttributeValues.
+    const old = (error as { CancellationReasons?: { Item?: Record<string, AttributeValue> }[] }).CancellationReasons?.[0]?.Item;
+    return { inserted: false, parent: old ? unmarshall(old) : undefined };
   }
 }
 
