@@ -113,12 +113,11 @@ const REFERENCE_SOURCES: Record<SdkClient, { imports: string; construct: string;
     keep: "export const __keep_sqs = [SendMessageCommand];\n",
   },
   s3: {
-    // The export route writes and presigns with a SigV4 signer and the default credential chain
-    // (lib/aws/s3.ts), not the S3 client: pieces the DynamoDB client already bundles.
-    imports:
-      'import { defaultProvider } from "@aws-sdk/credential-provider-node";\nimport { Sha256 } from "@smithy/core/checksum";\nimport { SignatureV4 } from "@smithy/signature-v4";\n',
+    // The export route writes and presigns with aws4fetch and the default credential chain
+    // (lib/aws/s3.ts), not the S3 client.
+    imports: 'import { defaultProvider } from "@aws-sdk/credential-provider-node";\nimport { AwsClient } from "aws4fetch";\n',
     construct:
-      'new SignatureV4({ service: "s3", region: process.env.AWS_REGION ?? "us-east-1", credentials: defaultProvider(), sha256: Sha256, uriEscapePath: false });',
+      'defaultProvider(); new AwsClient({ accessKeyId: "AKID", secretAccessKey: "secret", service: "s3", region: process.env.AWS_REGION ?? "us-east-1" });',
   },
   ses: {
     imports: 'import { SESv2Client, SendEmailCommand } from "@aws-sdk/client-sesv2";\n',
