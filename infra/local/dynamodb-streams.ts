@@ -1,22 +1,29 @@
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record as SdkStreamRecord,
+} from "@aws-sdk/client-dynamodb-streams";
+
 /**
- * The three DynamoDB Streams calls the local stream follower needs, spoken directly to DynamoDB
- * Local (which serves the Streams API on its own port), instead of adding
- * @aws-sdk/client-dynamodb-streams for a development-only loop. A side benefit: records come
- * back as the raw JSON the service sends (ApproximateCreationDateTime stays epoch seconds), which
- * is what an EventBridge Pipe forwards.
+ * The three DynamoDB Streams calls the local stream follower makes, through the SDK's Streams
+ * client (a development dependency: no function bundles it). DynamoDB Local serves the Streams
+ * API on its own port and does not check the signature of the credentials it is sent.
  *
- * DynamoDB Local requires an Authorization header naming an access key but does not verify the
- * signature, so none is computed. Protocol: AWS JSON 1.0, target prefix DynamoDBStreams_20120810
- * (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Operations_Amazon_DynamoDB_Streams.html).
+ * The follower forwards each record as the JSON an EventBridge Pipe sends, so a record read
+ * through the SDK is turned back into its wire form (`toWire`): the SDK parses
+ * ApproximateCreationDateTime into a Date and binary attribute values into bytes, where the pipe
+ * sends epoch seconds and base64.
  */
 
+/** A shard as the follower uses it: DynamoDB always sends its id. */
 export interface StreamShard {
   ShardId: string;
   ParentShardId?: string;
-  SequenceNumberRange?: { StartingSequenceNumber?: string; EndingSequenceNumber?: string };
 }
 
-/** A stream record as GetRecords returns it; the follower forwards it untouched. */
+/** A stream record in its wire form, as GetRecords sends it and the pipe forwards it. */
 export interface RawStreamRecord {
   eventID: string;
   eventName: string;
@@ -26,45 +33,24 @@ export interface RawStreamRecord {
 
 export type ShardIteratorType = "TRIM_HORIZON" | "LATEST" | "AFTER_SEQUENCE_NUMBER" | "AT_SEQUENCE_NUMBER";
 
-/** An error answered by the Streams API, named like the SDK names it (e.g. ExpiredIteratorException). */
-export class StreamsApiError extends Error {
-  constructor(
-    override readonly name: string,
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
+/** Bytes back to base64, dates back to epoch seconds, throughout a parsed record. */
+function wireValue(value: unknown): unknown {
+  if (value instanceof Uint8Array) return Buffer.from(value).toString("base64");
+  if (value instanceof Date) return value.getTime() / 1000;
+  if (Array.isArray(value)) return value.map(wireValue);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, wireValue(v)]));
   }
+  return value;
 }
 
-export class LocalStreamsClient {
-  constructor(
-    private readonly endpoint: string,
-    private readonly region: string,
-    private readonly accessKeyId: string,
-  ) {}
+export const toWire = (record: SdkStreamRecord) => wireValue(record) as RawStreamRecord;
 
-  private async call<T>(operation: string, input: unknown, signal?: AbortSignal): Promise<T> {
-    const day = new Date().toISOString().slice(0, 10).replaceAll("-", "");
-    const response = await fetch(this.endpoint, {
-      method: "POST",
-      headers: {
-        "content-type": "application/x-amz-json-1.0",
-        "x-amz-target": `DynamoDBStreams_20120810.${operation}`,
-        authorization: `AWS4-HMAC-SHA256 Credential=${this.accessKeyId}/${day}/${this.region}/dynamodb/aws4_request, SignedHeaders=host, Signature=0`,
-      },
-      body: JSON.stringify(input),
-      signal,
-    });
-    const text = await response.text();
-    const body = (text ? JSON.parse(text) : {}) as Record<string, unknown>;
-    if (!response.ok) {
-      // "__type": "com.amazonaws.dynamodb.v20120810#ExpiredIteratorException"
-      const type = String(body.__type ?? "UnknownError");
-      const name = type.slice(type.lastIndexOf("#") + 1);
-      throw new StreamsApiError(name, String(body.message ?? body.Message ?? text), response.status);
-    }
-    return body as T;
+export class LocalStreamsClient {
+  private readonly client: DynamoDBStreamsClient;
+
+  constructor(endpoint: string, region: string, accessKeyId: string) {
+    this.client = new DynamoDBStreamsClient({ endpoint, region, credentials: { accessKeyId, secretAccessKey: "local" } });
   }
 
   /** Every shard of the stream (DescribeStream pages through them with ExclusiveStartShardId). */
@@ -72,13 +58,14 @@ export class LocalStreamsClient {
     const shards: StreamShard[] = [];
     let start: string | undefined;
     do {
-      const out = await this.call<{ StreamDescription: { Shards?: StreamShard[]; LastEvaluatedShardId?: string } }>(
-        "DescribeStream",
-        { StreamArn: streamArn, ...(start ? { ExclusiveStartShardId: start } : {}) },
-        signal,
+      const out = await this.client.send(
+        new DescribeStreamCommand({ StreamArn: streamArn, ...(start ? { ExclusiveStartShardId: start } : {}) }),
+        { abortSignal: signal },
       );
-      shards.push(...(out.StreamDescription.Shards ?? []));
-      start = out.StreamDescription.LastEvaluatedShardId;
+      for (const shard of out.StreamDescription?.Shards ?? []) {
+        if (shard.ShardId) shards.push({ ShardId: shard.ShardId, ...(shard.ParentShardId ? { ParentShardId: shard.ParentShardId } : {}) });
+      }
+      start = out.StreamDescription?.LastEvaluatedShardId;
     } while (start);
     return shards;
   }
@@ -90,30 +77,24 @@ export class LocalStreamsClient {
     sequenceNumber?: string,
     signal?: AbortSignal,
   ): Promise<string | undefined> {
-    const out = await this.call<{ ShardIterator?: string }>(
-      "GetShardIterator",
-      {
+    const out = await this.client.send(
+      new GetShardIteratorCommand({
         StreamArn: streamArn,
         ShardId: shardId,
         ShardIteratorType: type,
         ...(sequenceNumber ? { SequenceNumber: sequenceNumber } : {}),
-      },
-      signal,
+      }),
+      { abortSignal: signal },
     );
     return out.ShardIterator;
   }
 
-  /** Up to `limit` records (at most 1,000); no NextShardIterator means the shard is closed and read. */
-  async getRecords(
-    iterator: string,
-    limit: number,
-    signal?: AbortSignal,
-  ): Promise<{ Records: RawStreamRecord[]; NextShardIterator?: string }> {
-    const out = await this.call<{ Records?: RawStreamRecord[]; NextShardIterator?: string }>(
-      "GetRecords",
-      { ShardIterator: iterator, Limit: limit },
-      signal,
-    );
-    return { Records: out.Records ?? [], ...(out.NextShardIterator ? { NextShardIterator: out.NextShardIterator } : {}) };
+  /** Up to `limit` records (at most 1,000) in wire form; no NextShardIterator means the shard is closed and read. */
+  async getRecords(iterator: string, limit: number, signal?: AbortSignal): Promise<{ Records: RawStreamRecord[]; NextShardIterator?: string }> {
+    const out = await this.client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: limit }), { abortSignal: signal });
+    return {
+      Records: (out.Records ?? []).map(toWire),
+      ...(out.NextShardIterator ? { NextShardIterator: out.NextShardIterator } : {}),
+    };
   }
 }

@@ -3,7 +3,7 @@ import { SendMessageBatchCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { describeError, log } from "../../lib/log";
 import { type FilterPattern, matchesAny } from "../stream-filter-match";
 import { INTAKE_FILTER_PATTERNS } from "../intake-filter";
-import { LocalStreamsClient, type RawStreamRecord, StreamsApiError } from "./dynamodb-streams";
+import { LocalStreamsClient, type RawStreamRecord } from "./dynamodb-streams";
 import { StreamPosition } from "./stream-position";
 
 /**
@@ -196,7 +196,7 @@ export async function startStreamFollower(options: StreamFollowerOptions): Promi
     } catch (error) {
       // Iterators expire after 15 minutes; a new one resumes after the last record read.
       cursor.iterator = undefined;
-      if (error instanceof StreamsApiError && error.name === "ExpiredIteratorException") return 0;
+      if ((error as Error).name === "ExpiredIteratorException") return 0;
       throw error;
     }
     const batch: Parameters<typeof send>[0] = [];
