@@ -14,6 +14,11 @@ const isDigit = (ch: string | undefined) => ch !== undefined && ch >= "0" && ch 
  * strings; everything else parses as usual. Only literals JSON itself allows are quoted (no
  * leading zeros), so the quoting never turns invalid JSON into valid JSON. Nesting deeper than
  * INTAKE_LIMITS.jsonDepth is refused here, before anything recurses over the value.
+ *
+ * Why no library: lossless-JSON parsers (json-bigint, lossless-json) turn big numbers into their
+ * own number objects or BigInt, which no later step (field collection, DynamoDB, outbound JSON)
+ * takes as they are, and none of them bounds nesting before recursing. The quoting is one linear
+ * pass, after which the platform's own JSON.parse does the parsing.
  */
 export function parseJsonExact(text: string): unknown {
   let out = "";

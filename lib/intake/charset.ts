@@ -84,7 +84,12 @@ function decodeWindows1252(bytes: Uint8Array): string {
   return out;
 }
 
-/** Decodes bytes in a charset; bytes that are not valid in it are 400 INVALID_BODY. */
+/**
+ * Decodes bytes in a charset; bytes that are not valid in it are 400 INVALID_BODY. Why not
+ * URLSearchParams or a form parser: they decode as UTF-8 only (or, busboy, decode windows-1252
+ * as Latin-1 and never refuse invalid bytes), while a legacy page posts Windows-1252 or names its
+ * charset in `_charset_`. The WHATWG TextDecoder does the decoding; this module only chooses it.
+ */
 export function decodeText(bytes: Uint8Array, charset: string): string {
   const decoder = decoderFor(charset);
   if (decoder.encoding === "windows-1252") return decodeWindows1252(bytes);

@@ -13,6 +13,14 @@ import { INTAKE_LIMITS, invalidBody, type ParsedBody } from "./limits";
  * - a multipart part may declare its own charset on its Content-Type, which then applies to it.
  * Field values are decoded only here; limits on names and values are counted in characters by
  * the collector (lib/intake/fields.ts), so multi-byte text has the same limits as ASCII.
+ *
+ * Why not busboy (docs/performance.md, "Library swaps", measured): it hands a field over as text
+ * decoded by its own rules, never as bytes, so the charset rules above cannot be kept. It
+ * decodes a part's declared windows-1252 as Latin-1 (0x80-0x9F come out wrong, `€` among them)
+ * and replaces invalid bytes where a declared charset must refuse them (400), and it reports a
+ * truncated body through stream events, which would make intake parsing asynchronous. busboy
+ * stays the test oracle: test/unit/intake.test.ts checks this splitter agrees with it on every
+ * well-formed UTF-8 body.
  */
 
 /** Pairs a body may carry before any field is looked at: the fields times the values of a list. */
