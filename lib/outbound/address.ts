@@ -4,8 +4,8 @@
  * so every range is unit-tested (test/unit/outbound-address.test.ts).
  *
  * Why not ipaddr.js (docs/performance.md, "Library swaps", measured): its regular expressions,
- * compiled at load, took the outbound-webhook routes from 1.21x to 1.25-1.32x their SDK-only
- * cold start, over the 1.25x bar; and it reads the deprecated IPv4-compatible form `::1.2.3.4`
+ * compiled at load, took the outbound-webhook routes from 1.21x to 1.22-1.32x their SDK-only
+ * cold start, over the 1.25x bar in two of four readings; and it reads the deprecated IPv4-compatible form `::1.2.3.4`
  * as IPv4-mapped, which this policy must tell apart. The parser here is small, linear, and held
  * to Node's own `net.isIP` by property tests.
  *
