@@ -1,87 +1,8 @@
 import { ALL_TOKEN_FIELDS } from "../spam/captcha";
 import { AppError } from "../errors";
-import type { FieldType } from "../store/forms";
+import { ADS_ENVELOPE_FIELDS, type AdsLead, isAdsPayload, isSecretField, normalizeAds } from "./ads-lead";
 import { INTAKE_LIMITS, type ParsedBody, type RawValue } from "./limits";
-
-/**
- * Names that could reach an object's prototype if a key or a path were ever followed: any name
- * containing `__proto__`, and any with `constructor` or `prototype` as one of its segments
- * (between dots, double underscores or brackets). Dropped and listed in metadata.ignoredFields.
- */
-export function isForbiddenName(name: string): boolean {
-  if (name.includes("__proto__")) return true;
-  return name.split(/\.|__|\[|\]/).some((segment) => segment === "constructor" || segment === "prototype");
-}
-
-/**
- * Lone UTF-16 surrogates (JSON's `"\ud800"`) have no UTF-8 form, and SQS refuses the
- * noncharacters U+FFFE and U+FFFF in a message (the stream record of the submission could never
- * reach the queue): each becomes U+FFFD before storage.
- */
-export const wellFormed = (text: string) =>
-  text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uFFFE\uFFFF]/g, "\uFFFD");
-
-/** Length in characters (Unicode code points), as the limits count it. */
-export function charLength(text: string): number {
-  let surrogates = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 0xd800 && code <= 0xdbff) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        surrogates++;
-        i++;
-      }
-    }
-  }
-  return text.length - surrogates;
-}
-
-/** Advertising-platform system fields kept in metadata, never as form fields (spec 2.4). */
-const ADS_SYSTEM_FIELDS = [
-  "lead_id",
-  "campaign_id",
-  "form_id",
-  "gcl_id",
-  "adgroup_id",
-  "creative_id",
-  "asset_group_id",
-  "lead_submit_time",
-  "lead_stage",
-  "api_version",
-] as const;
-
-/** Spec 2.4's column ids and the platform's other contact ids, with the field each fills. */
-export const ADS_COLUMNS: Readonly<Record<string, { key: string; label: string; type: FieldType }>> = {
-  FULL_NAME: { key: "full_name", label: "Full name", type: "name" },
-  FIRST_NAME: { key: "first_name", label: "First name", type: "name" },
-  LAST_NAME: { key: "last_name", label: "Last name", type: "name" },
-  EMAIL: { key: "email", label: "Email", type: "email" },
-  PHONE_NUMBER: { key: "phone", label: "Phone", type: "phone" },
-  COMPANY_NAME: { key: "company", label: "Company", type: "text" },
-  STREET_ADDRESS: { key: "street_address", label: "Street address", type: "address" },
-  CITY: { key: "city", label: "City", type: "text" },
-  STATE: { key: "state", label: "State", type: "text" },
-  REGION: { key: "region", label: "Region", type: "text" },
-  POSTAL_CODE: { key: "postal_code", label: "Postal code", type: "text" },
-  COUNTRY: { key: "country", label: "Country", type: "text" },
-  WORK_EMAIL: { key: "work_email", label: "Work email", type: "email" },
-  WORK_PHONE: { key: "work_phone", label: "Work phone", type: "phone" },
-  JOB_TITLE: { key: "job_title", label: "Job title", type: "text" },
-};
-
-export interface AdsLead {
-  /** The secret, when the payload carries it (`google_key`, `Google_key` or `partner_key`). */
-  key?: string;
-  leadId?: string;
-  isTest: boolean;
-  /** System fields for submission metadata; 64-bit ids as exact strings. */
-  metadata: Record<string, string | boolean>;
-  /** Field labels the platform sent (`column_name`), by field key. */
-  labels: Record<string, string>;
-  /** Field types the column ids imply (EMAIL is an email field whatever its value), by field key. */
-  types: Record<string, FieldType>;
-}
+import { charLength, isForbiddenName, isPlainObject, scalarText, wellFormed } from "./text";
 
 export interface NormalizedSubmission {
   data: Record<string, RawValue>;
@@ -90,27 +11,6 @@ export interface NormalizedSubmission {
   ignoredFields: string[];
   ads?: AdsLead;
 }
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
-function scalarText(value: unknown): string | undefined {
-  if (value === null || value === undefined) return undefined;
-  if (typeof value === "string") return value;
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  return JSON.stringify(value);
-}
-
-const snakeCase = (text: string) =>
-  text
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, "_")
-    .replace(/^_+|_+$/g, "")
-    .slice(0, INTAKE_LIMITS.fieldNameLength);
-
-/** The platform's payload shape: an object with a `user_column_data` list (spec 2.4, rule 2). */
-export const isAdsPayload = (json: unknown): json is Record<string, unknown> =>
-  isPlainObject(json) && Array.isArray(json.user_column_data);
 
 class Collector {
   // Without a prototype: no key, whatever it is called, can reach Object.prototype.
@@ -194,55 +94,6 @@ class Collector {
     if (text !== undefined) this.add(path, text);
   }
 }
-
-function normalizeAds(json: Record<string, unknown>, collector: Collector): AdsLead {
-  const metadata: Record<string, string | boolean> = {};
-  for (const field of ADS_SYSTEM_FIELDS) {
-    const text = scalarText(json[field]);
-    if (text !== undefined) metadata[field] = wellFormed(text);
-  }
-  const isTest = json.is_test === true || json.is_test === "true";
-  metadata.is_test = isTest;
-  const labels: Record<string, string> = Object.create(null);
-  const types: Record<string, FieldType> = Object.create(null);
-  for (const column of json.user_column_data as unknown[]) {
-    if (!isPlainObject(column)) continue;
-    const id = typeof column.column_id === "string" ? column.column_id.trim() : "";
-    const label = typeof column.column_name === "string" ? [...wellFormed(column.column_name).trim()].slice(0, INTAKE_LIMITS.labelLength).join("") : "";
-    const value = scalarText(column.string_value) ?? "";
-    const known = Object.hasOwn(ADS_COLUMNS, id.toUpperCase()) ? ADS_COLUMNS[id.toUpperCase()] : undefined;
-    // Custom questions carry free-form ids: stored as text fields named after the id. An answer
-    // without an id is named after its label, and one without either is still kept.
-    const key = known?.key ?? (snakeCase(id) || snakeCase(label) || "answer");
-    collector.add(key, value);
-    const shownLabel = label || known?.label;
-    if (shownLabel && !Object.hasOwn(labels, key)) labels[key] = shownLabel;
-    if (known && !Object.hasOwn(types, key)) types[key] = known.type;
-  }
-  const key = Object.entries(json).find(([name, value]) => isSecretField(name) && typeof value === "string" && value !== "")?.[1] as
-    | string
-    | undefined;
-  return {
-    ...(key ? { key } : {}),
-    ...(typeof metadata.lead_id === "string" && metadata.lead_id ? { leadId: metadata.lead_id } : {}),
-    isTest,
-    metadata,
-    labels,
-    types,
-  };
-}
-
-/**
- * The body field that carries the secret: the spec's `partner_key`, the platform's `google_key`,
- * and `Google_key` as its test tool spells it (any spelling of the two, so a secret is never
- * stored as data).
- */
-const isSecretField = (name: string) => {
-  const lower = name.toLowerCase();
-  return lower === "google_key" || lower === "partner_key";
-};
-
-const ADS_ENVELOPE_FIELDS = new Set<string>([...ADS_SYSTEM_FIELDS, "user_column_data", "is_test"]);
 
 /** Turns a parsed body into submission data, control fields and (for ads payloads) lead metadata. */
 export function normalizeSubmission(parsed: ParsedBody): NormalizedSubmission {

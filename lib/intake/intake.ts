@@ -1,27 +1,19 @@
 import { takeCaptchaTokens, verifyCaptcha } from "../spam/captcha";
 import { AppError, notFound } from "../errors";
 import { epochSeconds, newId, safeEqual, sha256Hex } from "../ids";
-import { describeError, log } from "../log";
-import { fingerprint, forgetEvidence, gatherEvidence, recordEvidence } from "../spam/evidence";
+import { fingerprint, gatherEvidence } from "../spam/evidence";
 import { scoreSpam } from "../spam/signals";
-
 import { addFormFields } from "../store/forms";
 import { keys } from "../store/keys";
 import { getSite, type Site } from "../store/sites";
-import {
-  type IntakeResult,
-  type Marker,
-  nextReferenceNumber,
-  readMarker,
-  storeSubmission,
-  type Submission,
-} from "../store/submissions";
-import { countOnWebhook, getWebhook, uncountOnWebhook, type Webhook } from "../store/webhooks";
+import { type IntakeResult, type Marker, nextReferenceNumber, readMarker, type Submission } from "../store/submissions";
+import { getWebhook, type Webhook } from "../store/webhooks";
 import { formFor, readLinkedForm } from "./auto-form";
 import { parseIntakeBody } from "./body";
-import { normalizeSubmission } from "./fields";
+import { type NormalizedSubmission, normalizeSubmission } from "./fields";
 import { mapToForm } from "./mapping";
 import { redirectTarget, validateRedirect } from "./redirect";
+import { storeAndCount, storeWithRepeatMarkers } from "./storing";
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 export const LEAD_MARKER_TTL_SECONDS = 90 * 24 * 3600;
@@ -97,41 +89,15 @@ const withRedirect = (result: IntakeResult, stored: boolean, redirect: URL | und
  */
 export async function receiveSubmission(req: IntakeRequest): Promise<IntakeOutcome> {
   const now = req.now ?? Date.now();
-  const [webhook, parsed] = await Promise.all([
-    getWebhook(req.webhookId, { consistent: true }),
-    parseIntakeBody(req.body, req.isBase64Encoded, header(req.headers, "content-type")).then(
-      (value) => ({ value }),
-      (error: unknown) => ({ error }),
-    ),
-  ]);
-  if (!webhook) throw notFound("Webhook");
-  if ("error" in parsed) throw parsed.error;
-  const submission = normalizeSubmission(parsed.value);
-  // An empty `?key=` does not hide the header; the body's key counts only in an ads payload.
-  checkSecret(webhook, req.query.key || header(req.headers, "x-webhook-key") || submission.ads?.key);
-  checkWebhookState(webhook);
-
+  const { webhook, parsed, submission } = await authenticateSubmission(req);
   const tokens = takeCaptchaTokens(submission.data);
   if (Object.keys(submission.data).length === 0) throw new AppError("NO_DATA_FIELDS", "The submission has no data fields");
   const idempotencyKey = header(req.headers, "idempotency-key");
   const idempotencyKeyValid = idempotencyKey === undefined || idempotencyKey.length <= MAX_IDEMPOTENCY_KEY;
-  const markers: Marker[] = [];
-  if (idempotencyKey && idempotencyKeyValid) {
-    markers.push({ key: keys.idempotency(webhook.id, sha256Hex(idempotencyKey)), ttl: epochSeconds(now) + IDEMPOTENCY_TTL_SECONDS });
-  }
-  if (submission.ads?.leadId) {
-    // Hashed: a lead id is the sender's text, and a key may hold at most 2,048 bytes.
-    markers.push({ key: keys.lead(webhook.id, sha256Hex(submission.ads.leadId)), ttl: epochSeconds(now) + LEAD_MARKER_TTL_SECONDS });
-  }
+  const markers = repeatMarkers(webhook, submission, idempotencyKeyValid ? idempotencyKey : undefined, now);
 
   const print = fingerprint(req.sourceIp, submission.data);
-  const [site, linkedForm, firstResults, evidence, referenceNumber] = await Promise.all([
-    getSite(webhook.orgId, webhook.siteId),
-    readLinkedForm(webhook),
-    Promise.all(markers.map((m) => readMarker(m.key))),
-    gatherEvidence(webhook.source, req.sourceIp, print, now),
-    nextReferenceNumber(webhook.siteId),
-  ]);
+  const { site, linkedForm, first, evidence, referenceNumber } = await readContext(webhook, markers, req.sourceIp, print, now);
   checkSite(site);
   if (!idempotencyKeyValid) {
     throw new AppError("INVALID_IDEMPOTENCY_KEY", `Idempotency-Key is at most ${MAX_IDEMPOTENCY_KEY} characters`);
@@ -140,7 +106,6 @@ export async function receiveSubmission(req: IntakeRequest): Promise<IntakeOutco
   // A blank `_redirect` (a template's empty hidden input) is no redirect.
   const redirectControl = submission.controls.redirect?.trim() || submission.controls.next?.trim() || undefined;
   const redirect = redirectControl === undefined ? undefined : validateRedirect(redirectControl, site.domain);
-  const first = firstResults.find((r) => r !== undefined);
   if (first) return withRedirect(first, false, redirect);
   // Server-to-server sources cannot solve a captcha; they are authenticated by the secret.
   if (site.captcha && webhook.source === "generic") {
@@ -156,12 +121,84 @@ export async function receiveSubmission(req: IntakeRequest): Promise<IntakeOutco
     now,
     ...evidence,
   });
+  const { stored, result, newFields } = await placeInForm(req, webhook, site, linkedForm, submission, parsed.droppedFiles, {
+    spam,
+    referenceNumber,
+    now,
+  });
+  // New fields first (if_not_exists, so a retry after a failure here is harmless): a submission
+  // is never stored with fields its form's schema does not have.
+  await addFormFields(stored.formId, newFields, stored.createdAt);
+  const outcome =
+    markers.length > 0
+      ? await storeWithRepeatMarkers(webhook, stored, result, markers, print, now)
+      : await storeAndCount(webhook, stored, result, print, now);
+  return withRedirect(outcome.result, outcome.stored, redirect);
+}
 
+/**
+ * Round trip 1: the webhook (strongly consistent) while the body is parsed; then the checks in
+ * their documented order: unknown webhook, the body, the secret, the webhook's state.
+ */
+async function authenticateSubmission(req: IntakeRequest) {
+  const [webhook, parsed] = await Promise.all([
+    getWebhook(req.webhookId, { consistent: true }),
+    parseIntakeBody(req.body, req.isBase64Encoded, header(req.headers, "content-type")).then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    ),
+  ]);
+  if (!webhook) throw notFound("Webhook");
+  if ("error" in parsed) throw parsed.error;
+  const submission = normalizeSubmission(parsed.value);
+  // An empty `?key=` does not hide the header; the body's key counts only in an ads payload.
+  checkSecret(webhook, req.query.key || header(req.headers, "x-webhook-key") || submission.ads?.key);
+  checkWebhookState(webhook);
+  return { webhook, parsed: parsed.value, submission };
+}
+
+/**
+ * Round trip 2, all in parallel: the site, the form the webhook is linked to, a first result for
+ * any repeat marker, the spam evidence (this request counts), and the next reference number.
+ */
+async function readContext(webhook: Webhook, markers: Marker[], sourceIp: string, print: string, now: number) {
+  const [site, linkedForm, firstResults, evidence, referenceNumber] = await Promise.all([
+    getSite(webhook.orgId, webhook.siteId),
+    readLinkedForm(webhook),
+    Promise.all(markers.map((m) => readMarker(m.key))),
+    gatherEvidence(webhook.source, sourceIp, print, now),
+    nextReferenceNumber(webhook.siteId),
+  ]);
+  return { site, linkedForm, first: firstResults.find((r) => r !== undefined), evidence, referenceNumber };
+}
+
+/** The markers that make a repeat answer the first submission's result: Idempotency-Key, ads lead id. */
+function repeatMarkers(webhook: Webhook, submission: NormalizedSubmission, idempotencyKey: string | undefined, now: number): Marker[] {
+  const markers: Marker[] = [];
+  if (idempotencyKey) {
+    markers.push({ key: keys.idempotency(webhook.id, sha256Hex(idempotencyKey)), ttl: epochSeconds(now) + IDEMPOTENCY_TTL_SECONDS });
+  }
+  if (submission.ads?.leadId) {
+    // Hashed: a lead id is the sender's text, and a key may hold at most 2,048 bytes.
+    markers.push({ key: keys.lead(webhook.id, sha256Hex(submission.ads.leadId)), ttl: epochSeconds(now) + LEAD_MARKER_TTL_SECONDS });
+  }
+  return markers;
+}
+
+/** The form the submission goes to (created on a webhook's first submission), and the submission as it will be stored. */
+async function placeInForm(
+  req: IntakeRequest,
+  webhook: Webhook,
+  site: Site,
+  linkedForm: Awaited<ReturnType<typeof readLinkedForm>>,
+  submission: NormalizedSubmission,
+  droppedFiles: string[],
+  { spam, referenceNumber, now }: { spam: Submission["spam"]; referenceNumber: number; now: number },
+) {
   const hints = { labels: submission.ads?.labels ?? {}, types: submission.ads?.types ?? {} };
   const formName = (submission.controls.form?.trim() || webhook.name).slice(0, 255);
   const targetForm = await formFor(webhook, linkedForm, formName, submission.data, hints);
   const mapping = mapToForm(targetForm, submission.data, hints);
-  const createdAt = new Date(now).toISOString();
   const stored: Submission = {
     id: newId("submission"),
     orgId: webhook.orgId,
@@ -175,85 +212,17 @@ export async function receiveSubmission(req: IntakeRequest): Promise<IntakeOutco
       userAgent: header(req.headers, "user-agent") ?? null,
       referer: header(req.headers, "referer") ?? null,
       ip: req.sourceIp,
-      droppedFiles: parsed.value.droppedFiles,
+      droppedFiles,
       ignoredFields: submission.ignoredFields,
       ...(submission.ads ? { ads: submission.ads.metadata, isTest: submission.ads.isTest } : {}),
       ...(submission.controls.replyto ? { replyTo: submission.controls.replyto } : {}),
       ...(submission.controls.subject ? { subject: submission.controls.subject } : {}),
     },
     spam,
-    createdAt,
+    createdAt: new Date(now).toISOString(),
   };
   const result: IntakeResult = { submissionId: stored.id, referenceId: stored.referenceId, fieldsMapped: mapping.fieldsMapped };
-  // New fields first (if_not_exists, so a retry after a failure here is harmless): a submission
-  // is never stored with fields its form's schema does not have.
-  await addFormFields(targetForm.id, mapping.newFields, createdAt);
-  const store = () =>
-    storeSubmission(stored, result, markers).catch((error: unknown) => {
-      // Contention is transient: 503 makes senders retry (a 4xx tells an ads platform to give up).
-      if (error instanceof AppError && error.code === "CONFLICT") {
-        throw new AppError("SERVICE_UNAVAILABLE", "The service is busy; retry shortly", undefined, { "retry-after": "1" });
-      }
-      throw error;
-    });
-  if (markers.length > 0) {
-    // A repeat (same Idempotency-Key or lead id) may lose the race inside the transaction: the
-    // count goes beside it and is taken back if this request did not store (an advertising lead
-    // takes three round trips, like a clean submission). The duplicate marker waits for the
-    // outcome: the winner and a losing repeat share one marker, which the loser must not remove.
-    const [outcome, counted] = await Promise.allSettled([store(), countOnWebhook(webhook.id, createdAt)]);
-    const stored = outcome.status === "fulfilled" && outcome.value.stored;
-    if (!stored && counted.status === "fulfilled") await uncount(webhook);
-    if (outcome.status === "rejected") throw outcome.reason;
-    if (!outcome.value.stored) return withRedirect(outcome.value.first, false, redirect);
-    if (counted.status === "rejected") log.error("webhook count not updated", { webhookId: webhook.id, ...describeError(counted.reason) });
-    await recordEvidence(webhook.source, print, now).catch((error: unknown) =>
-      log.warn("duplicate marker not written", { webhookId: webhook.id, ...describeError(error) }),
-    );
-    return withRedirect(result, true, redirect);
-  }
-  // Without markers nothing can make the put lose, so the count and the duplicate marker go
-  // beside it (three sequential round trips in all, docs/performance.md); if the put fails they
-  // are taken back, best effort, before the error reaches the sender.
-  const [outcome, after] = await Promise.allSettled([store(), afterStored(webhook, createdAt, print, now)]);
-  if (outcome.status === "rejected") {
-    if (after.status === "fulfilled") await undoAfterStored(webhook, print);
-    throw outcome.reason;
-  }
-  return withRedirect(result, true, redirect);
-}
-
-/** Takes back a count whose submission was not stored by this request (best effort). */
-async function uncount(webhook: Webhook): Promise<void> {
-  await uncountOnWebhook(webhook.id).catch((error: unknown) =>
-    log.warn("could not undo the count after a write that did not store", { webhookId: webhook.id, ...describeError(error) }),
-  );
-}
-
-/** Takes back what afterStored did for a submission whose write then failed (best effort). */
-async function undoAfterStored(webhook: Webhook, print: string): Promise<void> {
-  await Promise.all([
-    uncount(webhook),
-    forgetEvidence(webhook.source, print).catch((error: unknown) =>
-      log.warn("could not undo the duplicate marker after a failed write", { webhookId: webhook.id, ...describeError(error) }),
-    ),
-  ]);
-}
-
-/**
- * What follows a stored submission: the webhook's count (outside any transaction by design: it
- * is the hottest item of a busy webhook) and the duplicate marker, only now so that a failed
- * write's retry or a repeat that lost a race is not counted as a duplicate (docs/spam.md). The
- * submission is durable already, so a failure here is logged and the sender still gets its 200:
- * a 5xx would make it retry and store the submission twice.
- */
-async function afterStored(webhook: Webhook, createdAt: string, print: string, now: number): Promise<void> {
-  const [count, evidence] = await Promise.allSettled([
-    countOnWebhook(webhook.id, createdAt),
-    recordEvidence(webhook.source, print, now),
-  ]);
-  if (count.status === "rejected") log.error("webhook count not updated", { webhookId: webhook.id, ...describeError(count.reason) });
-  if (evidence.status === "rejected") log.warn("duplicate marker not written", { webhookId: webhook.id, ...describeError(evidence.reason) });
+  return { stored, result, newFields: mapping.newFields };
 }
 
 /** `GET /incoming/{id}`: reachability pings (docs/intake.md): 200 for an active webhook. */
