@@ -306,3 +306,22 @@ export function adsLead(overrides: Record<string, unknown> = {}, columns?: unkno
     ...overrides,
   };
 }
+
+/** The browser-like headers most intake tests send, so the spam score stays out of the way. */
+export const BROWSER = { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0", referer: "https://example.com/contact" };
+
+/** The accepted result of an intake and the submission it stored (which must exist). */
+export async function submitted(res: Awaited<ReturnType<typeof postIntake>>) {
+  const result = accepted(res);
+  const stored = await storedSubmission(result.submissionId);
+  if (!stored) throw new Error(`submission ${result.submissionId} was answered 200 but is not in the table`);
+  return { result, stored };
+}
+
+/** Nothing was stored for the webhook: no count, no form, no submission. */
+export async function expectNothingStored(t: IntakeTarget) {
+  const item = await webhookItem(t.webhook.id);
+  expect(item?.submissionCount).toBe(0);
+  expect(item?.lastReceivedAt).toBeNull();
+  if (item?.formId) expect(await formSubmissions(item.formId)).toEqual([]);
+}
