@@ -26,7 +26,7 @@ export interface S3ClientOptions {
   endpoint?: string;
   /** Fixed credentials or a provider. Default: the SDK's default credential chain. */
   credentials?: S3Credentials | (() => Promise<S3Credentials>);
-  /** Attempts per PUT (default 3): aws4fetch retries 5xx and 429 answers with jittered backoff. */
+  /** Attempts per PUT (default 3): aws4fetch retries 5xx and 429 answers with jittered backoff; network errors are retried too. */
   maxAttempts?: number;
   /** Time limit of a PUT, its retries included (default 20 s, inside the export route's 29 s). */
   timeoutMs?: number;
@@ -87,12 +87,18 @@ export function createS3Client(options: S3ClientOptions): S3ObjectClient {
 
   return {
     async putObject(bucket, key, body, contentType) {
-      const response = await (await signer()).fetch(objectUrl(bucket, key), {
-        method: "PUT",
-        body,
-        headers: { "content-type": contentType },
-        signal: AbortSignal.timeout(timeoutMs),
-      });
+      const aws = await signer();
+      const init = { method: "PUT", body, headers: { "content-type": contentType }, signal: AbortSignal.timeout(timeoutMs) };
+      // aws4fetch retries 5xx and 429 answers itself; a request that got no answer at all (a
+      // reset connection) is tried again here, within the same time limit.
+      let response: Response | undefined;
+      for (let attempt = 1; response === undefined; attempt++) {
+        try {
+          response = await aws.fetch(objectUrl(bucket, key), init);
+        } catch (error) {
+          if (attempt >= maxAttempts || init.signal.aborted) throw error;
+        }
+      }
       const text = await response.text();
       if (!response.ok) {
         const { code, message } = parseError(text);

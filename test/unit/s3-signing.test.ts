@@ -166,6 +166,29 @@ describe("PUT", () => {
     }
   });
 
+  test("a request that gets no answer (a reset connection) is tried again", async () => {
+    let resets = 1;
+    const received: string[] = [];
+    const server: Server = createServer((req, res) => {
+      received.push(req.url ?? "");
+      if (resets-- > 0) {
+        req.socket.destroy();
+        return;
+      }
+      req.resume();
+      req.on("end", () => res.writeHead(200).end());
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const client = createS3Client({ region: "us-east-1", endpoint: `http://127.0.0.1:${port}`, credentials: SESSION });
+      await expect(client.putObject(BUCKET, key, body, "text/csv")).resolves.toBeUndefined();
+      expect(received).toHaveLength(2);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   test("after three failed attempts the error is thrown, named by S3's code", async () => {
     const s3 = await fakeS3([s3Error(503, "SlowDown"), s3Error(503, "SlowDown"), s3Error(503, "SlowDown")]);
     try {
