@@ -250,8 +250,8 @@ export type DefaultedKey = {
 function parseTable<T extends Table>(table: T, env: Record<string, string | undefined>, what: string): TableOutput<T> {
   const result: Record<string, unknown> = {};
   const problems: string[] = [];
-  for (const key in table) {
-    const parsed = table[key]!.parse(env[key]);
+  for (const [key, setting] of Object.entries(table)) {
+    const parsed = setting.parse(env[key]);
     if (!parsed.ok) problems.push(`${key}: ${parsed.reason}`);
     else if (parsed.value !== undefined) result[key] = parsed.value;
   }

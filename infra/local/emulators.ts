@@ -1,4 +1,4 @@
-import { type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import type { Server } from "node:http";
 import { mkdirSync } from "node:fs";
 import { createServer } from "node:net";

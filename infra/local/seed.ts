@@ -33,7 +33,7 @@ const { createForm, listForms } = await import("../../lib/forms");
 const { createWebhook, listWebhooks, rotateWebhookSecret } = await import("../../lib/webhooks");
 const { resolveSession } = await import("../../lib/auth/sessions");
 
-let auth;
+let auth: Awaited<ReturnType<typeof signup>>;
 try {
   auth = await signup({ ...DEMO, organizationName: "Demo Agency" });
   console.log("Created the demo owner and organization.");

@@ -29,6 +29,6 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     if (stopping) return;
     stopping = true;
     console.log("\nStopping Inlet...");
-    stop().finally(() => process.exit(0));
+    void stop().finally(() => process.exit(0));
   });
 }

@@ -73,7 +73,7 @@ export async function resolveApiKey(token: string, now = Date.now()): Promise<Ap
         )
       : undefined;
   return {
-    ...(pending ? { pending } : {}),
+    ...(pending !== undefined ? { pending } : {}),
     kind: "apiKey",
     keyId: key.id,
     orgId: key.orgId,

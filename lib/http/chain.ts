@@ -147,8 +147,9 @@ const jsonBody = (enabled: boolean): InletMiddleware => ({
     if (Buffer.byteLength(text) > MAX_JSON_BODY_BYTES) {
       throw new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${MAX_JSON_BODY_BYTES} bytes`);
     }
+    event.inlet ??= {};
     if (text.trim() === "") {
-      (event.inlet ??= {}).body = {};
+      event.inlet.body = {};
       return;
     }
     const type = (header(event, "content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
@@ -156,7 +157,7 @@ const jsonBody = (enabled: boolean): InletMiddleware => ({
       throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the body as application/json");
     }
     try {
-      (event.inlet ??= {}).body = JSON.parse(text);
+      event.inlet.body = JSON.parse(text);
     } catch {
       throw new AppError("INVALID_JSON", "The body is not valid JSON");
     }

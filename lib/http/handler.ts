@@ -20,7 +20,8 @@ export type PrincipalFor<R extends AuthenticatedRoute> = R["auth"] extends "sess
 const authentication = (route: AuthenticatedRoute): InletMiddleware => ({
   before: async (request: InletRequest) => {
     const principal = await authenticate(header(request.event, "authorization"));
-    const state = (request.event.inlet ??= {});
+    request.event.inlet ??= {};
+    const state = request.event.inlet;
     state.principal = principal;
     if (principal.kind === "apiKey") {
       state.responseHeaders = principal.responseHeaders;

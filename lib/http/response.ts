@@ -1,5 +1,5 @@
 import type { APIGatewayProxyStructuredResultV2 } from "aws-lambda";
-import { AppError, type ErrorDetail } from "../errors";
+import type { AppError, ErrorDetail } from "../errors";
 
 export type HttpResult = APIGatewayProxyStructuredResultV2 & {
   statusCode: number;

@@ -23,6 +23,7 @@ export function escapeHtml(text: string): string {
 
 /** One header line: control characters (CR, LF, ...) become spaces, runs of spaces one. */
 const oneLine = (text: string, max: number) => {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
   const flat = text.replace(/[\u0000-\u001f\u007f\s]+/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };

@@ -45,6 +45,7 @@ const ACTIVE: ReadonlySet<DeliveryStatus> = new Set(["pending", "retrying"]);
 /** How long a claimed attempt counts as in flight: its HTTP timeout plus a margin for the writes around it. */
 const leaseMs = () => loadConfig().OUTBOUND_TIMEOUT_MS + 60_000;
 
+// biome-ignore lint/suspicious/noConfusingVoidType: a handler resolves with nothing (done) or a RetryLater
 export async function handleDeliveryMessage(message: DeliveryMessage, now = Date.now()): Promise<void | RetryLater> {
   const delivery = await getDelivery(message.deliveryId);
   // Expired (TTL) or never created: nothing to do.
@@ -61,6 +62,7 @@ export async function handleDeliveryMessage(message: DeliveryMessage, now = Date
 }
 
 /** A message whose attempt was already claimed (by itself before a redelivery, or by another copy). */
+// biome-ignore lint/suspicious/noConfusingVoidType: a handler resolves with nothing (done) or a RetryLater
 async function settleClaimed(delivery: Delivery, message: DeliveryMessage, now: number): Promise<void | RetryLater> {
   if (delivery.attemptCount > message.attempt) return;
   if (delivery.leaseUntil !== undefined) {

@@ -20,12 +20,14 @@ export const retryLater = (reason: string): RetryLater => ({ retry: true, reason
  * throw is an unexpected failure (retried too, then dead-lettered after maxReceiveCount). A
  * redelivered message must redo nothing that already finished (conventions, item 12).
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: a handler resolves with nothing (done) or a RetryLater
 export type RecordHandler = (item: Record<string, unknown>, record: StreamRecord) => Promise<void | RetryLater>;
 export type RecordHandlers = Readonly<Record<string, RecordHandler>>;
 
 /** An internal message kind: the schema its body must match, and what to do with it. */
 export interface MessageHandler<T> {
   schema: z.ZodMiniType<T, unknown>;
+  // biome-ignore lint/suspicious/noConfusingVoidType: a handler resolves with nothing (done) or a RetryLater
   handle: (message: T) => Promise<void | RetryLater>;
 }
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds handlers of different message types

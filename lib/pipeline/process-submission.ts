@@ -30,6 +30,7 @@ const ROUNDS = 3;
 
 export type Arrival = "insert" | "release";
 
+// biome-ignore lint/suspicious/noConfusingVoidType: a handler resolves with nothing (done) or a RetryLater
 export async function processSubmission(submissionId: string, arrival: Arrival): Promise<void | RetryLater> {
   const fields = { submissionId, arrival };
   for (let round = 1; round <= ROUNDS; round++) {
@@ -69,6 +70,7 @@ function qualify(submission: StoredSubmission, form: Form): Lead {
   });
 }
 
+// biome-ignore lint/suspicious/noConfusingVoidType: a handler resolves with nothing (done) or a RetryLater
 async function act(submission: StoredSubmission & { lead: Lead }, form: Form): Promise<void | RetryLater> {
   let notifyFailure: { error: unknown } | undefined;
   let notifyBusy = false;

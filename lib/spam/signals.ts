@@ -100,10 +100,10 @@ const URL_PATTERN = /\bhttps?:\/\/[^\s<>"']+|\bwww\.[a-z0-9-]+\.[a-z]{2,}[^\s<>"
 export const countUrls = (data: Record<string, RawValue>) =>
   texts(data).reduce((sum, text) => sum + (text.match(URL_PATTERN)?.length ?? 0), 0);
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** A phrase on word boundaries (no letter or digit either side), any run of white space between its words. */
 export const phrasePattern = (phrase: string) =>
-  new RegExp(`(?<![\\p{L}\\p{N}])${escape(phrase).replace(/ +/g, "\\s+")}(?![\\p{L}\\p{N}])`, "iu");
+  new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(phrase).replace(/ +/g, "\\s+")}(?![\\p{L}\\p{N}])`, "iu");
 const PHRASE_PATTERNS = SPAM_PHRASES.map((phrase) => [phrase, phrasePattern(phrase)] as const);
 
 export const foundPhrases = (data: Record<string, RawValue>) => {

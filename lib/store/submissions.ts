@@ -3,10 +3,8 @@ import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand }
 import { deleteKeys } from "./batch";
 import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { allMatching, type FilteredQuery, filteredPage } from "./filtered-query";
-import type { Form } from "./forms";
 import { type Key, keys } from "./keys";
 import { transactWithRetry } from "./transactions";
-import type { Webhook } from "./webhooks";
 import { fromItem } from "./items";
 
 export interface SubmissionMetadata {

@@ -14,7 +14,7 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
  */
 export function isTransactionConflict(error: unknown): boolean {
   const reasons = cancellationReasons(error);
-  return reasons !== undefined && reasons.includes("TransactionConflict") && !reasons.includes("ConditionalCheckFailed");
+  return reasons?.includes("TransactionConflict") === true && !reasons.includes("ConditionalCheckFailed");
 }
 
 /**

@@ -22,6 +22,6 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     if (stopping) return;
     stopping = true;
     bench.server.close();
-    stop().finally(() => process.exit(0));
+    void stop().finally(() => process.exit(0));
   });
 }

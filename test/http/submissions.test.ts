@@ -1,4 +1,4 @@
-import { type Form } from "../../lib/store/forms";
+import type { Form } from "../../lib/store/forms";
 import { type Account, addMember, api, createSite, signupOwner } from "../support/api";
 import { apiKeyWith, insertForm } from "../support/fixtures";
 import { createHook, formOfHook, makeSubmission, minutesAgo, putSubmissions, storedItem, submitTo } from "../support/submissions";

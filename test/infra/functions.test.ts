@@ -1,5 +1,5 @@
 
-import { type Template } from "aws-cdk-lib/assertions";
+import type { Template } from "aws-cdk-lib/assertions";
 import { ROUTES, type RouteDef } from "../../functions/routes";
 import { FUNCTION_DEFAULTS } from "../../infra/inlet-function";
 import { actionsOf, asList, functionOf, loadApp, onlyLogicalId, type Resource, statementsOf, } from "./support";

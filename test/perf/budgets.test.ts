@@ -34,7 +34,7 @@ describe("bundle sizes (the build cdk synth runs)", () => {
 
   test(`every function's bundle is at most ${kb(MAX_BUNDLE_BYTES)}`, () => {
     const over = [...sizes.entries()]
-      .filter(([name, bytes]) => bytes > MAX_BUNDLE_BYTES)
+      .filter(([, bytes]) => bytes > MAX_BUNDLE_BYTES)
       .map(([name, bytes]) => `${name}: ${kb(bytes)}`);
     expect(over).toEqual([]);
   });

@@ -262,19 +262,19 @@ export interface FilePart {
 export function chromiumMultipart(parts: ([string, string] | FilePart)[]): { body: Buffer; contentType: string } {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
   const boundary = `----WebKitFormBoundary${[...randomBytes(16)].map((b) => alphabet[b % 62]).join("")}`;
-  const escape = (s: string) =>
+  const escapeField = (s: string) =>
     s.replace(/\r\n|\r|\n/g, "\r\n").replace(/"/g, "%22").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
   const chunks: Buffer[] = [];
   for (const part of parts) {
     chunks.push(Buffer.from(`--${boundary}\r\n`));
     if (Array.isArray(part)) {
       const [name, value] = part;
-      chunks.push(Buffer.from(`Content-Disposition: form-data; name="${escape(name)}"\r\n\r\n`));
+      chunks.push(Buffer.from(`Content-Disposition: form-data; name="${escapeField(name)}"\r\n\r\n`));
       chunks.push(Buffer.from(value.replace(/\r\n|\r|\n/g, "\r\n"), "utf8"));
     } else {
       chunks.push(
         Buffer.from(
-          `Content-Disposition: form-data; name="${escape(part.name)}"; filename="${escape(part.filename)}"\r\n` +
+          `Content-Disposition: form-data; name="${escapeField(part.name)}"; filename="${escapeField(part.filename)}"\r\n` +
             `Content-Type: ${part.contentType}\r\n\r\n`,
         ),
       );
