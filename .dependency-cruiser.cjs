@@ -18,7 +18,8 @@ module.exports = {
     {
       name: "lib-imports-no-caller",
       severity: "error",
-      comment: "lib/ is the library: it must not depend on its callers (functions/, infra/). Declare the narrow type lib needs in lib and have the caller pass it.",
+      comment:
+        "lib/ is the library: it must not depend on its callers (functions/, infra/). Declare the narrow type lib needs in lib and have the caller pass it.",
       from: { path: "^lib/" },
       to: { path: "^(functions|infra)/" },
     },
@@ -32,14 +33,16 @@ module.exports = {
     {
       name: "only-the-store-talks-to-the-table",
       severity: "error",
-      comment: "lib/store/ is the only code that talks to the table (conventions, item 9): add the access to the entity's store module.",
+      comment:
+        "lib/store/ is the only code that talks to the table (conventions, item 9): add the access to the entity's store module.",
       from: { path: "^(lib|functions|infra)/", pathNot: "^(lib/store/|lib/aws/dynamodb\\.ts$|infra/local/)" },
       to: { path: "^(lib/aws/dynamodb\\.ts$|node_modules/@aws-sdk/(client-dynamodb|lib-dynamodb)/)" },
     },
     {
       name: "the-store-imports-no-domain",
       severity: "error",
-      comment: "The store persists plain shapes it declares itself; a domain module imports them from the store, never the other way.",
+      comment:
+        "The store persists plain shapes it declares itself; a domain module imports them from the store, never the other way.",
       from: { path: "^lib/store/" },
       to: { path: "^lib/", pathNot: `^lib/(store/|aws/)|${LEAVES}` },
     },

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2 } from "aws-lambda";
 import { AppError } from "../lib/errors";
-import type { PublicRouteKey } from "./routes";
 import { errorResponse, type HttpResult } from "../lib/http/response";
+import type { PublicRouteKey } from "./routes";
 
 /** The route table entry this handler serves. */
 export const ROUTE_KEY = "$default" satisfies PublicRouteKey;

@@ -147,4 +147,6 @@ export const QUEUE_CONSUMER = {
   queue: "send",
   // Notification emails (lib/notifications/).
   email: "send",
-} as const satisfies Pick<RouteDef, "handler" | "table" | "queue" | "email" | "timeoutSeconds" | "memoryMb"> & { batchSize: number };
+} as const satisfies Pick<RouteDef, "handler" | "table" | "queue" | "email" | "timeoutSeconds" | "memoryMb"> & {
+  batchSize: number;
+};

@@ -124,9 +124,7 @@ const partitionPrefix = (pk: string) => pk.slice(0, pk.indexOf("#") + 1);
  * on a read-only route: rate-limit counters and an API key's lastUsedAt. Derived from
  * lib/store/keys.ts (the only module that builds keys) so a renamed prefix follows into IAM.
  */
-export const BOOKKEEPING_KEY_PREFIXES = [keys.counter("scope", "subject", 0).pk, keys.apiKey("id").pk].map(
-  partitionPrefix,
-);
+export const BOOKKEEPING_KEY_PREFIXES = [keys.counter("scope", "subject", 0).pk, keys.apiKey("id").pk].map(partitionPrefix);
 
 /**
  * `dynamodb:UpdateItem` on bookkeeping items only. `dynamodb:LeadingKeys` is the partition key

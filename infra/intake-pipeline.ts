@@ -9,11 +9,11 @@ import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { NagSuppressions } from "cdk-nag";
 import { Construct } from "constructs";
 import { QUEUE_CONSUMER } from "../functions/routes";
-import { MAX_FILTERS } from "./stream-filter-match";
 import { bindQueue, bindTable, settingsFromContext } from "./environment";
-import { INTAKE_FILTER_PATTERNS } from "./intake-filter";
 import { InletFunction } from "./inlet-function";
+import { INTAKE_FILTER_PATTERNS } from "./intake-filter";
 import { bindNotifications } from "./notifications";
+import { MAX_FILTERS } from "./stream-filter-match";
 
 /** The intake consumer's timeout, from its entry in functions/routes.ts. */
 export const CONSUMER_TIMEOUT_SECONDS = QUEUE_CONSUMER.timeoutSeconds;

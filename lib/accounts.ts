@@ -1,9 +1,10 @@
+import { decoyHash, hashPassword, verifyPassword } from "./auth/passwords";
+import type { Role } from "./auth/permissions";
 import type { SessionPrincipal } from "./auth/principal";
+import { newToken } from "./auth/tokens";
 import { loadConfig, type Plan } from "./config";
 import { AppError } from "./errors";
 import { newId, nowIso, sha256Hex } from "./ids";
-import { decoyHash, hashPassword, verifyPassword } from "./auth/passwords";
-import type { Role } from "./auth/permissions";
 import {
   asEmailClaim,
   asInvite,
@@ -23,7 +24,6 @@ import {
 import { counterKey, incrementCounter } from "./store/counters";
 import { keys } from "./store/keys";
 import { queryPage } from "./store/pagination";
-import { newToken } from "./auth/tokens";
 
 export interface AuthResult {
   token: string;

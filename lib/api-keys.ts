@@ -1,9 +1,10 @@
 import { apiKeyIdFromHash } from "./auth/api-key-auth";
+import { API_KEY_RATE_LIMITS, PERMISSIONS, type Permission, RESTRICTED_PERMISSIONS } from "./auth/permissions";
 import type { SessionPrincipal } from "./auth/principal";
+import { effectiveRateLimit } from "./auth/rate-limit";
+import { newToken } from "./auth/tokens";
 import { AppError, notFound } from "./errors";
 import { isId, sha256Hex } from "./ids";
-import { API_KEY_RATE_LIMITS, PERMISSIONS, type Permission, RESTRICTED_PERMISSIONS } from "./auth/permissions";
-import { effectiveRateLimit } from "./auth/rate-limit";
 import {
   type ApiKey,
   deleteRevokedApiKey,
@@ -13,7 +14,6 @@ import {
   revokeApiKey,
   updateApiKey,
 } from "./store/api-keys";
-import { newToken } from "./auth/tokens";
 import * as z from "./validation";
 
 /** Keys per organization, revoked ones included until permanently deleted (spec part 8). */

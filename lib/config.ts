@@ -238,11 +238,7 @@ export type ConfigInput = TableInput<typeof SETTINGS>;
 export type ConfigKey = keyof ConfigInput;
 /** Settings that have a default (see `settingDefault`). */
 export type DefaultedKey = {
-  [K in ConfigKey]: (typeof SETTINGS)[K] extends Setting<string, unknown, true>
-    ? never
-    : undefined extends Config[K]
-      ? never
-      : K;
+  [K in ConfigKey]: (typeof SETTINGS)[K] extends Setting<string, unknown, true> ? never : undefined extends Config[K] ? never : K;
 }[ConfigKey];
 
 // --- Parsing -----------------------------------------------------------------------------------

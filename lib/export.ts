@@ -66,7 +66,12 @@ export function toCsv(form: Pick<Form, "fields">, submissions: StoredSubmission[
   const lines = [BOM + csvRow(header)];
   for (const s of submissions) {
     lines.push(
-      csvRow([...keys.map((k) => cellText(Object.hasOwn(s.data, k) ? s.data[k] : undefined)), s.referenceId, s.createdAt, String(s.isSpam)]),
+      csvRow([
+        ...keys.map((k) => cellText(Object.hasOwn(s.data, k) ? s.data[k] : undefined)),
+        s.referenceId,
+        s.createdAt,
+        String(s.isSpam),
+      ]),
     );
   }
   return lines.join("");

@@ -1,5 +1,5 @@
-import { INTAKE_LIMITS } from "./intake/body";
 import * as schemas from "./http/schemas";
+import { INTAKE_LIMITS } from "./intake/body";
 import { FIELD_TYPES } from "./store/forms";
 import * as z from "./validation";
 
@@ -45,4 +45,3 @@ export const settingsInput = z.strictObject({
   notifyEmails: z.optional(z.array(schemas.email).check(z.maxLength(MAX_NOTIFY_EMAILS))),
 });
 export type SettingsInput = z.output<typeof settingsInput>;
-

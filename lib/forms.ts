@@ -1,11 +1,17 @@
 import type { Principal } from "./auth/principal";
 import { AppError, notFound } from "./errors";
+import type { FieldInput, SettingsInput } from "./form-inputs";
 import { newId, nowIso } from "./ids";
 import { findSite } from "./sites";
-import { countFormSubmissions, deleteFormPermanently, type FormChanges, listSiteForms, updateForm } from "./store/form-management";
+import {
+  countFormSubmissions,
+  deleteFormPermanently,
+  type FormChanges,
+  listSiteForms,
+  updateForm,
+} from "./store/form-management";
 import { type Form, type FormField, type FormSettings, getForm, putForm } from "./store/forms";
 import { listSiteWebhooks } from "./store/webhooks";
-import type { FieldInput, SettingsInput } from "./form-inputs";
 
 /** Fields by key, without a prototype (keys are user data); `order` defaults to the list position. */
 function fieldMap(inputs: FieldInput[]): Record<string, FormField> {
@@ -89,7 +95,11 @@ export interface FormInput {
   status?: Form["status"];
 }
 
-async function insertBuilderForm(principal: Principal, siteId: string, input: Required<Omit<FormInput, "settings">> & { settings: FormSettings }) {
+async function insertBuilderForm(
+  principal: Principal,
+  siteId: string,
+  input: Required<Omit<FormInput, "settings">> & { settings: FormSettings },
+) {
   const now = nowIso();
   const form: Form = {
     id: newId("form"),

@@ -24,17 +24,61 @@ export const GRADES = { hot: 70, warm: 40 } as const;
 
 /** Free-mail providers: a real person, but not a company address. */
 export const FREE_MAIL_DOMAINS: ReadonlySet<string> = new Set([
-  "gmail.com", "googlemail.com", "yahoo.com", "yahoo.co.uk", "yahoo.fr", "ymail.com", "hotmail.com", "hotmail.co.uk",
-  "hotmail.fr", "outlook.com", "live.com", "msn.com", "aol.com", "icloud.com", "me.com", "mac.com", "proton.me",
-  "protonmail.com", "gmx.com", "gmx.de", "gmx.net", "web.de", "mail.com", "yandex.com", "yandex.ru", "zoho.com",
-  "qq.com", "163.com", "126.com", "mail.ru", "fastmail.com", "tutanota.com", "hey.com",
+  "gmail.com",
+  "googlemail.com",
+  "yahoo.com",
+  "yahoo.co.uk",
+  "yahoo.fr",
+  "ymail.com",
+  "hotmail.com",
+  "hotmail.co.uk",
+  "hotmail.fr",
+  "outlook.com",
+  "live.com",
+  "msn.com",
+  "aol.com",
+  "icloud.com",
+  "me.com",
+  "mac.com",
+  "proton.me",
+  "protonmail.com",
+  "gmx.com",
+  "gmx.de",
+  "gmx.net",
+  "web.de",
+  "mail.com",
+  "yandex.com",
+  "yandex.ru",
+  "zoho.com",
+  "qq.com",
+  "163.com",
+  "126.com",
+  "mail.ru",
+  "fastmail.com",
+  "tutanota.com",
+  "hey.com",
 ]);
 
 /** Throwaway inboxes: almost never a real lead. */
 export const DISPOSABLE_DOMAINS: ReadonlySet<string> = new Set([
-  "mailinator.com", "guerrillamail.com", "guerrillamail.net", "10minutemail.com", "tempmail.com", "temp-mail.org",
-  "yopmail.com", "trashmail.com", "sharklasers.com", "getnada.com", "dispostable.com", "throwawaymail.com",
-  "maildrop.cc", "fakeinbox.com", "mintemail.com", "mohmal.com", "emailondeck.com", "tempmailo.com",
+  "mailinator.com",
+  "guerrillamail.com",
+  "guerrillamail.net",
+  "10minutemail.com",
+  "tempmail.com",
+  "temp-mail.org",
+  "yopmail.com",
+  "trashmail.com",
+  "sharklasers.com",
+  "getnada.com",
+  "dispostable.com",
+  "throwawaymail.com",
+  "maildrop.cc",
+  "fakeinbox.com",
+  "mintemail.com",
+  "mohmal.com",
+  "emailondeck.com",
+  "tempmailo.com",
 ]);
 
 const firstText = (value: RawValue | undefined) => (Array.isArray(value) ? (value[0] ?? "") : (value ?? "")).trim();
@@ -82,7 +126,10 @@ export const LEAD_RULES: readonly LeadRule[] = [
       const company = find(ctx, undefined, /company|organi[sz]ation|business|employer/i);
       const title = find(ctx, undefined, /job.?title|position|^title$|^role$|job.?role/i);
       if (!company && !title) return undefined;
-      return { points: 20, reason: company && title ? "company and job title given" : company ? "company given" : "job title given" };
+      return {
+        points: 20,
+        reason: company && title ? "company and job title given" : company ? "company given" : "job title given",
+      };
     },
   },
   {
@@ -96,9 +143,7 @@ export const LEAD_RULES: readonly LeadRule[] = [
   {
     name: "ad_attribution",
     evaluate: (ctx) =>
-      ctx.ads && (ctx.ads.gcl_id || ctx.ads.campaign_id)
-        ? { points: 15, reason: "came from an ad campaign" }
-        : undefined,
+      ctx.ads && (ctx.ads.gcl_id || ctx.ads.campaign_id) ? { points: 15, reason: "came from an ad campaign" } : undefined,
   },
   {
     name: "name",

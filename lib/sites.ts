@@ -1,6 +1,6 @@
 import { AppError, notFound } from "./errors";
 import { newId, nowIso } from "./ids";
-import { type CaptchaSettings, deleteSite, getSite, listSites, putSite, saveSiteSettings, type Site } from "./store/sites";
+import { type CaptchaSettings, deleteSite, getSite, listSites, putSite, type Site, saveSiteSettings } from "./store/sites";
 
 export const DEFAULT_REFERENCE_PREFIX = "SUB";
 
@@ -9,7 +9,10 @@ export const DEFAULT_REFERENCE_PREFIX = "SUB";
  * ("Acme Corp" → "ACME"), or SUB when the name has fewer than two.
  */
 export function defaultReferencePrefix(name: string): string {
-  const letters = name.toUpperCase().replace(/[^A-Z0-9]/g, "").slice(0, 4);
+  const letters = name
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, "")
+    .slice(0, 4);
   return letters.length >= 2 ? letters : DEFAULT_REFERENCE_PREFIX;
 }
 

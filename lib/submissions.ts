@@ -101,7 +101,13 @@ async function findSubmission(principal: Principal, submissionId: string): Promi
   return submission;
 }
 
-export async function listSubmissions(principal: Principal, formId: string, filters: ListFilters, limit: number, cursor?: string) {
+export async function listSubmissions(
+  principal: Principal,
+  formId: string,
+  filters: ListFilters,
+  limit: number,
+  cursor?: string,
+) {
   const form = await findForm(principal, formId);
   const page = await listFormSubmissions(form.id, submissionQuery(filters), limit, cursor, LIST_MAX_EXAMINED);
   return { submissions: page.items.map(submissionView), nextCursor: page.nextCursor };

@@ -1,4 +1,5 @@
 import type { Principal } from "./auth/principal";
+import { newToken, TOKEN_PREFIXES } from "./auth/tokens";
 import { loadConfig } from "./config";
 import { AppError, notFound } from "./errors";
 import { newId, nowIso, sha256Hex } from "./ids";
@@ -15,7 +16,6 @@ import {
   type WebhookChanges,
   type WebhookSource,
 } from "./store/webhooks";
-import { newToken, TOKEN_PREFIXES } from "./auth/tokens";
 
 export const webhookUrl = (webhookId: string) => `${loadConfig().BASE_URL}/api/v1/incoming/${webhookId}`;
 
@@ -200,9 +200,7 @@ export async function deleteWebhookPermanently(principal: Principal, siteId: str
   if (webhook.formId) {
     const form = await getForm(webhook.formId);
     if (form && !form.deletedAt && form.origin === "webhook" && form.createdByWebhookId === webhook.id) {
-      const others = (await listSiteWebhooks(webhook.siteId)).filter(
-        (w) => w.id !== webhook.id && w.formId === form.id,
-      );
+      const others = (await listSiteWebhooks(webhook.siteId)).filter((w) => w.id !== webhook.id && w.formId === form.id);
       if (others.length === 0) purgeFormId = form.id;
     }
   }

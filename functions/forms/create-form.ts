@@ -12,7 +12,6 @@ const body = z.strictObject({
   status: z.optional(z.enum(["draft", "published"])),
 });
 
-export const handler = httpHandler(route("POST /api/v1/sites/{id}/forms"),
-  { body, status: 201 },
-  ({ principal, params, body }) => createForm(principal, params.id, body),
+export const handler = httpHandler(route("POST /api/v1/sites/{id}/forms"), { body, status: 201 }, ({ principal, params, body }) =>
+  createForm(principal, params.id, body),
 );

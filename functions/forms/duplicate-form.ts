@@ -6,7 +6,8 @@ import { route } from "../routes";
 
 const body = z.strictObject({ name: z.optional(name) });
 
-export const handler = httpHandler(route("POST /api/v1/forms/{formId}/duplicate"),
+export const handler = httpHandler(
+  route("POST /api/v1/forms/{formId}/duplicate"),
   { body, status: 201 },
   ({ principal, params, body }) => duplicateForm(principal, params.formId, body),
 );

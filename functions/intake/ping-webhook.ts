@@ -4,6 +4,8 @@ import { CORS_HEADERS } from "../../lib/intake/cors";
 import { pingWebhook } from "../../lib/intake/intake";
 import { route } from "../routes";
 
-export const handler = publicHandler(route("GET /api/v1/incoming/{webhookId}"), { headers: CORS_HEADERS }, async ({ params }) =>
-  new RawResponse(jsonResponse(200, await pingWebhook(params.webhookId))),
+export const handler = publicHandler(
+  route("GET /api/v1/incoming/{webhookId}"),
+  { headers: CORS_HEADERS },
+  async ({ params }) => new RawResponse(jsonResponse(200, await pingWebhook(params.webhookId))),
 );

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyStructuredResultV2 } from "aws-lambda";
-import type { PublicRouteKey } from "../routes";
 import { PREFLIGHT_HEADERS } from "../../lib/intake/cors";
+import type { PublicRouteKey } from "../routes";
 
 /** The route table entry this handler serves. */
 export const ROUTE_KEY = "OPTIONS /api/v1/incoming/{webhookId}" satisfies PublicRouteKey;

@@ -5,7 +5,8 @@ import { receiveSubmission } from "../../lib/intake/intake";
 import { route } from "../routes";
 
 /** Spec 4.2: the result at the top level (not under `data`), or a 303 to `_redirect`. */
-export const handler = publicHandler(route("POST /api/v1/incoming/{webhookId}"),
+export const handler = publicHandler(
+  route("POST /api/v1/incoming/{webhookId}"),
   { headers: CORS_HEADERS },
   async ({ event, params, query, sourceIp }) => {
     const outcome = await receiveSubmission({

@@ -5,7 +5,8 @@ import { route } from "../routes";
 
 const body = z.strictObject({ url: endpointUrl, description: z.optional(endpointDescription) });
 
-export const handler = httpHandler(route("POST /api/v1/forms/{formId}/outbound-webhooks"),
+export const handler = httpHandler(
+  route("POST /api/v1/forms/{formId}/outbound-webhooks"),
   { body, status: 201 },
   ({ principal, params, body }) => createEndpoint(principal, params.formId, body),
 );

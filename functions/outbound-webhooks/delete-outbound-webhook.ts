@@ -2,7 +2,8 @@ import { httpHandler } from "../../lib/http/handler";
 import { removeEndpoint } from "../../lib/outbound/endpoints";
 import { route } from "../routes";
 
-export const handler = httpHandler(route("DELETE /api/v1/forms/{formId}/outbound-webhooks/{endpointId}"),
+export const handler = httpHandler(
+  route("DELETE /api/v1/forms/{formId}/outbound-webhooks/{endpointId}"),
   {},
   ({ principal, params }) => removeEndpoint(principal, params.formId, params.endpointId),
 );

@@ -3,8 +3,8 @@ import { pageQuery } from "../../lib/http/page-query";
 import { listDeliveries } from "../../lib/outbound/endpoints";
 import { route } from "../routes";
 
-export const handler = httpHandler(route("GET /api/v1/forms/{formId}/outbound-webhooks/{endpointId}/deliveries"),
+export const handler = httpHandler(
+  route("GET /api/v1/forms/{formId}/outbound-webhooks/{endpointId}/deliveries"),
   { query: pageQuery },
-  ({ principal, params, query }) =>
-    listDeliveries(principal, params.formId, params.endpointId, query.limit, query.cursor),
+  ({ principal, params, query }) => listDeliveries(principal, params.formId, params.endpointId, query.limit, query.cursor),
 );

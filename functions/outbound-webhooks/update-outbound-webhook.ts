@@ -9,7 +9,8 @@ const body = z.strictObject({
   isEnabled: z.optional(z.boolean()),
 });
 
-export const handler = httpHandler(route("PUT /api/v1/forms/{formId}/outbound-webhooks/{endpointId}"),
+export const handler = httpHandler(
+  route("PUT /api/v1/forms/{formId}/outbound-webhooks/{endpointId}"),
   { body },
   ({ principal, params, body }) => editEndpoint(principal, params.formId, params.endpointId, body),
 );

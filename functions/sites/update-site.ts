@@ -10,9 +10,7 @@ const body = z.strictObject({
   name: z.optional(name),
   domain: z.optional(z.nullable(domain)),
   isActive: z.optional(z.boolean()),
-  referencePrefix: z.optional(
-    z.string().check(z.regex(/^[A-Z0-9]{2,10}$/, "2 to 10 upper-case letters or digits")),
-  ),
+  referencePrefix: z.optional(z.string().check(z.regex(/^[A-Z0-9]{2,10}$/, "2 to 10 upper-case letters or digits"))),
   captcha: z.optional(
     z.nullable(
       z.strictObject({

@@ -6,7 +6,8 @@ import { route } from "../routes";
 
 const query = z.extend(filtersQuery, { format: z._default(z.enum(["csv", "json"]), "csv") });
 
-export const handler = httpHandler(route("GET /api/v1/forms/{formId}/submissions/export"),
+export const handler = httpHandler(
+  route("GET /api/v1/forms/{formId}/submissions/export"),
   { query },
   ({ principal, params, query: { format, ...filters } }) => exportSubmissions(principal, params.formId, format, filters),
 );

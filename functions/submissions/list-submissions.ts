@@ -6,7 +6,8 @@ import { route } from "../routes";
 
 const query = z.extend(pageQuery, filtersQuery.shape);
 
-export const handler = httpHandler(route("GET /api/v1/forms/{formId}/submissions"),
+export const handler = httpHandler(
+  route("GET /api/v1/forms/{formId}/submissions"),
   { query },
   ({ principal, params, query: { limit, cursor, ...filters } }) =>
     listSubmissions(principal, params.formId, filters, limit, cursor),

@@ -11,7 +11,8 @@ const body = z.strictObject({
   formId: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
 });
 
-export const handler = httpHandler(route("POST /api/v1/sites/{id}/webhooks"),
+export const handler = httpHandler(
+  route("POST /api/v1/sites/{id}/webhooks"),
   { body, status: 201 },
   ({ principal, params, body }) => createWebhook(principal, params.id, body),
 );

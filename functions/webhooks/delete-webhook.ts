@@ -5,7 +5,8 @@ import { route } from "../routes";
 
 const query = z.object({ permanent: z._default(z.enum(["true", "false"]), "false") });
 
-export const handler = httpHandler(route("DELETE /api/v1/sites/{id}/webhooks/{webhookId}"),
+export const handler = httpHandler(
+  route("DELETE /api/v1/sites/{id}/webhooks/{webhookId}"),
   { query },
   ({ principal, params, query }) =>
     query.permanent === "true"

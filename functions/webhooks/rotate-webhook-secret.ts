@@ -2,7 +2,8 @@ import { httpHandler } from "../../lib/http/handler";
 import { rotateWebhookSecret } from "../../lib/webhooks";
 import { route } from "../routes";
 
-export const handler = httpHandler(route("POST /api/v1/sites/{id}/webhooks/{webhookId}/rotate-secret"),
+export const handler = httpHandler(
+  route("POST /api/v1/sites/{id}/webhooks/{webhookId}/rotate-secret"),
   {},
   ({ principal, params }) => rotateWebhookSecret(principal, params.id, params.webhookId),
 );

@@ -13,7 +13,8 @@ const body = z.strictObject({
   formId: z.optional(z.nullable(z.string().check(z.minLength(1), z.maxLength(64)))),
 });
 
-export const handler = httpHandler(route("PUT /api/v1/sites/{id}/webhooks/{webhookId}"),
+export const handler = httpHandler(
+  route("PUT /api/v1/sites/{id}/webhooks/{webhookId}"),
   { body },
   ({ principal, params, body }) => editWebhook(principal, params.id, params.webhookId, body),
 );

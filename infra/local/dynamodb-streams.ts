@@ -39,7 +39,11 @@ function wireValue(value: unknown): unknown {
   if (value instanceof Date) return value.getTime() / 1000;
   if (Array.isArray(value)) return value.map(wireValue);
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, wireValue(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, wireValue(v)]),
+    );
   }
   return value;
 }
@@ -63,7 +67,8 @@ export class LocalStreamsClient {
         { abortSignal: signal },
       );
       for (const shard of out.StreamDescription?.Shards ?? []) {
-        if (shard.ShardId) shards.push({ ShardId: shard.ShardId, ...(shard.ParentShardId ? { ParentShardId: shard.ParentShardId } : {}) });
+        if (shard.ShardId)
+          shards.push({ ShardId: shard.ShardId, ...(shard.ParentShardId ? { ParentShardId: shard.ParentShardId } : {}) });
       }
       start = out.StreamDescription?.LastEvaluatedShardId;
     } while (start);
@@ -90,7 +95,11 @@ export class LocalStreamsClient {
   }
 
   /** Up to `limit` records (at most 1,000) in wire form; no NextShardIterator means the shard is closed and read. */
-  async getRecords(iterator: string, limit: number, signal?: AbortSignal): Promise<{ Records: RawStreamRecord[]; NextShardIterator?: string }> {
+  async getRecords(
+    iterator: string,
+    limit: number,
+    signal?: AbortSignal,
+  ): Promise<{ Records: RawStreamRecord[]; NextShardIterator?: string }> {
     const out = await this.client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: limit }), { abortSignal: signal });
     return {
       Records: (out.Records ?? []).map(toWire),

@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
-import type { Server } from "node:http";
 import { mkdirSync } from "node:fs";
+import type { Server } from "node:http";
 import { createServer } from "node:net";
 import { resolve } from "node:path";
 import {
@@ -164,9 +164,8 @@ export async function startSqs(requestedPort: number) {
   const endpoint = `http://127.0.0.1:${server.port}`;
   const client = new SQSClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   const dlq = await client.send(new CreateQueueCommand({ QueueName: LOCAL_DLQ_NAME }));
-  const dlqArn = (
-    await client.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ["QueueArn"] }))
-  ).Attributes?.QueueArn;
+  const dlqArn = (await client.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ["QueueArn"] })))
+    .Attributes?.QueueArn;
   const queue = await client.send(
     new CreateQueueCommand({
       QueueName: LOCAL_QUEUE_NAME,

@@ -98,7 +98,10 @@ export function toEvent(req: IncomingMessage, body: Buffer, def: RouteDef, pathP
   }
   const query: Record<string, string> = {};
   for (const [key, value] of url.searchParams) query[key] = key in query ? `${query[key]},${value}` : value;
-  const cookies = req.headers.cookie?.split(";").map((c) => c.trim()).filter(Boolean);
+  const cookies = req.headers.cookie
+    ?.split(";")
+    .map((c) => c.trim())
+    .filter(Boolean);
   const now = new Date();
   const sourceIp = (req.socket.remoteAddress ?? "127.0.0.1").replace(/^::ffff:/, "");
   const text = isTextual(headers["content-type"]);
@@ -191,7 +194,9 @@ export async function handle(req: IncomingMessage, res: ServerResponse, extraRou
   if (!body) return apiGatewayError(res, 413, "Request Entity Too Large");
   const url = new URL(req.url ?? "/", "http://localhost");
   const extra = extraRoutes.find((r) => r.def.route === `${req.method ?? "GET"} ${url.pathname}`);
-  const { def, pathParameters } = extra ? { def: extra.def, pathParameters: undefined } : matchRoute(req.method ?? "GET", url.pathname);
+  const { def, pathParameters } = extra
+    ? { def: extra.def, pathParameters: undefined }
+    : matchRoute(req.method ?? "GET", url.pathname);
   const event = toEvent(req, body, def, pathParameters);
   try {
     const handler = extra ? extra.handler : await loadHandler(def);

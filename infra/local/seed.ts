@@ -54,14 +54,14 @@ const form =
   forms.forms.find((f: { name: string }) => f.name === "Demo contact form") ??
   (
     await createForm(principal, site.id, {
-    name: "Demo contact form",
-    status: "published",
-    fields: [
-      { key: "name", label: "Name", type: "name" },
-      { key: "email", label: "Email", type: "email", required: true },
-      { key: "message", label: "Message", type: "textarea" },
-    ],
-    settings: { notifyEmails: [DEMO.email] },
+      name: "Demo contact form",
+      status: "published",
+      fields: [
+        { key: "name", label: "Name", type: "name" },
+        { key: "email", label: "Email", type: "email", required: true },
+        { key: "message", label: "Message", type: "textarea" },
+      ],
+      settings: { notifyEmails: [DEMO.email] },
     })
   ).form;
 const webhooks = await listWebhooks(principal, site.id, false);

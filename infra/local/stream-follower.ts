@@ -1,8 +1,8 @@
 import { DescribeTableCommand, type DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { SendMessageBatchCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { describeError, log } from "../../lib/log";
-import { type FilterPattern, matchesAny } from "../stream-filter-match";
 import { INTAKE_FILTER_PATTERNS } from "../intake-filter";
+import { type FilterPattern, matchesAny } from "../stream-filter-match";
 import { LocalStreamsClient, type RawStreamRecord } from "./dynamodb-streams";
 import { StreamPosition } from "./stream-position";
 
@@ -120,8 +120,7 @@ export async function startStreamFollower(options: StreamFollowerOptions): Promi
     for (const shard of shards) {
       if (cursors.has(shard.ShardId) || position.isDone(shard.ShardId)) continue;
       const parent = shard.ParentShardId;
-      const parentPending =
-        parent && listed.has(parent) && !position.isDone(parent) && !cursors.get(parent)?.readToEnd;
+      const parentPending = parent && listed.has(parent) && !position.isDone(parent) && !cursors.get(parent)?.readToEnd;
       if (parentPending) continue;
       const checkpoint = position.checkpoint(shard.ShardId);
       cursors.set(shard.ShardId, {

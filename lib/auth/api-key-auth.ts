@@ -1,17 +1,11 @@
-import type { ApiKeyPrincipal } from "./principal";
 import { AppError } from "../errors";
 import { safeEqual, sha256Hex } from "../ids";
-import { log, describeError } from "../log";
-import { RESTRICTED_PERMISSIONS } from "./permissions";
-import {
-  API_KEY_COUNTER_SCOPE,
-  API_KEY_WINDOW_SECONDS,
-  effectiveRateLimit,
-  rateLimitHeaders,
-  secondsUntil,
-} from "./rate-limit";
+import { describeError, log } from "../log";
 import { getApiKey, touchApiKey } from "../store/api-keys";
 import { incrementCounter } from "../store/counters";
+import { RESTRICTED_PERMISSIONS } from "./permissions";
+import type { ApiKeyPrincipal } from "./principal";
+import { API_KEY_COUNTER_SCOPE, API_KEY_WINDOW_SECONDS, effectiveRateLimit, rateLimitHeaders, secondsUntil } from "./rate-limit";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const ID_LENGTH = 22;

@@ -32,10 +32,7 @@ export async function resolveSession(token: string): Promise<SessionPrincipal> {
   if (Date.parse(session.expiresAt) <= Date.now()) {
     throw new AppError("SESSION_EXPIRED", "The session has expired; log in again");
   }
-  const [memberItem, orgItem] = await getItems([
-    keys.member(session.orgId, session.userId),
-    keys.organization(session.orgId),
-  ]);
+  const [memberItem, orgItem] = await getItems([keys.member(session.orgId, session.userId), keys.organization(session.orgId)]);
   const member = asMember(memberItem);
   const org = asOrganization(orgItem);
   if (!member || !org) throw unauthorized();

@@ -59,7 +59,8 @@ export class S3RequestError extends Error {
 }
 
 /** RFC 3986 percent-encoding (SigV4's UriEncode): encodeURIComponent leaves `!'()*` as they are. */
-const uriEncode = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const uriEncode = (value: string) =>
+  encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** An S3 key as it goes in a URL path: each segment percent-encoded, `/` kept. */
 export const encodeKey = (key: string) => key.split("/").map(uriEncode).join("/");
@@ -102,7 +103,11 @@ export function createS3Client(options: S3ClientOptions): S3ObjectClient {
       const text = await response.text();
       if (!response.ok) {
         const { code, message } = parseError(text);
-        throw new S3RequestError(code ?? `Http${response.status}`, response.status, `S3 PUT ${key} failed: ${message ?? response.status}`);
+        throw new S3RequestError(
+          code ?? `Http${response.status}`,
+          response.status,
+          `S3 PUT ${key} failed: ${message ?? response.status}`,
+        );
       }
     },
 

@@ -22,9 +22,13 @@ export const MAX_DELAY_SECONDS = 900;
  * Sends one message to the intake queue (QUEUE_URL: routes and the consumer with `queue: "send"`),
  * with string message attributes (lib/pipeline/queue-message.ts marks internal messages so).
  */
-export async function sendToIntakeQueue(body: string, delaySeconds: number, attributes: Record<string, string> = {}): Promise<void> {
+export async function sendToIntakeQueue(
+  body: string,
+  delaySeconds: number,
+  attributes: Record<string, string> = {},
+): Promise<void> {
   const queueUrl = loadConfig().QUEUE_URL;
-  if (!queueUrl) throw new Error("QUEUE_URL is not set: the function needs queue: \"send\" in functions/routes.ts");
+  if (!queueUrl) throw new Error('QUEUE_URL is not set: the function needs queue: "send" in functions/routes.ts');
   const delay = Math.max(0, Math.min(MAX_DELAY_SECONDS, Math.ceil(delaySeconds)));
   const messageAttributes = Object.fromEntries(
     Object.entries(attributes).map(([name, value]) => [name, { DataType: "String", StringValue: value }]),

@@ -20,10 +20,7 @@ export function successResponse(data: unknown, statusCode = 200): HttpResult {
   return jsonResponse(statusCode, { success: true, data });
 }
 
-export function errorResponse(
-  error: AppError,
-  requestId?: string,
-): HttpResult {
+export function errorResponse(error: AppError, requestId?: string): HttpResult {
   const body: { code: string; message: string; details?: ErrorDetail[]; requestId?: string } = {
     code: error.code,
     message: error.message,

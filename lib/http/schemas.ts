@@ -14,7 +14,7 @@ export const plan = z.enum(PLANS);
 /** A bare host name such as `example.com` (no scheme, port or path), stored lower-cased. */
 export const domain = z.pipe(
   z.string().check(z.trim(), z.toLowerCase(), z.maxLength(253)),
-  z.string().check(
-    z.regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/, "Must be a host name such as example.com"),
-  ),
+  z
+    .string()
+    .check(z.regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/, "Must be a host name such as example.com")),
 );

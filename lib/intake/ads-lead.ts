@@ -84,7 +84,10 @@ export function normalizeAds(json: Record<string, unknown>, collector: FieldSink
   for (const column of json.user_column_data as unknown[]) {
     if (!isPlainObject(column)) continue;
     const id = typeof column.column_id === "string" ? column.column_id.trim() : "";
-    const label = typeof column.column_name === "string" ? [...wellFormed(column.column_name).trim()].slice(0, INTAKE_LIMITS.labelLength).join("") : "";
+    const label =
+      typeof column.column_name === "string"
+        ? [...wellFormed(column.column_name).trim()].slice(0, INTAKE_LIMITS.labelLength).join("")
+        : "";
     const value = scalarText(column.string_value) ?? "";
     const known = Object.hasOwn(ADS_COLUMNS, id.toUpperCase()) ? ADS_COLUMNS[id.toUpperCase()] : undefined;
     // Custom questions carry free-form ids: stored as text fields named after the id. An answer
@@ -95,9 +98,9 @@ export function normalizeAds(json: Record<string, unknown>, collector: FieldSink
     if (shownLabel && !Object.hasOwn(labels, key)) labels[key] = shownLabel;
     if (known && !Object.hasOwn(types, key)) types[key] = known.type;
   }
-  const key = Object.entries(json).find(([name, value]) => isSecretField(name) && typeof value === "string" && value !== "")?.[1] as
-    | string
-    | undefined;
+  const key = Object.entries(json).find(
+    ([name, value]) => isSecretField(name) && typeof value === "string" && value !== "",
+  )?.[1] as string | undefined;
   return {
     ...(key ? { key } : {}),
     ...(typeof metadata.lead_id === "string" && metadata.lead_id ? { leadId: metadata.lead_id } : {}),

@@ -1,5 +1,5 @@
-import { newId, nowIso } from "../ids";
 import { AppError, notFound } from "../errors";
+import { newId, nowIso } from "../ids";
 import { createLinkedForm, type FieldType, type Form, getForm } from "../store/forms";
 import { isTransactionConflict, sleep, TRANSACTION_ATTEMPTS } from "../store/transactions";
 import { getWebhook, type Webhook } from "../store/webhooks";

@@ -1,5 +1,5 @@
 import { AppError } from "../errors";
-import { decodeText, decoderFor, parseContentType } from "./charset";
+import { decoderFor, decodeText, parseContentType } from "./charset";
 import { parseMultipart, parseUrlencoded } from "./form-body";
 import { INTAKE_LIMITS, invalidBody, type ParsedBody } from "./limits";
 
@@ -80,7 +80,10 @@ export async function parseIntakeBody(
   const contentType = parseContentType(contentTypeHeader);
   const { type, charset } = contentType;
   if (!isJsonType(type) && !FORM_TYPES.has(type)) {
-    throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send application/json, application/x-www-form-urlencoded or multipart/form-data");
+    throw new AppError(
+      "UNSUPPORTED_MEDIA_TYPE",
+      "Send application/json, application/x-www-form-urlencoded or multipart/form-data",
+    );
   }
   if (charset !== undefined) decoderFor(charset);
   const body = Buffer.from(rawBody ?? "", isBase64Encoded ? "base64" : "utf8");

@@ -1,5 +1,5 @@
-import { ALL_TOKEN_FIELDS } from "../spam/captcha";
 import { AppError } from "../errors";
+import { ALL_TOKEN_FIELDS } from "../spam/captcha";
 import { ADS_ENVELOPE_FIELDS, type AdsLead, isAdsPayload, isSecretField, normalizeAds } from "./ads-lead";
 import { INTAKE_LIMITS, type ParsedBody, type RawValue } from "./limits";
 import { charLength, isForbiddenName, isPlainObject, scalarText, wellFormed } from "./text";
@@ -22,8 +22,10 @@ class Collector {
   /** Records a name that is never stored (once, as sent, capped like any name; the first 50). */
   ignore(rawName: string): void {
     const name = wellFormed(rawName);
-    const shown = charLength(name) > INTAKE_LIMITS.fieldNameLength ? [...name].slice(0, INTAKE_LIMITS.fieldNameLength).join("") : name;
-    if (this.ignoredFields.length < INTAKE_LIMITS.listedNames && !this.ignoredFields.includes(shown)) this.ignoredFields.push(shown);
+    const shown =
+      charLength(name) > INTAKE_LIMITS.fieldNameLength ? [...name].slice(0, INTAKE_LIMITS.fieldNameLength).join("") : name;
+    if (this.ignoredFields.length < INTAKE_LIMITS.listedNames && !this.ignoredFields.includes(shown))
+      this.ignoredFields.push(shown);
   }
 
   add(rawName: string, rawValue: RawValue): void {
@@ -87,7 +89,10 @@ class Collector {
       return;
     }
     if (Array.isArray(value) && value.every((item) => item === null || typeof item !== "object")) {
-      this.add(path, value.map((item) => scalarText(item) ?? ""));
+      this.add(
+        path,
+        value.map((item) => scalarText(item) ?? ""),
+      );
       return;
     }
     const text = scalarText(value);
@@ -105,7 +110,13 @@ export function normalizeSubmission(parsed: ParsedBody): NormalizedSubmission {
     ads = normalizeAds(parsed.json, collector);
     // Fields the platform may add later are kept as ordinary data rather than failing.
     const json = parsed.json;
-    collector.addMembers(Object.fromEntries(Object.keys(json).filter((key) => !ADS_ENVELOPE_FIELDS.has(key) && !isSecretField(key)).map((key) => [key, json[key]])));
+    collector.addMembers(
+      Object.fromEntries(
+        Object.keys(json)
+          .filter((key) => !ADS_ENVELOPE_FIELDS.has(key) && !isSecretField(key))
+          .map((key) => [key, json[key]]),
+      ),
+    );
   } else if (isPlainObject(parsed.json)) {
     const json = parsed.json;
     const fields = isPlainObject(json.data) ? json.data : json;
@@ -124,7 +135,10 @@ export function normalizeSubmission(parsed: ParsedBody): NormalizedSubmission {
     throw new AppError("NO_DATA_FIELDS", "The submission has no data fields");
   }
   if (Buffer.byteLength(JSON.stringify(collector.data)) > INTAKE_LIMITS.storedBytes) {
-    throw new AppError("PAYLOAD_TOO_LARGE", `The submission's fields take more than ${INTAKE_LIMITS.storedBytes / 1024} KB once decoded`);
+    throw new AppError(
+      "PAYLOAD_TOO_LARGE",
+      `The submission's fields take more than ${INTAKE_LIMITS.storedBytes / 1024} KB once decoded`,
+    );
   }
   return {
     data: collector.data,

@@ -1,5 +1,5 @@
 import { AppError } from "../errors";
-import { type ContentType, decodeText, decoderFor, parseHeaderParams } from "./charset";
+import { type ContentType, decoderFor, decodeText, parseHeaderParams } from "./charset";
 import { INTAKE_LIMITS, invalidBody, type ParsedBody } from "./limits";
 
 /**

@@ -1,6 +1,6 @@
-import { takeCaptchaTokens, verifyCaptcha } from "../spam/captcha";
 import { AppError, notFound } from "../errors";
 import { epochSeconds, newId, safeEqual, sha256Hex } from "../ids";
+import { takeCaptchaTokens, verifyCaptcha } from "../spam/captcha";
 import { fingerprint, gatherEvidence } from "../spam/evidence";
 import { scoreSpam } from "../spam/signals";
 import { addFormFields } from "../store/forms";
@@ -173,14 +173,25 @@ async function readContext(webhook: Webhook, markers: Marker[], sourceIp: string
 }
 
 /** The markers that make a repeat answer the first submission's result: Idempotency-Key, ads lead id. */
-function repeatMarkers(webhook: Webhook, submission: NormalizedSubmission, idempotencyKey: string | undefined, now: number): Marker[] {
+function repeatMarkers(
+  webhook: Webhook,
+  submission: NormalizedSubmission,
+  idempotencyKey: string | undefined,
+  now: number,
+): Marker[] {
   const markers: Marker[] = [];
   if (idempotencyKey) {
-    markers.push({ key: keys.idempotency(webhook.id, sha256Hex(idempotencyKey)), ttl: epochSeconds(now) + IDEMPOTENCY_TTL_SECONDS });
+    markers.push({
+      key: keys.idempotency(webhook.id, sha256Hex(idempotencyKey)),
+      ttl: epochSeconds(now) + IDEMPOTENCY_TTL_SECONDS,
+    });
   }
   if (submission.ads?.leadId) {
     // Hashed: a lead id is the sender's text, and a key may hold at most 2,048 bytes.
-    markers.push({ key: keys.lead(webhook.id, sha256Hex(submission.ads.leadId)), ttl: epochSeconds(now) + LEAD_MARKER_TTL_SECONDS });
+    markers.push({
+      key: keys.lead(webhook.id, sha256Hex(submission.ads.leadId)),
+      ttl: epochSeconds(now) + LEAD_MARKER_TTL_SECONDS,
+    });
   }
   return markers;
 }
@@ -233,4 +244,3 @@ export async function pingWebhook(webhookId: string) {
   checkSite(await getSite(webhook.orgId, webhook.siteId));
   return { success: true, webhook: webhook.name, status: "active" };
 }
-

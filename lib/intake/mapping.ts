@@ -10,7 +10,8 @@ const NUMBER = /^-?\d+(\.\d+)?$/;
 /** `phone`, `telephone`, `work_phone`, `tel`, `mobile`, `cell` (not `hotel`, not `cellar`). */
 const PHONE_NAME = /phone|(^|[._\s-])(tel|mobile|cell)($|[._\s-])/;
 /** A person's name: `name`, `full_name`, `First Name`, `contact.last-name`, `surname` (not `company_name`). */
-const PERSON_NAME = /(^|\.)(your[._\s-]?)?(full[._\s-]?|first[._\s-]?|last[._\s-]?|given[._\s-]?|family[._\s-]?|middle[._\s-]?|sur)?name$/;
+const PERSON_NAME =
+  /(^|\.)(your[._\s-]?)?(full[._\s-]?|first[._\s-]?|last[._\s-]?|given[._\s-]?|family[._\s-]?|middle[._\s-]?|sur)?name$/;
 
 const first = (value: RawValue) => (Array.isArray(value) ? (value[0] ?? "") : value).trim();
 const digits = (value: string) => value.replace(/\D/g, "").length;
@@ -48,7 +49,10 @@ export function labelFromKey(key: string): string {
 }
 
 /** Keys and labels compare without case, spaces or punctuation: `E-mail Address` ~ `email_address`. */
-const loose = (s: unknown) => String(s ?? "").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+const loose = (s: unknown) =>
+  String(s ?? "")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]/gu, "");
 
 export interface Mapping {
   /** The submission's data, keyed by form field key where a field matched. */

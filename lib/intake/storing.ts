@@ -1,7 +1,7 @@
 import { AppError } from "../errors";
 import { describeError, log } from "../log";
 import { forgetEvidence, recordEvidence } from "../spam/evidence";
-import { type IntakeResult, type Marker, storeSubmission, type Submission } from "../store/submissions";
+import { type IntakeResult, type Marker, type Submission, storeSubmission } from "../store/submissions";
 import { countOnWebhook, uncountOnWebhook, type Webhook } from "../store/webhooks";
 
 /**
@@ -39,12 +39,16 @@ export async function storeWithRepeatMarkers(
   print: string,
   now: number,
 ): Promise<StoreOutcome> {
-  const [outcome, counted] = await Promise.allSettled([store(submission, result, markers), countOnWebhook(webhook.id, submission.createdAt)]);
+  const [outcome, counted] = await Promise.allSettled([
+    store(submission, result, markers),
+    countOnWebhook(webhook.id, submission.createdAt),
+  ]);
   const stored = outcome.status === "fulfilled" && outcome.value.stored;
   if (!stored && counted.status === "fulfilled") await uncount(webhook);
   if (outcome.status === "rejected") throw outcome.reason;
   if (!outcome.value.stored) return { stored: false, result: outcome.value.first };
-  if (counted.status === "rejected") log.error("webhook count not updated", { webhookId: webhook.id, ...describeError(counted.reason) });
+  if (counted.status === "rejected")
+    log.error("webhook count not updated", { webhookId: webhook.id, ...describeError(counted.reason) });
   await recordEvidence(webhook.source, print, now).catch((error: unknown) =>
     log.warn("duplicate marker not written", { webhookId: webhook.id, ...describeError(error) }),
   );
@@ -63,7 +67,10 @@ export async function storeAndCount(
   print: string,
   now: number,
 ): Promise<StoreOutcome> {
-  const [outcome, after] = await Promise.allSettled([store(submission, result, []), afterStored(webhook, submission.createdAt, print, now)]);
+  const [outcome, after] = await Promise.allSettled([
+    store(submission, result, []),
+    afterStored(webhook, submission.createdAt, print, now),
+  ]);
   if (outcome.status === "rejected") {
     if (after.status === "fulfilled") await undoAfterStored(webhook, print);
     throw outcome.reason;
@@ -100,6 +107,8 @@ async function afterStored(webhook: WebhookRef, createdAt: string, print: string
     countOnWebhook(webhook.id, createdAt),
     recordEvidence(webhook.source, print, now),
   ]);
-  if (count.status === "rejected") log.error("webhook count not updated", { webhookId: webhook.id, ...describeError(count.reason) });
-  if (evidence.status === "rejected") log.warn("duplicate marker not written", { webhookId: webhook.id, ...describeError(evidence.reason) });
+  if (count.status === "rejected")
+    log.error("webhook count not updated", { webhookId: webhook.id, ...describeError(count.reason) });
+  if (evidence.status === "rejected")
+    log.warn("duplicate marker not written", { webhookId: webhook.id, ...describeError(evidence.reason) });
 }

@@ -1,8 +1,8 @@
+import type { EmailMessage as NotificationEmail } from "../aws/ses";
 import type { RawValue } from "../intake/body";
 import type { Lead } from "../leads";
 import type { Form } from "../store/forms";
 import type { StoredSubmission } from "../store/submissions";
-import type { EmailMessage as NotificationEmail } from "../aws/ses";
 
 export type { NotificationEmail };
 
@@ -94,7 +94,9 @@ export function notificationEmail(submission: StoredSubmission, form: Form, lead
     `<table style="border-collapse:collapse;margin-bottom:16px">${rows || `<tr><td style="${cell}">(no fields)</td></tr>`}</table>`,
     `<p style="margin:0 0 4px">${escapeHtml(spamLine(submission))}</p>`,
     `<p style="margin:0 0 4px">${escapeHtml(leadLine(lead))}</p>`,
-    lead.reasons.length > 0 ? `<ul style="margin:0 0 16px">${lead.reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join("")}</ul>` : "",
+    lead.reasons.length > 0
+      ? `<ul style="margin:0 0 16px">${lead.reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join("")}</ul>`
+      : "",
     `<p style="color:#6b7280;font-size:12px">Submission ${escapeHtml(submission.id)} · form ${escapeHtml(form.id)}</p>`,
     "</body></html>",
   ].join("\n");

@@ -2,13 +2,6 @@ import { loadConfig } from "../config";
 import { epochSeconds, nowIso } from "../ids";
 import { log } from "../log";
 import { type RetryLater, retryLater } from "../pipeline/outcome";
-import { getSubmission } from "../store/submissions";
-import { type HttpAttempt, postWebhook } from "./http";
-import { type DeliveryMessage, INTERNAL_MESSAGE_VERSION, newMessageToken, sendDeliveryMessage } from "./messages";
-import { submissionCreatedPayload } from "./payload";
-import { type AttemptOutcome, attemptError, attemptOutcome } from "./schedule";
-import { deliveryHeaders } from "./signing";
-import { privateTargetsAllowed } from "./ssrf";
 import {
   claimAttempt,
   type Delivery,
@@ -20,6 +13,13 @@ import {
   recordAttempt,
 } from "../store/outbound-deliveries";
 import { getEndpoint, updateEndpoint } from "../store/outbound-endpoints";
+import { getSubmission } from "../store/submissions";
+import { type HttpAttempt, postWebhook } from "./http";
+import { type DeliveryMessage, INTERNAL_MESSAGE_VERSION, newMessageToken, sendDeliveryMessage } from "./messages";
+import { submissionCreatedPayload } from "./payload";
+import { type AttemptOutcome, attemptError, attemptOutcome } from "./schedule";
+import { deliveryHeaders } from "./signing";
+import { privateTargetsAllowed } from "./ssrf";
 
 /**
  * Runs delivery attempts from internal queue messages (./messages.ts). The rules that make a

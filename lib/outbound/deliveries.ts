@@ -1,12 +1,12 @@
 import { nowIso } from "../ids";
 import type { Lead } from "../leads";
 import type { Form } from "../store/forms";
+import { createDelivery, type Delivery, getDelivery } from "../store/outbound-deliveries";
+import { listFormEndpoints, type OutboundEndpoint } from "../store/outbound-endpoints";
 import type { Submission } from "../store/submissions";
 import { INTERNAL_MESSAGE_VERSION, newMessageToken, sendDeliveryMessage } from "./messages";
 import { deliveryIdFor, EVENT_TYPE } from "./payload";
 import { maxAttempts } from "./schedule";
-import { createDelivery, type Delivery, getDelivery } from "../store/outbound-deliveries";
-import { listFormEndpoints, type OutboundEndpoint } from "../store/outbound-endpoints";
 
 /**
  * Fans a processed submission out to its form's enabled outbound endpoints (called by the

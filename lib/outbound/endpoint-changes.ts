@@ -2,9 +2,9 @@ import type { Principal } from "../auth/principal";
 import { AppError, notFound } from "../errors";
 import { findForm } from "../forms";
 import { nowIso, randomBase62 } from "../ids";
-import * as z from "../validation";
 import { latestDelivery } from "../store/outbound-deliveries";
 import { insertEndpoint, MAX_ENDPOINTS_PER_FORM, type OutboundEndpoint, updateEndpoint } from "../store/outbound-endpoints";
+import * as z from "../validation";
 import { endpointView, findEndpoint } from "./endpoints";
 import { newSigningSecret } from "./signing";
 import { checkTargetUrl, MAX_URL_LENGTH, RefusedTarget } from "./ssrf";
@@ -85,4 +85,3 @@ export async function editEndpoint(principal: Principal, formId: string, endpoin
   if (!saved) throw notFound("Outbound webhook");
   return endpointView(saved, (await latestDelivery(saved.id)) ?? null);
 }
-

@@ -96,4 +96,3 @@ export async function listDeliveries(principal: Principal, formId: string, endpo
   const page = await listEndpointDeliveries(endpoint.id, limit, cursor);
   return { deliveries: page.items.map(deliveryView), nextCursor: page.nextCursor };
 }
-

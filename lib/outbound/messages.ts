@@ -1,7 +1,7 @@
+import { MAX_DELAY_SECONDS, sendToIntakeQueue } from "../aws/sqs";
 import { randomBase62 } from "../ids";
 import { MESSAGE_KIND_ATTRIBUTE } from "../pipeline/queue-message";
 import * as z from "../validation";
-import { MAX_DELAY_SECONDS, sendToIntakeQueue } from "../aws/sqs";
 
 /**
  * Internal intake queue messages (not table stream records), version 1: "run attempt `attempt`
@@ -30,7 +30,6 @@ export const deliveryMessageSchema = z.strictObject({
 });
 
 export type DeliveryMessage = z.output<typeof deliveryMessageSchema>;
-
 
 export const newMessageToken = () => randomBase62(22);
 

@@ -11,7 +11,10 @@ import { parseStreamRecord } from "./stream-record";
 
 /** Runs an internal message of `kind` through its handler. */
 async function dispatchInternal(kind: string, body: string, handlers: ConsumerHandlers["messages"]): Promise<RecordOutcome> {
-  const invalid = (why: string): RecordOutcome => ({ status: "failed", reason: `the body is not a valid internal message (${why})` });
+  const invalid = (why: string): RecordOutcome => ({
+    status: "failed",
+    reason: `the body is not a valid internal message (${why})`,
+  });
   // Object.hasOwn: a kind such as "constructor" must not reach Object.prototype.
   if (!Object.hasOwn(handlers, kind)) return invalid(`no handler for kind ${JSON.stringify(kind)}`);
   const handler = handlers[kind] as ConsumerHandlers["messages"][string];
@@ -23,7 +26,9 @@ async function dispatchInternal(kind: string, body: string, handlers: ConsumerHa
   }
   const parsed = handler.schema.safeParse(json);
   if (!parsed.success) {
-    return invalid(parsed.error.issues.map((issue) => `${issue.path.map(String).join(".") || "body"}: ${issue.message}`).join("; "));
+    return invalid(
+      parsed.error.issues.map((issue) => `${issue.path.map(String).join(".") || "body"}: ${issue.message}`).join("; "),
+    );
   }
   try {
     const result = await handler.handle(parsed.data);
@@ -55,7 +60,9 @@ async function dispatchStreamRecord(body: string, handlers: ConsumerHandlers["re
 /** Runs one message through the handler its family and type or kind select. Never throws. */
 export function dispatchMessage(message: QueueMessage, handlers: ConsumerHandlers): Promise<RecordOutcome> {
   const kind = messageKind(message);
-  return kind === undefined ? dispatchStreamRecord(message.body, handlers.records) : dispatchInternal(kind, message.body, handlers.messages);
+  return kind === undefined
+    ? dispatchStreamRecord(message.body, handlers.records)
+    : dispatchInternal(kind, message.body, handlers.messages);
 }
 
 export interface BatchResponse {
@@ -70,7 +77,9 @@ export interface BatchResponse {
  * https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-errorhandling.html
  */
 export async function processMessages(messages: readonly QueueMessage[], handlers: ConsumerHandlers): Promise<BatchResponse> {
-  const outcomes = await Promise.all(messages.map(async (message) => ({ message, outcome: await dispatchMessage(message, handlers) })));
+  const outcomes = await Promise.all(
+    messages.map(async (message) => ({ message, outcome: await dispatchMessage(message, handlers) })),
+  );
   const batchItemFailures: BatchResponse["batchItemFailures"] = [];
   for (const { message, outcome } of outcomes) {
     if (outcome.status === "done") continue;

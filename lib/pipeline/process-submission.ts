@@ -1,14 +1,14 @@
+import { sendEmail } from "../aws/ses";
 import { type Lead, qualifyLead } from "../leads";
 import { log } from "../log";
 import { notificationEmail } from "../notifications/email";
-import { sendEmail } from "../aws/ses";
 import { startDeliveries } from "../outbound/deliveries";
 import { type FieldType, type Form, getForm } from "../store/forms";
 import { storeLeadOnce, withdrawRelease } from "../store/submission-processing";
 import { getSubmissionConsistent, type StoredSubmission } from "../store/submissions";
 import * as z from "../validation";
-import { type RecordHandler, type RetryLater, retryLater } from "./outcome";
 import { once } from "./once";
+import { type RecordHandler, type RetryLater, retryLater } from "./outcome";
 
 /**
  * What happens after a submission is stored (issue 8), for one submission id, whether it came
@@ -99,5 +99,4 @@ const releaseRecord = z.object({ submissionId: z.string().check(z.minLength(1)) 
 export const handleSubmissionRecord: RecordHandler = (item) => processSubmission(submissionRecord.parse(item).id, "insert");
 
 /** RECORD_HANDLERS.release: the marker inserted when a moderator unflags a submission. */
-export const handleReleaseRecord: RecordHandler = (item) =>
-  processSubmission(releaseRecord.parse(item).submissionId, "release");
+export const handleReleaseRecord: RecordHandler = (item) => processSubmission(releaseRecord.parse(item).submissionId, "release");

@@ -1,6 +1,6 @@
 import type { RawValue } from "../intake/body";
-import type { WebhookSource } from "../store/webhooks";
 import type { SpamSignalHit, SpamVerdict } from "../store/shapes";
+import type { WebhookSource } from "../store/webhooks";
 
 export type { SpamSignalHit, SpamVerdict } from "../store/shapes";
 
@@ -128,7 +128,10 @@ export const SIGNALS: readonly SpamSignal[] = [
     score: 100,
     appliesTo: ALL,
     points: (ctx) => (filledHoneypots(ctx).length > 0 ? 100 : 0),
-    detail: (ctx) => `${filledHoneypots(ctx).map((f) => `_${f}`).join(", ")} filled`,
+    detail: (ctx) =>
+      `${filledHoneypots(ctx)
+        .map((f) => `_${f}`)
+        .join(", ")} filled`,
   },
   {
     name: "too_fast",
@@ -198,7 +201,10 @@ export function scoreSpam(ctx: SpamContext, signalList: readonly SpamSignal[] = 
     const points = signal.points(ctx);
     if (points > 0) signals.push({ name: signal.name, score: points, detail: signal.detail(ctx) });
   }
-  const score = Math.min(100, signals.reduce((sum, s) => sum + s.score, 0));
+  const score = Math.min(
+    100,
+    signals.reduce((sum, s) => sum + s.score, 0),
+  );
   return { score, isSpam: score > SPAM_THRESHOLD, signals };
 }
 

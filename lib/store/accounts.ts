@@ -1,9 +1,16 @@
-import type { Role } from "./shapes";
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import type { Plan } from "../config";
+import {
+  BatchGetCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from "@aws-sdk/lib-dynamodb";
 import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
-import { type Key, keys } from "./keys";
+import type { Plan } from "../config";
 import { fromItem } from "./items";
+import { type Key, keys } from "./keys";
+import type { Role } from "./shapes";
 
 export interface Organization {
   id: string;
@@ -170,8 +177,7 @@ export const asOrganization = (item: Record<string, unknown> | undefined) => str
 export const asMember = (item: Record<string, unknown> | undefined) => strip<Member>(item);
 export const asSession = (item: Record<string, unknown> | undefined) => strip<Session>(item);
 export const asInvite = (item: Record<string, unknown> | undefined) => strip<Invite>(item);
-export const asEmailClaim = (item: Record<string, unknown> | undefined) =>
-  strip<{ userId: string; orgId: string }>(item);
+export const asEmailClaim = (item: Record<string, unknown> | undefined) => strip<{ userId: string; orgId: string }>(item);
 
 export async function putSession(tokenHash: string, session: Session): Promise<void> {
   await db().send(new PutCommand({ TableName: tableName(), Item: sessionItem(tokenHash, session) }));

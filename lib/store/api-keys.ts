@@ -1,13 +1,13 @@
-import type { Permission } from "./shapes";
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import type { Plan } from "../config";
 import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
+import type { Plan } from "../config";
+import { countOn, insertCounted } from "./counted";
+import { fromItem } from "./items";
 import { keys } from "./keys";
 import { queryAll } from "./pagination";
+import type { Permission } from "./shapes";
 import { GSI1 } from "./table-definition";
 import { sleep, transactWithRetry } from "./transactions";
-import { fromItem } from "./items";
-import { countOn, insertCounted } from "./counted";
 
 export interface ApiKey {
   id: string;

@@ -1,5 +1,5 @@
-import { loadConfig } from "../config";
 import { createS3Client, type S3ObjectClient } from "../aws/s3";
+import { loadConfig } from "../config";
 
 /**
  * Large submission exports live in a private bucket (infra/exports.ts): never public, SSL only,

@@ -1,6 +1,6 @@
 import { QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
-import { AppError } from "../errors";
 import { db, tableName } from "../aws/dynamodb";
+import { AppError } from "../errors";
 import type { Page } from "./pagination";
 import { GSI1 } from "./table-definition";
 
@@ -45,9 +45,7 @@ function decodeCursor(cursor: string, partition: string, range: SortRange): Reco
 }
 
 const encodeCursor = (item: Record<string, unknown>) =>
-  Buffer.from(JSON.stringify(Object.fromEntries(INDEX_KEY_ATTRIBUTES.map((name) => [name, item[name]])))).toString(
-    "base64url",
-  );
+  Buffer.from(JSON.stringify(Object.fromEntries(INDEX_KEY_ATTRIBUTES.map((name) => [name, item[name]])))).toString("base64url");
 
 /** A gsi1 sort key range: `from` inclusive, `before` exclusive; either may be open. */
 export interface SortRange {
@@ -66,7 +64,10 @@ export interface FilteredQuery<T> {
   map: (item: Record<string, unknown>) => T;
 }
 
-function keyCondition(partition: string, range: SortRange): Pick<QueryCommandInput, "KeyConditionExpression" | "ExpressionAttributeNames" | "ExpressionAttributeValues"> {
+function keyCondition(
+  partition: string,
+  range: SortRange,
+): Pick<QueryCommandInput, "KeyConditionExpression" | "ExpressionAttributeNames" | "ExpressionAttributeValues"> {
   const names: Record<string, string> = { "#pk": "gsi1pk" };
   const values: Record<string, unknown> = { ":pk": partition };
   let condition = "#pk = :pk";
@@ -148,7 +149,10 @@ export async function filteredPage<T>(
 }
 
 /** Every matching item of the partition, in pages as DynamoDB returns them (exports, erasure). */
-export async function* allMatching<T>(query: FilteredQuery<T>, cursor?: string): AsyncGenerator<{ items: T[]; lastKey?: string }> {
+export async function* allMatching<T>(
+  query: FilteredQuery<T>,
+  cursor?: string,
+): AsyncGenerator<{ items: T[]; lastKey?: string }> {
   for await (const page of readPages(query as FilteredQuery<unknown>, cursor, () => 1000)) {
     const items = (query.match ? page.items.filter(query.match) : page.items).map(query.map);
     yield { items, ...(page.lastKey ? { lastKey: encodeCursor(page.lastKey) } : {}) };

@@ -79,7 +79,11 @@ export async function updateForm(current: Form, changes: FormChanges, updatedAt:
     changes,
     expectedUpdatedAt: current.updatedAt,
     updatedAt,
-    condition: { expression: "attribute_type(#deletedAt, :null)", names: { "#deletedAt": "deletedAt" }, values: { ":null": "NULL" } },
+    condition: {
+      expression: "attribute_type(#deletedAt, :null)",
+      names: { "#deletedAt": "deletedAt" },
+      values: { ":null": "NULL" },
+    },
     // A form being purged is gone for its editors too.
     isConflict: (old) => old.deletedAt === null,
     map: toForm,

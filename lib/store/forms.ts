@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
-import { keys } from "./keys";
 import { fromItem } from "./items";
+import { keys } from "./keys";
 
 export const FIELD_TYPES = [
   "text",

@@ -1,9 +1,9 @@
-import type { Lead } from "./shapes";
 import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { db, isConditionFailure, tableName } from "../aws/dynamodb";
+import { fromItem } from "./items";
 import { keys } from "./keys";
 import { queryPage } from "./pagination";
-import { fromItem } from "./items";
+import type { Lead } from "./shapes";
 
 /**
  * Outbound webhook deliveries in the table (docs/data-model.md, "Outbound delivery"); the
@@ -79,7 +79,11 @@ const deliveryItem = (delivery: Delivery, nowMs: number) => ({
 export async function createDelivery(delivery: Delivery, nowMs = Date.now()): Promise<boolean> {
   try {
     await db().send(
-      new PutCommand({ TableName: tableName(), Item: deliveryItem(delivery, nowMs), ConditionExpression: "attribute_not_exists(pk)" }),
+      new PutCommand({
+        TableName: tableName(),
+        Item: deliveryItem(delivery, nowMs),
+        ConditionExpression: "attribute_not_exists(pk)",
+      }),
     );
     return true;
   } catch (error) {
@@ -113,8 +117,7 @@ export async function claimAttempt(
         TableName: tableName(),
         Key: keys.outboundDelivery(deliveryId),
         UpdateExpression: "SET attemptCount = :attempt, claimToken = :token, leaseUntil = :lease",
-        ConditionExpression:
-          "attemptCount = :previous AND #status IN (:pending, :retrying) AND attribute_not_exists(leaseUntil)",
+        ConditionExpression: "attemptCount = :previous AND #status IN (:pending, :retrying) AND attribute_not_exists(leaseUntil)",
         ExpressionAttributeNames: { "#status": "status" },
         ExpressionAttributeValues: {
           ":attempt": attempt,
@@ -197,8 +200,7 @@ export async function endDelivery(deliveryId: string, attemptCount: number, erro
         TableName: tableName(),
         Key: keys.outboundDelivery(deliveryId),
         UpdateExpression: "SET #status = :failed, lastError = :error, nextAttemptAt = :null, updatedAt = :now REMOVE manual",
-        ConditionExpression:
-          "attemptCount = :count AND #status IN (:pending, :retrying) AND attribute_not_exists(leaseUntil)",
+        ConditionExpression: "attemptCount = :count AND #status IN (:pending, :retrying) AND attribute_not_exists(leaseUntil)",
         ExpressionAttributeNames: { "#status": "status" },
         ExpressionAttributeValues: {
           ":failed": "failed",

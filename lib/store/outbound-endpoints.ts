@@ -1,9 +1,9 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
+import { countOn, insertCounted } from "./counted";
+import { fromItem } from "./items";
 import { keys } from "./keys";
 import { queryAll } from "./pagination";
-import { fromItem } from "./items";
-import { countOn, insertCounted } from "./counted";
 
 /**
  * Outbound webhook endpoints in the table (docs/data-model.md, "Outbound webhook endpoint").

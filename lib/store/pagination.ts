@@ -1,6 +1,6 @@
 import { QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
-import { AppError } from "../errors";
 import { db, tableName } from "../aws/dynamodb";
+import { AppError } from "../errors";
 import { GSI1 } from "./table-definition";
 
 export interface Page<T> {
@@ -33,7 +33,9 @@ const encodeCursor = (key: Record<string, unknown> | undefined) =>
  * bounded by a limit (a site's webhooks, a form's endpoints, an organization's keys), which
  * fit one page in practice; the loop is there for the day an item grows past 1 MB / limit.
  */
-export async function queryAll(input: Omit<QueryCommandInput, "TableName" | "ExclusiveStartKey">): Promise<Record<string, unknown>[]> {
+export async function queryAll(
+  input: Omit<QueryCommandInput, "TableName" | "ExclusiveStartKey">,
+): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
   do {

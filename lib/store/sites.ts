@@ -1,8 +1,8 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { db, isConditionFailure, tableName } from "../aws/dynamodb";
+import { fromItem } from "./items";
 import { keys } from "./keys";
 import { queryPage } from "./pagination";
-import { fromItem } from "./items";
 
 export interface CaptchaSettings {
   provider: "score" | "challenge";
@@ -107,4 +107,3 @@ export async function deleteSite(orgId: string, siteId: string): Promise<"OK" | 
     return (error as { Item?: unknown }).Item ? "NOT_EMPTY" : "GONE";
   }
 }
-

@@ -1,7 +1,7 @@
-import type { Lead } from "./shapes";
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { keys } from "./keys";
+import type { Lead } from "./shapes";
 import { transactWithRetry } from "./transactions";
 
 /**
@@ -67,4 +67,3 @@ export async function withdrawRelease(submissionId: string): Promise<boolean> {
     throw error;
   }
 }
-

@@ -1,11 +1,11 @@
-import type { Lead, RawValue, SpamVerdict } from "./shapes";
 import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { deleteKeys } from "./batch";
 import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
+import { deleteKeys } from "./batch";
 import { allMatching, type FilteredQuery, filteredPage } from "./filtered-query";
-import { type Key, keys } from "./keys";
-import { transactWithRetry } from "./transactions";
 import { fromItem } from "./items";
+import { type Key, keys } from "./keys";
+import type { Lead, RawValue, SpamVerdict } from "./shapes";
+import { transactWithRetry } from "./transactions";
 
 export interface SubmissionMetadata {
   source: string;
@@ -210,15 +210,28 @@ function formQuery(formId: string, query: SubmissionQuery): FilteredQuery<Stored
     newestFirst: true,
     ...(query.spam === "all"
       ? {}
-      : { filter: { expression: "#isSpam = :isSpam", names: { "#isSpam": "isSpam" }, values: { ":isSpam": query.spam === "true" } } }),
-    ...(query.match ? { match: (item: Record<string, unknown>) => (query.match as (s: StoredSubmission) => boolean)(toSubmission(item)) } : {}),
+      : {
+          filter: {
+            expression: "#isSpam = :isSpam",
+            names: { "#isSpam": "isSpam" },
+            values: { ":isSpam": query.spam === "true" },
+          },
+        }),
+    ...(query.match
+      ? { match: (item: Record<string, unknown>) => (query.match as (s: StoredSubmission) => boolean)(toSubmission(item)) }
+      : {}),
     map: toSubmission,
   };
 }
 
 /** One page of a form's submissions, newest first (see lib/store/filtered-query.ts for short pages). */
-export const listFormSubmissions = (formId: string, query: SubmissionQuery, limit: number, cursor: string | undefined, maxExamined: number) =>
-  filteredPage(formQuery(formId, query), { limit, ...(cursor ? { cursor } : {}), maxExamined });
+export const listFormSubmissions = (
+  formId: string,
+  query: SubmissionQuery,
+  limit: number,
+  cursor: string | undefined,
+  maxExamined: number,
+) => filteredPage(formQuery(formId, query), { limit, ...(cursor ? { cursor } : {}), maxExamined });
 
 /** Every matching submission of a form, newest first, a DynamoDB page at a time. */
 export const everyFormSubmission = (formId: string, query: SubmissionQuery, cursor?: string) =>
@@ -235,7 +248,11 @@ export const everyFormSubmission = (formId: string, query: SubmissionQuery, curs
  * Unflagging a submission the pipeline already took up only clears the flag. Undefined when the
  * submission is gone.
  */
-export async function setSpamState(submission: StoredSubmission, isSpam: boolean, now: string): Promise<StoredSubmission | undefined> {
+export async function setSpamState(
+  submission: StoredSubmission,
+  isSpam: boolean,
+  now: string,
+): Promise<StoredSubmission | undefined> {
   const TableName = tableName();
   const Key = keys.submission(submission.id);
   const release = !isSpam && submission.lead === undefined;
@@ -302,7 +319,9 @@ export async function deleteSubmission(submissionId: string, orgId: string): Pro
 }
 
 /** Who owns each of `submissionIds` (BatchGetItem, 100 keys per call, only the owning ids projected). */
-export async function submissionOwners(submissionIds: string[]): Promise<Map<string, { orgId: string; siteId: string; formId: string }>> {
+export async function submissionOwners(
+  submissionIds: string[],
+): Promise<Map<string, { orgId: string; siteId: string; formId: string }>> {
   const TableName = tableName();
   const owners = new Map<string, { orgId: string; siteId: string; formId: string }>();
   for (let i = 0; i < submissionIds.length; i += 100) {

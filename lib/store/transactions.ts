@@ -1,6 +1,6 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
-import { AppError } from "../errors";
 import { cancellationReasons, db } from "../aws/dynamodb";
+import { AppError } from "../errors";
 
 /** Transaction attempts when DynamoDB cancels one for a conflicting concurrent write. */
 export const TRANSACTION_ATTEMPTS = 5;

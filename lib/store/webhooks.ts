@@ -1,12 +1,12 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
-import { updateIfUnchanged } from "./optimistic";
+import { countOn, insertCounted } from "./counted";
+import { fromItem } from "./items";
 import { keys } from "./keys";
+import { updateIfUnchanged } from "./optimistic";
 import { queryAll } from "./pagination";
 import { purgeJobItem } from "./purge-jobs";
 import { GSI1 } from "./table-definition";
-import { fromItem } from "./items";
-import { countOn, insertCounted } from "./counted";
 
 export const WEBHOOK_SOURCES = ["generic", "partner_ads", "partner_automation"] as const;
 export type WebhookSource = (typeof WEBHOOK_SOURCES)[number];

@@ -135,7 +135,7 @@ function referenceSource(clients: SdkClient[]): string {
   return (
     parts.map((p) => p.imports).join("") +
     parts.map((p) => p.keep ?? "").join("") +
-    "export const handler = async () => ({ statusCode: 200, body: \"\" });\n" +
+    'export const handler = async () => ({ statusCode: 200, body: "" });\n' +
     `export function __construct() {\n${parts.map((p) => `  ${p.construct}`).join("\n")}\n}\n`
   );
 }

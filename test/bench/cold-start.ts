@@ -135,8 +135,7 @@ function layerSources(): Record<string, string> {
     'import { DynamoDBClient } from "@aws-sdk/client-dynamodb";\nimport { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";\n' +
     "export const handler = async () => ({});\n";
   return {
-    "layer/1-sdk-dynamodb":
-      `${sdk}export function __construct() { DynamoDBDocumentClient.from(new DynamoDBClient({ region: process.env.AWS_REGION }), { marshallOptions: { removeUndefinedValues: true } }); }\n`,
+    "layer/1-sdk-dynamodb": `${sdk}export function __construct() { DynamoDBDocumentClient.from(new DynamoDBClient({ region: process.env.AWS_REGION }), { marshallOptions: { removeUndefinedValues: true } }); }\n`,
     "layer/2-validation": `${sdk}import * as z from ${path("lib/validation.ts")};\nexport const schema = z.object({ a: z.string() });\nexport function __construct() { DynamoDBDocumentClient.from(new DynamoDBClient({ region: process.env.AWS_REGION }), { marshallOptions: { removeUndefinedValues: true } }); }\n`,
     // Each layer keeps the ones before it: the validation module stays in 3 and 4 (lib/config.ts
     // no longer imports it, so without it layer 3 would be smaller than layer 2).
@@ -246,7 +245,9 @@ export async function measureColdStarts(options: {
       bundleOk,
       loadOk,
       cpuLoadOk,
-      ...(bundleOk && loadOk !== false && cpuLoadOk !== false ? {} : { contributors: topContributors(exact.metafile, bundle.file) }),
+      ...(bundleOk && loadOk !== false && cpuLoadOk !== false
+        ? {}
+        : { contributors: topContributors(exact.metafile, bundle.file) }),
     });
     options.log(`cold start ${i + 1}/${measured.length} ${entry.handler}: ${ratio.toFixed(2)}x (CPU ${cpuRatio.toFixed(2)}x)`);
   }
@@ -256,5 +257,12 @@ export async function measureColdStarts(options: {
   const layers = layerNames.map((n) => timing(n, all.get(n) ?? []));
   // Over every sample of the run (each reference was measured next to each of its functions).
   const references = [...probes.bundles.keys()].filter((n) => n.startsWith("ref/")).map((n) => timing(n, all.get(n) ?? []));
-  return { runs: options.runs, node: process.version, loadAverage: { before: loadBefore, after: loadavg() }, references, layers, functions };
+  return {
+    runs: options.runs,
+    node: process.version,
+    loadAverage: { before: loadBefore, after: loadavg() },
+    references,
+    layers,
+    functions,
+  };
 }

@@ -108,7 +108,11 @@ export interface RuntimeResult {
  * stderr, and the consumer on each stored submission's stream record. One more submission goes
  * through the consumer under `recorder` for its DynamoDB work.
  */
-export async function measureRuntime(options: { fixture: Fixture; runs: number; recorderFactory: () => Recorder }): Promise<RuntimeResult> {
+export async function measureRuntime(options: {
+  fixture: Fixture;
+  runs: number;
+  recorderFactory: () => Recorder;
+}): Promise<RuntimeResult> {
   const { intake } = await loadHandlers();
   const consumer = (await import("../../functions/consumer/process-queue")).handler as (event: SQSEvent) => Promise<unknown>;
   const intakeSamples: RuntimeSample[] = [];
@@ -126,7 +130,11 @@ export async function measureRuntime(options: { fixture: Fixture; runs: number; 
     if (run.value.statusCode !== 200) throw new Error(`intake answered ${run.value.statusCode}: ${run.value.body}`);
     const item = await storedSubmission(run.value.json.submissionId as string);
     if (!item) throw new Error("the submission is not stored");
-    return { sample: { durationMs, cpuMs, logBytes: run.bytes, logLines: run.lines }, text: run.text, item: item as unknown as Record<string, unknown> };
+    return {
+      sample: { durationMs, cpuMs, logBytes: run.bytes, logLines: run.lines },
+      text: run.text,
+      item: item as unknown as Record<string, unknown>,
+    };
   };
   const consumeOne = async (item: Record<string, unknown>) => {
     const event = streamInsertEvent(item);
@@ -173,7 +181,10 @@ export async function measureRuntime(options: { fixture: Fixture; runs: number; 
 export async function notifyOnSubmissions(fixture: Fixture, email: string): Promise<void> {
   const formId = (await webhookItem(fixture.generic.id))?.formId as string | undefined;
   if (!formId) throw new Error("the form webhook has no form yet");
-  const res = await api("PUT", `/api/v1/forms/${formId}`, { token: fixture.owner.token, body: { settings: { notifyEmails: [email] } } });
+  const res = await api("PUT", `/api/v1/forms/${formId}`, {
+    token: fixture.owner.token,
+    body: { settings: { notifyEmails: [email] } },
+  });
   if (res.status !== 200) throw new Error(`form update failed: ${res.status} ${res.text}`);
 }
 
@@ -225,9 +236,21 @@ function bill(intake: { wcu: number; rcu: number; runtime: RuntimeStats }, consu
       quantity: `${r(intake.runtime.meanBilledMs)} ms x ${intakeMemoryGb * 1024} MB = ${Math.round(intakeGbS)} GB-s`,
       usd: intakeGbS * PRICES.lambdaArmPerGbSecond,
     },
-    { item: "DynamoDB writes, intake", quantity: `${intake.wcu} WRU per submission`, usd: intake.wcu * PRICES.dynamodbPerMillionWriteUnits },
-    { item: "DynamoDB reads, intake", quantity: `${intake.rcu} RRU per submission`, usd: intake.rcu * PRICES.dynamodbPerMillionReadUnits },
-    { item: "EventBridge Pipes (stream -> queue)", quantity: "1 event per non-spam submission", usd: PRICES.pipesPerMillionRequests },
+    {
+      item: "DynamoDB writes, intake",
+      quantity: `${intake.wcu} WRU per submission`,
+      usd: intake.wcu * PRICES.dynamodbPerMillionWriteUnits,
+    },
+    {
+      item: "DynamoDB reads, intake",
+      quantity: `${intake.rcu} RRU per submission`,
+      usd: intake.rcu * PRICES.dynamodbPerMillionReadUnits,
+    },
+    {
+      item: "EventBridge Pipes (stream -> queue)",
+      quantity: "1 event per non-spam submission",
+      usd: PRICES.pipesPerMillionRequests,
+    },
     {
       item: "SQS requests",
       quantity: `${SQS_REQUESTS_PER_SUBMISSION} per submission (send, receive, delete)`,
@@ -258,7 +281,9 @@ function bill(intake: { wcu: number; rcu: number; runtime: RuntimeStats }, consu
       quantity: `${Math.round(logBytes)} bytes per submission = ${r(logGb)} GB`,
       usd: logGb * PRICES.cloudwatchLogsPerGbIngested,
     },
-    ...(email ? [{ item: "SES, one notification email", quantity: "1 per submission", usd: PRICES.sesPerThousandEmails * 1000 }] : []),
+    ...(email
+      ? [{ item: "SES, one notification email", quantity: "1 per submission", usd: PRICES.sesPerThousandEmails * 1000 }]
+      : []),
   ];
   return { lines, total: lines.reduce((sum, l) => sum + l.usd, 0), logBytesPerSubmission: logBytes };
 }

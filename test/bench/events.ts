@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context, SQSEvent } from "aws-lambda";
 import { marshall } from "@aws-sdk/util-dynamodb";
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context, SQSEvent } from "aws-lambda";
 import type { RouteKey } from "../../functions/routes";
 
 /** An HTTP API payload format 2.0 event, as API Gateway (and infra/local/gateway.ts) builds it. */

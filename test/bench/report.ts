@@ -1,9 +1,9 @@
+import { describeCalls } from "../support/recording-client";
 import type { ColdStartResult } from "./cold-start";
 import type { CostResult, RuntimeResult } from "./cost";
 import type { ScenarioResult } from "./scenarios";
 import { checkBars } from "./scenarios";
 import type { ThroughputLevel } from "./throughput";
-import { describeCalls } from "../support/recording-client";
 
 /** A plain text table: columns padded to their widest cell, numbers right-aligned. */
 export function table(headers: string[], rows: (string | number)[][]): string {
@@ -74,7 +74,13 @@ export function costReport(cost: CostResult, without: RuntimeResult, withEmail: 
   const byItem = new Map(cost.withEmail.lines.map((l) => [l.item, l]));
   const rows = cost.withEmail.lines.map((l) => {
     const plain = cost.withoutEmail.lines.find((x) => x.item === l.item);
-    return [l.item, plain?.quantity ?? "-", plain ? `$${plain.usd.toFixed(3)}` : "-", byItem.get(l.item)?.quantity ?? "-", `$${l.usd.toFixed(3)}`];
+    return [
+      l.item,
+      plain?.quantity ?? "-",
+      plain ? `$${plain.usd.toFixed(3)}` : "-",
+      byItem.get(l.item)?.quantity ?? "-",
+      `$${l.usd.toFixed(3)}`,
+    ];
   });
   const runtime = (label: string, r: RuntimeResult) =>
     `consumer ${label}: p50 ${ms(r.consumer.p50Ms)} ms (CPU ${ms(r.consumer.cpuP50Ms)} ms; mean billed ${ms(r.consumer.meanBilledMs)}), ${Math.round(r.consumer.logBytesPerInvocation)} log bytes, ` +
@@ -97,9 +103,29 @@ export function costReport(cost: CostResult, without: RuntimeResult, withEmail: 
  */
 export function throughputReport(levels: ThroughputLevel[], callsPerIntake?: number): string {
   const rows = levels.flatMap((l) => [
-    [l.concurrency, "single PutItem", l.singlePut.rps.toFixed(1), l.singlePut.p50Ms, l.singlePut.p99Ms, l.singlePut.errors, "-", "-"],
+    [
+      l.concurrency,
+      "single PutItem",
+      l.singlePut.rps.toFixed(1),
+      l.singlePut.p50Ms,
+      l.singlePut.p99Ms,
+      l.singlePut.errors,
+      "-",
+      "-",
+    ],
     ...(l.intakeCalls
-      ? [[l.concurrency, "intake's calls alone", l.intakeCalls.rps.toFixed(1), l.intakeCalls.p50Ms, l.intakeCalls.p99Ms, l.intakeCalls.errors, "-", "-"]]
+      ? [
+          [
+            l.concurrency,
+            "intake's calls alone",
+            l.intakeCalls.rps.toFixed(1),
+            l.intakeCalls.p50Ms,
+            l.intakeCalls.p99Ms,
+            l.intakeCalls.errors,
+            "-",
+            "-",
+          ],
+        ]
       : []),
     [
       l.concurrency,
@@ -109,7 +135,7 @@ export function throughputReport(levels: ThroughputLevel[], callsPerIntake?: num
       l.intake.p99Ms,
       l.intake.errors,
       `${(l.share * 100).toFixed(0)}%` +
-        (callsPerIntake ? ` (calls ${((l.share * callsPerIntake) * 100).toFixed(0)}%)` : "") +
+        (callsPerIntake ? ` (calls ${(l.share * callsPerIntake * 100).toFixed(0)}%)` : "") +
         (l.callsShare !== undefined ? `; of its calls alone ${(l.callsShare * 100).toFixed(0)}%` : ""),
       `200s ${l.count.answered}, stored ${l.count.stored}, lost ${l.count.lost}, doubled ${l.count.doubled}, in flight at stop ${l.count.unanswered}; ` +
         `issue bar (40% of one PutItem): ${l.ok ? "ok" : "MISS"}` +

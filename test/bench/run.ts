@@ -39,7 +39,13 @@ mkdirSync(join(PROJECT_ROOT, ".bench"), { recursive: true });
 const previous = existsSync(resultFile) ? (JSON.parse(readFileSync(resultFile, "utf8")) as Record<string, unknown>) : {};
 const result: Record<string, unknown> = {
   ...previous,
-  machine: { cpus: cpus().length, model: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version, loadAverage: loadavg() },
+  machine: {
+    cpus: cpus().length,
+    model: cpus()[0]?.model,
+    memoryGb: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    loadAverage: loadavg(),
+  },
   startedAt: new Date().toISOString(),
 };
 const save = () => writeFileSync(resultFile, `${JSON.stringify(result, null, 2)}\n`);
@@ -47,7 +53,10 @@ const save = () => writeFileSync(resultFile, `${JSON.stringify(result, null, 2)}
 // 1. Cold start: first, before this run starts DynamoDB Local's JVM on the same cores.
 if (sections.has("cold")) {
   const { measureColdStarts } = await import("./cold-start");
-  const only = values.functions?.split(",").map((s) => s.trim()).filter(Boolean);
+  const only = values.functions
+    ?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const cold = await measureColdStarts({ runs, log, ...(only ? { only } : {}) });
   if (only) {
     const { coldStartReport } = await import("./report");
@@ -149,6 +158,8 @@ if (result.cost && runtime?.withEmail) {
 }
 if (result.throughput) {
   const clean = (result.scenarios as Scenarios | undefined)?.find((x) => x.id === "clean-intake");
-  printed.push(report.throughputReport(result.throughput as import("./throughput").ThroughputLevel[], clean?.summary.calls.length));
+  printed.push(
+    report.throughputReport(result.throughput as import("./throughput").ThroughputLevel[], clean?.summary.calls.length),
+  );
 }
 process.stdout.write(`\n${printed.join("\n\n")}\n\nWritten: ${resultFile}\n`);

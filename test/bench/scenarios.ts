@@ -67,7 +67,7 @@ export function cleanSubmission(nonce = randomBytes(6).toString("hex")) {
 }
 
 /** A client address of the documentation range, new for each run (per-IP counters start at 1). */
-export const clientIp = () => `198.51.100.${1 + (randomBytes(1)[0] as number) % 254}`;
+export const clientIp = () => `198.51.100.${1 + ((randomBytes(1)[0] as number) % 254)}`;
 
 export function intakeEvent(webhook: TestWebhook, body: unknown, options: { key?: boolean; sourceIp?: string } = {}) {
   return httpEvent({

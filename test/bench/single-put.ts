@@ -11,7 +11,11 @@ import { db, tableName } from "../../lib/aws/dynamodb";
  * filter.
  */
 
-const ok = (id: string) => ({ statusCode: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ success: true, id }) });
+const ok = (id: string) => ({
+  statusCode: 200,
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify({ success: true, id }),
+});
 
 /** The issue's reference: one PutItem of the request body, and nothing else. */
 export const singlePutRoute: ExtraRoute = {
@@ -36,9 +40,19 @@ const add = (pk: string, attribute: string, extra: Record<string, unknown> = {})
     new UpdateCommand({
       TableName: tableName(),
       Key: { pk, sk: "BENCH" },
-      UpdateExpression: `ADD #n :one SET #t = :type${Object.keys(extra).map((k) => `, #${k} = :${k}`).join("")}`,
-      ExpressionAttributeNames: { "#n": attribute, "#t": "type", ...Object.fromEntries(Object.keys(extra).map((k) => [`#${k}`, k])) },
-      ExpressionAttributeValues: { ":one": 1, ":type": "bench", ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [`:${k}`, v])) },
+      UpdateExpression: `ADD #n :one SET #t = :type${Object.keys(extra)
+        .map((k) => `, #${k} = :${k}`)
+        .join("")}`,
+      ExpressionAttributeNames: {
+        "#n": attribute,
+        "#t": "type",
+        ...Object.fromEntries(Object.keys(extra).map((k) => [`#${k}`, k])),
+      },
+      ExpressionAttributeValues: {
+        ":one": 1,
+        ":type": "bench",
+        ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [`:${k}`, v])),
+      },
     }),
   );
 
@@ -70,12 +84,25 @@ export const intakeCallsRoute: ExtraRoute = {
       db().send(
         new PutCommand({
           TableName: tableName(),
-          Item: { pk: `BENCH#sub#${id}`, sk: "BENCH", type: "bench", gsi1pk: "BENCH#subs", gsi1sk: `${hourMinute}#${id}`, body: event.body ?? "", padding: "x".repeat(400) },
+          Item: {
+            pk: `BENCH#sub#${id}`,
+            sk: "BENCH",
+            type: "bench",
+            gsi1pk: "BENCH#subs",
+            gsi1sk: `${hourMinute}#${id}`,
+            body: event.body ?? "",
+            padding: "x".repeat(400),
+          },
           ConditionExpression: "attribute_not_exists(pk)",
         }),
       ),
       add("BENCH#webhook", "submissionCount", { gsi1pk: "BENCH#webhooks", gsi1sk: "BENCH#webhook" }),
-      db().send(new PutCommand({ TableName: tableName(), Item: { pk: `BENCH#dup#${id}`, sk: "BENCH", type: "bench", ttl: Math.floor(Date.now() / 1000) + 600 } })),
+      db().send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: { pk: `BENCH#dup#${id}`, sk: "BENCH", type: "bench", ttl: Math.floor(Date.now() / 1000) + 600 },
+        }),
+      ),
     ]);
     return ok(id);
   },

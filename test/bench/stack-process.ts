@@ -6,15 +6,18 @@
  */
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parseLocalConfig } from "../../lib/config";
 import { startLocalStack } from "../../infra/local/stack";
+import { parseLocalConfig } from "../../lib/config";
 
 const local = parseLocalConfig(process.env);
 const { info, stop } = await startLocalStack(local);
 const { startGateway } = await import("../../infra/local/gateway");
 const { singlePutRoute, intakeCallsRoute } = await import("./single-put");
 const bench = await startGateway(0, "127.0.0.1", [singlePutRoute, intakeCallsRoute]);
-writeFileSync(join(resolve(local.DATA_DIR), "bench-gateway.json"), JSON.stringify({ ...info, benchUrl: bench.url.replace("localhost", "127.0.0.1") }));
+writeFileSync(
+  join(resolve(local.DATA_DIR), "bench-gateway.json"),
+  JSON.stringify({ ...info, benchUrl: bench.url.replace("localhost", "127.0.0.1") }),
+);
 
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

@@ -162,7 +162,10 @@ export async function measureThroughput(options: {
             method: "POST",
             path,
             headers: HEADERS,
-            setupRequest: (request) => ({ ...request, body: JSON.stringify({ ...cleanSubmission(), nonce: randomBytes(8).toString("hex") }) }),
+            setupRequest: (request) => ({
+              ...request,
+              body: JSON.stringify({ ...cleanSubmission(), nonce: randomBytes(8).toString("hex") }),
+            }),
           },
         ],
       });
@@ -188,7 +191,11 @@ export async function measureThroughput(options: {
       share,
       ok: share >= MIN_THROUGHPUT_SHARE && intake.errors === 0 && counted.lost === 0 && counted.doubled === 0,
       callsOk:
-        intake.rps / calls.rps >= MIN_SHARE_OF_OWN_CALLS && calls.errors === 0 && intake.errors === 0 && counted.lost === 0 && counted.doubled === 0,
+        intake.rps / calls.rps >= MIN_SHARE_OF_OWN_CALLS &&
+        calls.errors === 0 &&
+        intake.errors === 0 &&
+        counted.lost === 0 &&
+        counted.doubled === 0,
     });
   }
   return levels;

@@ -39,7 +39,10 @@ describe("platform admin", () => {
     const bad = await api("PUT", `/api/v1/admin/organizations/${owner.orgId}`, { token: admin, body: { plan: "gold" } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe("VALIDATION_ERROR");
-    const missing = await api("PUT", "/api/v1/admin/organizations/org_0000000000000000000000", { token: admin, body: { plan: "pro" } });
+    const missing = await api("PUT", "/api/v1/admin/organizations/org_0000000000000000000000", {
+      token: admin,
+      body: { plan: "pro" },
+    });
     expect(missing.status).toBe(404);
   });
 
@@ -48,7 +51,10 @@ describe("platform admin", () => {
     const list = await api("GET", "/api/v1/admin/organizations", { token: owner.token });
     expect(list.status).toBe(403);
     expect(list.body.error.code).toBe("PLATFORM_ADMIN_REQUIRED");
-    const change = await api("PUT", `/api/v1/admin/organizations/${owner.orgId}`, { token: owner.token, body: { plan: "enterprise" } });
+    const change = await api("PUT", `/api/v1/admin/organizations/${owner.orgId}`, {
+      token: owner.token,
+      body: { plan: "enterprise" },
+    });
     expect(change.status).toBe(403);
     expect(change.body.error.code).toBe("PLATFORM_ADMIN_REQUIRED");
   });

@@ -1,7 +1,6 @@
-
 import { newToken } from "../../lib/auth/tokens";
 import { addMember, api, createSite, setPlan, signupOwner } from "../support/api";
-import { agencyOwner, code, createKey, RESTRICTED, } from "../support/api-keys";
+import { agencyOwner, code, createKey, RESTRICTED } from "../support/api-keys";
 
 describe("who may manage API keys", () => {
   const routes = (id: string) =>

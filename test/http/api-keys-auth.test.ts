@@ -2,7 +2,7 @@ import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { resolveApiKey } from "../../lib/auth/api-key-auth";
 import { db, tableName } from "../../lib/aws/dynamodb";
 import { keys } from "../../lib/store/keys";
-import { api, platformAdminToken, setPlan, } from "../support/api";
+import { api, platformAdminToken, setPlan } from "../support/api";
 import { agencyOwner, code, createKey, sameWindow } from "../support/api-keys";
 
 describe("authenticating with an API key", () => {

@@ -1,6 +1,5 @@
-
-import { type Account, api, createSite, } from "../support/api";
-import { agencyOwner, code, createKey, } from "../support/api-keys";
+import { type Account, api, createSite } from "../support/api";
+import { agencyOwner, code, createKey } from "../support/api-keys";
 
 describe("bad input gets a 4xx with a code", () => {
   let owner: Account;

@@ -1,6 +1,5 @@
-
-import { addMember, api, } from "../support/api";
-import { agencyOwner, CREATE_FIELDS, code, createKey, DEFAULT_PERMISSIONS, LIST_ITEM_FIELDS, SECRET, } from "../support/api-keys";
+import { addMember, api } from "../support/api";
+import { agencyOwner, CREATE_FIELDS, code, createKey, DEFAULT_PERMISSIONS, LIST_ITEM_FIELDS, SECRET } from "../support/api-keys";
 
 describe("API key lifecycle", () => {
   test("create, list, read, update, revoke and delete permanently", async () => {

@@ -63,7 +63,10 @@ describe("POST /api/v1/auth/signup", () => {
   });
 
   test("malformed JSON: 400 INVALID_JSON", async () => {
-    const res = await api("POST", "/api/v1/auth/signup", { rawBody: '{"email": ', headers: { "content-type": "application/json" } });
+    const res = await api("POST", "/api/v1/auth/signup", {
+      rawBody: '{"email": ',
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ success: false, error: { code: "INVALID_JSON", message: expect.any(String) } });
   });

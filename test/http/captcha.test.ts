@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import { db, tableName } from "../../lib/aws/dynamodb";
 import { CAPTCHA_TOKEN_FIELDS, takeCaptchaTokens } from "../../lib/spam/captcha";
 import { fingerprint } from "../../lib/spam/evidence";
-import { db, tableName } from "../../lib/aws/dynamodb";
 import { keys } from "../../lib/store/keys";
 import { type Account, api, signupOwner } from "../support/api";
 import { captchaToken, receivedFor, SECRET_PREFIX, TEST_TIMEOUT_MS } from "../support/fake-captcha";
@@ -75,7 +75,12 @@ describe.each(["score", "challenge"] as const)("a site with a %s captcha provide
   test.each(CAPTCHA_TOKEN_FIELDS[kind])("a passing token in %s is verified, and the token is never stored", async (name) => {
     const ip = freshIp();
     const token = captchaToken("pass");
-    const res = await submit(hooks[kind], ip, { ...unique(), [name]: token }, { headers: { ...BROWSER, "x-forwarded-for": "203.0.113.50" } });
+    const res = await submit(
+      hooks[kind],
+      ip,
+      { ...unique(), [name]: token },
+      { headers: { ...BROWSER, "x-forwarded-for": "203.0.113.50" } },
+    );
     expect(res.status).toBe(200);
     const item = await storedSubmission(res.body.submissionId);
     expect(item?.data).not.toHaveProperty(name);
@@ -230,15 +235,23 @@ describe("score thresholds", () => {
   });
 
   test("a site's own minimum (0.8) applies", async () => {
-    expect((await submit(strictScore, freshIp(), { ...unique(), "score-captcha-response": captchaToken("score", 0.7) })).status).toBe(403);
-    expect((await submit(strictScore, freshIp(), { ...unique(), "score-captcha-response": captchaToken("score", 0.8) })).status).toBe(200);
+    expect(
+      (await submit(strictScore, freshIp(), { ...unique(), "score-captcha-response": captchaToken("score", 0.7) })).status,
+    ).toBe(403);
+    expect(
+      (await submit(strictScore, freshIp(), { ...unique(), "score-captcha-response": captchaToken("score", 0.8) })).status,
+    ).toBe(200);
   });
 
   test("the minimum defaults to 0.5 and is shown", async () => {
     const site = await api("GET", `/api/v1/sites/${defaultScore.siteId}`, { token: owner.token });
     expect(site.body.data.site.captcha.minScore).toBe(0.5);
-    expect((await submit(defaultScore, freshIp(), { ...unique(), "score-captcha-response": captchaToken("score", 0.4) })).status).toBe(403);
-    expect((await submit(defaultScore, freshIp(), { ...unique(), "score-captcha-response": captchaToken("score", 0.6) })).status).toBe(200);
+    expect(
+      (await submit(defaultScore, freshIp(), { ...unique(), "score-captcha-response": captchaToken("score", 0.4) })).status,
+    ).toBe(403);
+    expect(
+      (await submit(defaultScore, freshIp(), { ...unique(), "score-captcha-response": captchaToken("score", 0.6) })).status,
+    ).toBe(200);
   });
 
   test("the challenge provider has no score to check", async () => {
@@ -256,7 +269,9 @@ describe("captcha settings", () => {
   test("a site without a provider needs no token, and token fields sent anyway are not stored", async () => {
     const plain = await submitAndRead(noCaptcha, freshIp(), unique());
     expect(plain.isSpam).toBe(false);
-    const all = Object.fromEntries([...CAPTCHA_TOKEN_FIELDS.score, ...CAPTCHA_TOKEN_FIELDS.challenge].map((f) => [f, `stray-${f}`]));
+    const all = Object.fromEntries(
+      [...CAPTCHA_TOKEN_FIELDS.score, ...CAPTCHA_TOKEN_FIELDS.challenge].map((f) => [f, `stray-${f}`]),
+    );
     const item = await submitAndRead(noCaptcha, freshIp(), { ...unique(), ...all });
     for (const name of Object.keys(all)) expect(item.data).not.toHaveProperty(name);
     expect(JSON.stringify(item)).not.toContain("stray-");
@@ -285,7 +300,12 @@ describe("captcha settings", () => {
       expect(res.text).not.toContain(key.slice(SECRET_PREFIX.length, SECRET_PREFIX.length + 16));
       expect(res.text).not.toMatch(/"secretKey"/);
     }
-    expect(keep.body.data.site.captcha).toEqual({ provider: "score", siteKey: "public-site-key", minScore: 0.6, hasSecretKey: true });
+    expect(keep.body.data.site.captcha).toEqual({
+      provider: "score",
+      siteKey: "public-site-key",
+      minScore: 0.6,
+      hasSecretKey: true,
+    });
     // The kept secret still verifies.
     const hook = await newHook(owner, siteId);
     const token = captchaToken("pass");
@@ -343,7 +363,10 @@ describe("token fields (in-process)", () => {
 
 describe("the fake provider refuses what a real one must never be sent (so the passes above prove the request)", () => {
   const post = (url: string, init: RequestInit = {}) =>
-    fetch(url, { method: "POST", ...init }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
+    fetch(url, { method: "POST", ...init }).then(async (r) => ({
+      status: r.status,
+      body: (await r.json()) as Record<string, unknown>,
+    }));
   const form = (params: Record<string, string>) => ({
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams(params).toString(),
@@ -353,7 +376,11 @@ describe("the fake provider refuses what a real one must never be sent (so the p
 
   test.each([
     ["the secret in the query string", () => post(`${url()}?secret=${SECRET_PREFIX}x`, form(good())), "secret-or-token-in-url"],
-    ["a JSON body", () => post(url(), { headers: { "content-type": "application/json" }, body: JSON.stringify(good()) }), "not-form-encoded"],
+    [
+      "a JSON body",
+      () => post(url(), { headers: { "content-type": "application/json" }, body: JSON.stringify(good()) }),
+      "not-form-encoded",
+    ],
     ["no secret", () => post(url(), form({ ...good(), secret: "" })), "missing-input-secret"],
     ["no remoteip", () => post(url(), form({ ...good(), remoteip: "" })), "missing-remoteip"],
     ["another secret", () => post(url(), form({ ...good(), secret: "live-secret" })), "invalid-input-secret"],

@@ -36,7 +36,12 @@ describe("CSV and JSON export", () => {
       makeSubmission(form, {
         createdAt: minutesAgo(40),
         referenceId: "EXP-1",
-        data: { name: 'Ada "The Countess" Lovelace', email: "ada@example.com", note: "line one\r\nline two, with a comma", tags: ["a", "b"] },
+        data: {
+          name: 'Ada "The Countess" Lovelace',
+          email: "ada@example.com",
+          note: "line one\r\nline two, with a comma",
+          tags: ["a", "b"],
+        },
       }),
       makeSubmission(form, {
         createdAt: minutesAgo(30),
@@ -83,8 +88,17 @@ describe("CSV and JSON export", () => {
     // Newest first, spam excluded by default.
     expect(rows.slice(1)).toEqual([
       ["'\tTabbed", "c@example.com", "'\rCarriage", "", "from a removed field", "EXP-3", s3?.createdAt, "false"],
-      ["'=HYPERLINK(\"http://evil.example\",\"click\")", "'+1 555 0100", "'-2+3", "'@SUM(A1)", "", "EXP-2", s2?.createdAt, "false"],
-      ['Ada "The Countess" Lovelace', "ada@example.com", "line one\r\nline two, with a comma", "a, b", "", "EXP-1", s1?.createdAt, "false"],
+      ['\'=HYPERLINK("http://evil.example","click")', "'+1 555 0100", "'-2+3", "'@SUM(A1)", "", "EXP-2", s2?.createdAt, "false"],
+      [
+        'Ada "The Countess" Lovelace',
+        "ada@example.com",
+        "line one\r\nline two, with a comma",
+        "a, b",
+        "",
+        "EXP-1",
+        s1?.createdAt,
+        "false",
+      ],
     ]);
     // Quotes doubled inside a quoted cell (RFC 4180 rule 7).
     expect(content).toContain('"Ada ""The Countess"" Lovelace"');
@@ -101,10 +115,11 @@ describe("CSV and JSON export", () => {
     expect(await refs("?spam=all")).toEqual(["EXP-4", "EXP-3", "EXP-2", "EXP-1"]);
     expect(await refs("?spam=true")).toEqual(["EXP-4"]);
     expect(await refs("?q=COUNTESS")).toEqual(["EXP-1"]);
-    expect(await refs(`?from=${encodeURIComponent(subs[1]?.createdAt as string)}&to=${encodeURIComponent(subs[2]?.createdAt as string)}`)).toEqual([
-      "EXP-3",
-      "EXP-2",
-    ]);
+    expect(
+      await refs(
+        `?from=${encodeURIComponent(subs[1]?.createdAt as string)}&to=${encodeURIComponent(subs[2]?.createdAt as string)}`,
+      ),
+    ).toEqual(["EXP-3", "EXP-2"]);
     // Nothing matches: a header alone.
     const empty = await api("GET", exportPath(form.id, "?q=nothing-like-this"), { token: owner.token });
     expect(empty.body.data.rows).toBe(0);
@@ -114,7 +129,9 @@ describe("CSV and JSON export", () => {
   test("JSON: the form's fields and every submission in the API's shape", async () => {
     const res = await api("GET", exportPath(form.id, "?format=json&spam=all"), { token: owner.token });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual(expect.objectContaining({ format: "json", rows: 4, delivery: "inline", contentType: "application/json; charset=utf-8" }));
+    expect(res.body.data).toEqual(
+      expect.objectContaining({ format: "json", rows: 4, delivery: "inline", contentType: "application/json; charset=utf-8" }),
+    );
     const file = JSON.parse(res.body.data.content);
     expect(file.form).toEqual({
       id: form.id,
@@ -127,7 +144,9 @@ describe("CSV and JSON export", () => {
       ],
     });
     expect(file.submissions.map((s: { referenceId: string }) => s.referenceId)).toEqual(["EXP-4", "EXP-3", "EXP-2", "EXP-1"]);
-    expect(file.submissions[3]).toEqual(expect.objectContaining({ id: subs[0]?.id, data: subs[0]?.data, spam: { score: 0, isSpam: false, signals: [] } }));
+    expect(file.submissions[3]).toEqual(
+      expect.objectContaining({ id: subs[0]?.id, data: subs[0]?.data, spam: { score: 0, isSpam: false, signals: [] } }),
+    );
     const one = await api("GET", `/api/v1/submissions/${subs[0]?.id}`, { token: owner.token });
     // The same shape as the API's (the lead may arrive in between: the pipeline runs meanwhile).
     const { lead: _a, ...exported } = file.submissions[3];
@@ -174,70 +193,75 @@ describe("CSV and JSON export", () => {
 describe("large exports", () => {
   const COUNT = 10_000;
 
-  test(
-    `${COUNT} submissions export through S3: a short-lived link to a file with every row`,
-    async () => {
-      const started = Date.now();
-      const own = await signupOwner("export-large");
-      const site = await createSite(own);
-      const form = await insertForm(own, site, { name: "Big form", fields: FIELDS });
-      const base = Date.now() - COUNT * 1000;
-      const message = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat. Duis aute irure dolor in reprehenderit in voluptate velit esse cillum dolore eu fugiat nulla pariatur, ";
-      // Stored as spam so the intake pipeline (which passes only non-spam inserts) stays quiet;
-      // the export asks for spam=true and reads them all the same way.
-      const subs = Array.from({ length: COUNT }, (_, i) =>
-        makeSubmission(form, {
-          referenceId: `BIG-${i + 1}`,
-          createdAt: new Date(base + i * 1000).toISOString(),
-          data: { name: `Person ${i + 1}`, email: `person${i + 1}@example.com`, note: `${message}${message}#${i + 1}` },
-          spam: { score: 80, isSpam: true, signals: [] },
-        }),
-      );
-      await putSubmissions(subs);
-      const written = Date.now();
+  test(`${COUNT} submissions export through S3: a short-lived link to a file with every row`, async () => {
+    const started = Date.now();
+    const own = await signupOwner("export-large");
+    const site = await createSite(own);
+    const form = await insertForm(own, site, { name: "Big form", fields: FIELDS });
+    const base = Date.now() - COUNT * 1000;
+    const message =
+      "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat. Duis aute irure dolor in reprehenderit in voluptate velit esse cillum dolore eu fugiat nulla pariatur, ";
+    // Stored as spam so the intake pipeline (which passes only non-spam inserts) stays quiet;
+    // the export asks for spam=true and reads them all the same way.
+    const subs = Array.from({ length: COUNT }, (_, i) =>
+      makeSubmission(form, {
+        referenceId: `BIG-${i + 1}`,
+        createdAt: new Date(base + i * 1000).toISOString(),
+        data: { name: `Person ${i + 1}`, email: `person${i + 1}@example.com`, note: `${message}${message}#${i + 1}` },
+        spam: { score: 80, isSpam: true, signals: [] },
+      }),
+    );
+    await putSubmissions(subs);
+    const written = Date.now();
 
-      const res = await api("GET", exportPath(form.id, "?spam=true"), { token: own.token });
-      expect(res.status).toBe(200);
-      const data = res.body.data;
-      expect(data).toEqual({
-        format: "csv",
-        rows: COUNT,
-        bytes: expect.any(Number),
-        filename: expect.stringMatching(/^big-form-submissions-.*\.csv$/),
-        contentType: "text/csv; charset=utf-8",
-        delivery: "link",
-        url: expect.stringMatching(/^http/),
-        expiresAt: expect.any(String),
-      });
-      expect(data.bytes).toBeGreaterThan(INLINE_EXPORT_MAX_BYTES);
-      // The answer itself stays small; the link expires within 15 minutes and is signed.
-      expect(res.text.length).toBeLessThan(4096);
-      const ttl = Date.parse(data.expiresAt) - Date.now();
-      expect(ttl).toBeGreaterThan(10 * 60_000);
-      expect(ttl).toBeLessThanOrEqual(15 * 60_000);
-      const url = new URL(data.url);
-      expect(url.searchParams.get("X-Amz-Expires")).toBe("900");
-      expect(url.searchParams.get("X-Amz-Signature")).toEqual(expect.any(String));
-      expect(url.pathname).toMatch(new RegExp(`/exports/${own.orgId}/${form.id}/`));
+    const res = await api("GET", exportPath(form.id, "?spam=true"), { token: own.token });
+    expect(res.status).toBe(200);
+    const data = res.body.data;
+    expect(data).toEqual({
+      format: "csv",
+      rows: COUNT,
+      bytes: expect.any(Number),
+      filename: expect.stringMatching(/^big-form-submissions-.*\.csv$/),
+      contentType: "text/csv; charset=utf-8",
+      delivery: "link",
+      url: expect.stringMatching(/^http/),
+      expiresAt: expect.any(String),
+    });
+    expect(data.bytes).toBeGreaterThan(INLINE_EXPORT_MAX_BYTES);
+    // The answer itself stays small; the link expires within 15 minutes and is signed.
+    expect(res.text.length).toBeLessThan(4096);
+    const ttl = Date.parse(data.expiresAt) - Date.now();
+    expect(ttl).toBeGreaterThan(10 * 60_000);
+    expect(ttl).toBeLessThanOrEqual(15 * 60_000);
+    const url = new URL(data.url);
+    expect(url.searchParams.get("X-Amz-Expires")).toBe("900");
+    expect(url.searchParams.get("X-Amz-Signature")).toEqual(expect.any(String));
+    expect(url.pathname).toMatch(new RegExp(`/exports/${own.orgId}/${form.id}/`));
 
-      const download = await fetch(data.url);
-      expect(download.status).toBe(200);
-      const file = Buffer.from(await download.arrayBuffer());
-      expect(file.length).toBe(data.bytes);
-      const text = file.toString("utf8");
-      const rows = parseCsv(text);
-      expect(rows[0]).toEqual(["Name", "Email", "Note", "Tags", "referenceId", "createdAt", "spam"]);
-      expect(rows).toHaveLength(COUNT + 1);
-      const refs = rows.slice(1).map((row) => row[4]);
-      // Newest first, and every submission exactly once.
-      expect(refs[0]).toBe(`BIG-${COUNT}`);
-      expect(refs[COUNT - 1]).toBe("BIG-1");
-      expect(new Set(refs).size).toBe(COUNT);
-      expect(rows[COUNT]).toEqual(["Person 1", "person1@example.com", `${message}${message}#1`, "", "BIG-1", subs[0]?.createdAt, "true"]);
-      console.log(
-        `large export: wrote ${COUNT} in ${written - started} ms, exported and downloaded ${data.bytes} bytes in ${Date.now() - written} ms`,
-      );
-    },
-    300_000,
-  );
+    const download = await fetch(data.url);
+    expect(download.status).toBe(200);
+    const file = Buffer.from(await download.arrayBuffer());
+    expect(file.length).toBe(data.bytes);
+    const text = file.toString("utf8");
+    const rows = parseCsv(text);
+    expect(rows[0]).toEqual(["Name", "Email", "Note", "Tags", "referenceId", "createdAt", "spam"]);
+    expect(rows).toHaveLength(COUNT + 1);
+    const refs = rows.slice(1).map((row) => row[4]);
+    // Newest first, and every submission exactly once.
+    expect(refs[0]).toBe(`BIG-${COUNT}`);
+    expect(refs[COUNT - 1]).toBe("BIG-1");
+    expect(new Set(refs).size).toBe(COUNT);
+    expect(rows[COUNT]).toEqual([
+      "Person 1",
+      "person1@example.com",
+      `${message}${message}#1`,
+      "",
+      "BIG-1",
+      subs[0]?.createdAt,
+      "true",
+    ]);
+    console.log(
+      `large export: wrote ${COUNT} in ${written - started} ms, exported and downloaded ${data.bytes} bytes in ${Date.now() - written} ms`,
+    );
+  }, 300_000);
 });

@@ -33,7 +33,11 @@ describe("creating and reading forms", () => {
   test("POST creates a draft builder form; GET and the list show it", async () => {
     const res = await api("POST", siteForms(siteId), {
       token: owner.token,
-      body: { name: "Quote request", fields: FIELDS, settings: { notifyEmails: ["Sales@Example.com", "sales@example.com", "ops@example.com"] } },
+      body: {
+        name: "Quote request",
+        fields: FIELDS,
+        settings: { notifyEmails: ["Sales@Example.com", "sales@example.com", "ops@example.com"] },
+      },
     });
     expect(res.status).toBe(201);
     const form = res.body.data.form;
@@ -104,7 +108,10 @@ describe("creating and reading forms", () => {
     ["a 101-character key", { name: "x", fields: [field({ key: "k".repeat(101) })] }],
     ["201 fields", { name: "x", fields: Array.from({ length: 201 }, (_, i) => field({ key: `f${i}` })) }],
     ["an invalid notification email", { name: "x", settings: { notifyEmails: ["not-an-email"] } }],
-    ["11 notification emails", { name: "x", settings: { notifyEmails: Array.from({ length: 11 }, (_, i) => `n${i}@example.com`) } }],
+    [
+      "11 notification emails",
+      { name: "x", settings: { notifyEmails: Array.from({ length: 11 }, (_, i) => `n${i}@example.com`) } },
+    ],
     ["an unknown setting", { name: "x", settings: { theme: "dark" } }],
     ["an unknown status", { name: "x", status: "live" }],
   ])("POST with %s is 400 VALIDATION_ERROR", async (_label, body) => {
@@ -171,7 +178,9 @@ describe("creating and reading forms", () => {
       const bad = await api("GET", `${siteForms(site)}${query}`, { token: own.token });
       expect([query, bad.status, bad.body.error.code]).toEqual([query, 400, "VALIDATION_ERROR"]);
     }
-    const foreignCursor = Buffer.from(JSON.stringify({ pk: "x", sk: "x", gsi1pk: "SITE#other#FORMS", gsi1sk: "x" })).toString("base64url");
+    const foreignCursor = Buffer.from(JSON.stringify({ pk: "x", sk: "x", gsi1pk: "SITE#other#FORMS", gsi1sk: "x" })).toString(
+      "base64url",
+    );
     for (const cursorValue of ["not-a-cursor", foreignCursor]) {
       const bad = await api("GET", `${siteForms(site)}?cursor=${cursorValue}`, { token: own.token });
       expect([bad.status, bad.body.error.code]).toEqual([400, "INVALID_CURSOR"]);
@@ -235,7 +244,15 @@ describe("editing forms", () => {
     ["an unknown field", { origin: "webhook" }],
     ["a status (publish has its own route)", { status: "published" }],
     ["fields that are not a list", { fields: "email" }],
-    ["repeated keys", { fields: [{ key: "a", label: "A", type: "text" }, { key: "a", label: "B", type: "text" }] }],
+    [
+      "repeated keys",
+      {
+        fields: [
+          { key: "a", label: "A", type: "text" },
+          { key: "a", label: "B", type: "text" },
+        ],
+      },
+    ],
     ["an invalid notification email", { settings: { notifyEmails: ["x@"] } }],
     ["a non-boolean restore", { restore: "yes" }],
   ])("PUT with %s is 400 VALIDATION_ERROR", async (_label, body) => {
@@ -348,7 +365,8 @@ describe("archiving and deleting forms", () => {
 
     // The background purge (stream → queue → consumer, grace 0 in tests) deletes the rest.
     const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline && ((await getForm(form.id)) || (await storedItem(sent[0]?.submissionId as string)))) await sleep(250);
+    while (Date.now() < deadline && ((await getForm(form.id)) || (await storedItem(sent[0]?.submissionId as string))))
+      await sleep(250);
     expect(await getForm(form.id)).toBeUndefined();
     for (const s of sent) expect(await storedItem(s.submissionId)).toBeUndefined();
     expect(await getItem(keys.purgeJob(form.id))).toBeUndefined();
@@ -380,14 +398,20 @@ describe("form permissions", () => {
     ];
     const full = await apiKeyWith(own, all);
     for (const [method, path, permission, body] of routes) {
-      const lacking = await apiKeyWith(own, all.filter((p) => p !== permission));
+      const lacking = await apiKeyWith(
+        own,
+        all.filter((p) => p !== permission),
+      );
       const denied = await api(method, path, { token: lacking, ...(body ? { body } : {}) });
       expect([method, path, denied.status, denied.body.error?.code]).toEqual([method, path, 403, "INSUFFICIENT_PERMISSION"]);
       expect(denied.body.error.message).toContain(permission);
       const allowed = await api(method, path, { token: full, ...(body ? { body } : {}) });
       expect([method, path, allowed.status < 300]).toEqual([method, path, true]);
     }
-    const lackingDelete = await apiKeyWith(own, all.filter((p) => p !== "forms.delete"));
+    const lackingDelete = await apiKeyWith(
+      own,
+      all.filter((p) => p !== "forms.delete"),
+    );
     expect((await api("DELETE", `${formPath(form.id)}?permanent=true`, { token: lackingDelete })).status).toBe(403);
     expect((await api("DELETE", `${formPath(form.id)}?permanent=true`, { token: full })).status).toBe(200);
   });

@@ -1,6 +1,6 @@
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
-import { sha256Hex } from "../../lib/ids";
 import { db, tableName } from "../../lib/aws/dynamodb";
+import { sha256Hex } from "../../lib/ids";
 import { keys } from "../../lib/store/keys";
 import { type Account, signupOwner } from "../support/api";
 import {
@@ -99,7 +99,11 @@ describe("the advertising-platform lead payload", () => {
       is_test: false,
     });
     expect(stored?.metadata.isTest).toBe(false);
-    expect(stored?.data).toMatchObject({ full_name: "Ada Lovelace", postal_code: "NW1 6XE", custom_number: "1234567890123456789" });
+    expect(stored?.data).toMatchObject({
+      full_name: "Ada Lovelace",
+      postal_code: "NW1 6XE",
+      custom_number: "1234567890123456789",
+    });
   });
 
   test.each(["google_key", "Google_key", "partner_key"])("the secret is accepted in the body as %s", async (field) => {
@@ -110,8 +114,16 @@ describe("the advertising-platform lead payload", () => {
   test("a lead without a secret is 401 WEBHOOK_KEY_REQUIRED, a wrong one 401 WEBHOOK_KEY_INVALID; ?key= and the header work too", async () => {
     const t = await adsTarget("ads-auth");
     expectStatus(await postIntake(t.webhook, { json: adsLead(), key: null }), 401, "WEBHOOK_KEY_REQUIRED");
-    expectStatus(await postIntake(t.webhook, { json: { ...adsLead(), google_key: "wrong" }, key: null }), 401, "WEBHOOK_KEY_INVALID");
-    expectStatus(await postIntake(t.webhook, { json: { ...adsLead(), google_key: 12345 }, key: null }), 401, "WEBHOOK_KEY_REQUIRED");
+    expectStatus(
+      await postIntake(t.webhook, { json: { ...adsLead(), google_key: "wrong" }, key: null }),
+      401,
+      "WEBHOOK_KEY_INVALID",
+    );
+    expectStatus(
+      await postIntake(t.webhook, { json: { ...adsLead(), google_key: 12345 }, key: null }),
+      401,
+      "WEBHOOK_KEY_REQUIRED",
+    );
     accepted(await postIntake(t.webhook, { json: adsLead() }));
     accepted(await postIntake(t.webhook, { json: adsLead(), key: null, headers: { "x-webhook-key": t.webhook.secretKey } }));
     expect((await webhookItem(t.webhook.id))?.submissionCount).toBe(2);
@@ -189,11 +201,15 @@ describe("the advertising-platform lead payload", () => {
     const first = accepted(await sendLead(t.webhook, lead));
     const again = accepted(await sendLead(t.webhook, lead));
     // A re-sent lead whose answers changed is still the same lead.
-    const changed = accepted(await sendLead(t.webhook, { ...lead, user_column_data: [{ column_id: "EMAIL", string_value: "new@example.com" }] }));
+    const changed = accepted(
+      await sendLead(t.webhook, { ...lead, user_column_data: [{ column_id: "EMAIL", string_value: "new@example.com" }] }),
+    );
     expect(again).toEqual(first);
     expect(changed).toEqual(first);
     // The lead marker: the lead id's hash under the webhook, kept 90 days (TTL).
-    const marker = (await db().send(new GetCommand({ TableName: tableName(), Key: keys.lead(t.webhook.id, sha256Hex(String(lead.lead_id))) }))).Item;
+    const marker = (
+      await db().send(new GetCommand({ TableName: tableName(), Key: keys.lead(t.webhook.id, sha256Hex(String(lead.lead_id))) }))
+    ).Item;
     expect({ success: true, ...marker?.result }).toEqual(first);
     expect(marker?.ttl - Date.now() / 1000).toBeGreaterThan(90 * 24 * 3600 - 120);
     const form = await linkedForm(t.webhook.id);

@@ -1,5 +1,4 @@
-
-import { api, type Account, signupOwner } from "../support/api";
+import { type Account, api, signupOwner } from "../support/api";
 import {
   accepted,
   expectNothingStored,
@@ -40,7 +39,11 @@ describe("authentication and states", () => {
       "WEBHOOK_KEY_INVALID",
     );
     // A key in an ordinary (non-advertising) body is data, not a secret.
-    expectStatus(await postIntake(t.webhook, { json: { google_key: t.webhook.secretKey }, key: null }), 401, "WEBHOOK_KEY_REQUIRED");
+    expectStatus(
+      await postIntake(t.webhook, { json: { google_key: t.webhook.secretKey }, key: null }),
+      401,
+      "WEBHOOK_KEY_REQUIRED",
+    );
     await expectNothingStored(t);
   });
 
@@ -75,7 +78,9 @@ describe("authentication and states", () => {
   test("a rotated secret: the old one is 401 at once, the new one works", async () => {
     const t = await target("rotate");
     accepted(await postIntake(t.webhook, { json: { a: "1" } }));
-    const rotated = await api("POST", `/api/v1/sites/${t.siteId}/webhooks/${t.webhook.id}/rotate-secret`, { token: t.owner.token });
+    const rotated = await api("POST", `/api/v1/sites/${t.siteId}/webhooks/${t.webhook.id}/rotate-secret`, {
+      token: t.owner.token,
+    });
     const fresh = rotated.body.data.secretKey as string;
     expectStatus(await postIntake(t.webhook, { json: { a: "2" } }), 401, "WEBHOOK_KEY_INVALID");
     accepted(await postIntake(t.webhook, { json: { a: "3" }, key: fresh }));
@@ -152,13 +157,21 @@ describe("authentication and states", () => {
     for (const res of [ok, redirect, ...errors]) expect(res.headers.get("access-control-allow-origin")).toBe("*");
 
     const preflight = await api("OPTIONS", intakePath(t.webhook.id), {
-      headers: { ...origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type,x-webhook-key,idempotency-key" },
+      headers: {
+        ...origin,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type,x-webhook-key,idempotency-key",
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.text).toBe("");
     expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
     expect(preflight.headers.get("access-control-allow-methods")?.split(/,\s*/).sort()).toEqual(["GET", "OPTIONS", "POST"]);
-    expect(preflight.headers.get("access-control-allow-headers")?.split(/,\s*/).sort()).toEqual(["content-type", "idempotency-key", "x-webhook-key"]);
+    expect(preflight.headers.get("access-control-allow-headers")?.split(/,\s*/).sort()).toEqual([
+      "content-type",
+      "idempotency-key",
+      "x-webhook-key",
+    ]);
     expect(Number(preflight.headers.get("access-control-max-age"))).toBeGreaterThan(0);
     // The preflight of an unknown webhook is answered too (it reads nothing).
     expect((await api("OPTIONS", intakePath("wh_unknown"))).status).toBe(204);

@@ -87,7 +87,12 @@ describe("a real HTML form post", () => {
   test("multipart, exactly as Chromium builds it, with a file: the file is dropped and named, the text kept", async () => {
     const { body, contentType } = chromiumMultipart([
       ...entries,
-      { name: "attachment", filename: "résumé (final).pdf", contentType: "application/pdf", content: Buffer.from("%PDF-1.4\n%âãÏÓ\nbinary\r\n--not-a-boundary\r\n") },
+      {
+        name: "attachment",
+        filename: "résumé (final).pdf",
+        contentType: "application/pdf",
+        content: Buffer.from("%PDF-1.4\n%âãÏÓ\nbinary\r\n--not-a-boundary\r\n"),
+      },
     ]);
     expect(contentType).toMatch(/^multipart\/form-data; boundary=----WebKitFormBoundary[A-Za-z0-9]{16}$/);
     const text = body.toString("latin1");

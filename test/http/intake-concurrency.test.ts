@@ -2,8 +2,8 @@ import { type Account, signupOwner } from "../support/api";
 import {
   accepted,
   formItem,
-  inParallel,
   formSubmissions,
+  inParallel,
   intakeTarget,
   linkedForm,
   postIntake,
@@ -26,7 +26,9 @@ test("200 parallel submissions to one webhook: all stored, every referenceId dis
   accepted(await postIntake(t.webhook, { json: { email: "warm@example.com", n: "0" } }));
   // 200 concurrent requests, 25 in flight at a time: each meets others on the same items (the
   // webhook's count, the site's sequence, the form) without queueing past the 10 s function timeout.
-  const answers = await inParallel(200, 25, (i) => postIntake(t.webhook, { json: { email: `p${i}@example.com`, n: String(i + 1) } }));
+  const answers = await inParallel(200, 25, (i) =>
+    postIntake(t.webhook, { json: { email: `p${i}@example.com`, n: String(i + 1) } }),
+  );
   const results = answers.map(accepted);
   expect(new Set(results.map((r) => r.submissionId)).size).toBe(200);
   const numbers = results.map((r) => Number(r.referenceId.split("-")[1]));
@@ -60,7 +62,9 @@ test("a form in use keeps every field that concurrent submissions add", async ()
   const t = await intakeTarget("field-race", { name: "Evolving form" }, owner);
   accepted(await postIntake(t.webhook, { json: { email: "first@example.com" } }));
   await Promise.all(
-    Array.from({ length: 30 }, (_, i) => postIntake(t.webhook, { json: { email: `e${i}@example.com`, [`new_${i}`]: "v", shared_new: "s" } })),
+    Array.from({ length: 30 }, (_, i) =>
+      postIntake(t.webhook, { json: { email: `e${i}@example.com`, [`new_${i}`]: "v", shared_new: "s" } }),
+    ),
   ).then((answers) => answers.map(accepted));
   const form = await formItem((await webhookItem(t.webhook.id))?.formId);
   expect(Object.keys(form?.fields ?? {}).sort()).toEqual(
@@ -72,7 +76,9 @@ test("concurrent retries with one Idempotency-Key store once and all get the fir
   const t = await intakeTarget("idem-race", { name: "Retried" }, owner);
   accepted(await postIntake(t.webhook, { json: { email: "warm@example.com" } }));
   const headers = { "idempotency-key": "checkout-7f3a" };
-  const answers = await Promise.all(Array.from({ length: 12 }, () => postIntake(t.webhook, { json: { email: "retry@example.com" }, headers })));
+  const answers = await Promise.all(
+    Array.from({ length: 12 }, () => postIntake(t.webhook, { json: { email: "retry@example.com" }, headers })),
+  );
   const results = answers.map(accepted);
   // Byte for byte the same answer, the first one's.
   expect(new Set(answers.map((a) => a.text)).size).toBe(1);

@@ -1,14 +1,5 @@
-
-import { api, type Account, signupOwner } from "../support/api";
-import {
-  BROWSER,
-  expectNothingStored,
-  submitted,
-  expectStatus,
-  intakePath,
-  intakeTarget,
-  postIntake,
-} from "../support/intake";
+import { type Account, api, signupOwner } from "../support/api";
+import { BROWSER, expectNothingStored, expectStatus, intakePath, intakeTarget, postIntake, submitted } from "../support/intake";
 
 let owner: Account;
 beforeAll(async () => {
@@ -94,7 +85,10 @@ describe("content types", () => {
   test("charset: ISO-8859-1 urlencoded %E9 is é; undeclared non-UTF-8 bytes are read as Windows-1252", async () => {
     const t = await target("charset");
     const latin = await submitted(
-      await postIntake(t.webhook, { raw: "name=Ren%E9+Z%FCrcher&city=K%F8benhavn", contentType: "application/x-www-form-urlencoded; charset=ISO-8859-1" }),
+      await postIntake(t.webhook, {
+        raw: "name=Ren%E9+Z%FCrcher&city=K%F8benhavn",
+        contentType: "application/x-www-form-urlencoded; charset=ISO-8859-1",
+      }),
     );
     expect(latin.stored.data).toEqual({ name: "René Zürcher", city: "København" });
     // Browsers never put a charset on urlencoded posts: a legacy Latin-1 page must not lose é.
@@ -120,9 +114,18 @@ describe("content types", () => {
     const part = (headers: string, content: Buffer) =>
       Buffer.concat([Buffer.from(`--${boundary}\r\n${headers}\r\n\r\n`), content, Buffer.from("\r\n")]);
     const body = Buffer.concat([
-      part('Content-Disposition: form-data; name="latin"\r\nContent-Type: text/plain; charset=iso-8859-1', Buffer.from([0x52, 0x65, 0x6e, 0xe9])),
-      part('Content-Disposition: form-data; name="japanese"\r\nContent-Type: text/plain; charset=Shift_JIS', Buffer.from([0x93, 0xfa, 0x96, 0x7b])),
-      part('Content-Disposition: form-data; name="utf16"\r\nContent-Type: text/plain; charset=utf-16le', Buffer.from("Zoë", "utf16le")),
+      part(
+        'Content-Disposition: form-data; name="latin"\r\nContent-Type: text/plain; charset=iso-8859-1',
+        Buffer.from([0x52, 0x65, 0x6e, 0xe9]),
+      ),
+      part(
+        'Content-Disposition: form-data; name="japanese"\r\nContent-Type: text/plain; charset=Shift_JIS',
+        Buffer.from([0x93, 0xfa, 0x96, 0x7b]),
+      ),
+      part(
+        'Content-Disposition: form-data; name="utf16"\r\nContent-Type: text/plain; charset=utf-16le',
+        Buffer.from("Zoë", "utf16le"),
+      ),
       part('Content-Disposition: form-data; name="plain"', Buffer.from("Zoë", "utf8")),
       Buffer.from(`--${boundary}--\r\n`),
     ]);

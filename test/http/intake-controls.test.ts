@@ -1,16 +1,15 @@
-
 import { type Account, signupOwner } from "../support/api";
 import {
   accepted,
   BROWSER,
   expectNothingStored,
-  submitted,
   expectStatus,
   formSubmissions,
   intakeTarget,
   linkedForm,
   postIntake,
   storedSubmission,
+  submitted,
   updateSite,
   webhookItem,
 } from "../support/intake";
@@ -56,7 +55,9 @@ describe("control fields", () => {
     const next = await postIntake(t.webhook, { form: { name: "Ada", _next: "https://example.com/next" } });
     expect(next.status).toBe(303);
     expect(next.headers.get("location")).toMatch(/^https:\/\/example\.com\/next\?ref=/);
-    const both = await postIntake(t.webhook, { form: { name: "Ada", _next: "https://example.com/next", _redirect: "https://example.com/redirect" } });
+    const both = await postIntake(t.webhook, {
+      form: { name: "Ada", _next: "https://example.com/next", _redirect: "https://example.com/redirect" },
+    });
     expect(both.headers.get("location")).toMatch(/^https:\/\/example\.com\/redirect\?ref=/);
   });
 
@@ -79,7 +80,12 @@ describe("control fields", () => {
   test("when the site has a domain, the redirect must be on it or a subdomain, and nothing is stored otherwise", async () => {
     const t = await target("domain");
     await updateSite(t.owner, t.siteId, { domain: "example.com" });
-    for (const ok of ["https://example.com/thanks", "https://www.example.com/thanks", "http://a.b.example.com/", "https://EXAMPLE.com/x"]) {
+    for (const ok of [
+      "https://example.com/thanks",
+      "https://www.example.com/thanks",
+      "http://a.b.example.com/",
+      "https://EXAMPLE.com/x",
+    ]) {
       const res = await postIntake(t.webhook, { form: { name: "Ada", _redirect: ok } });
       expect([ok, res.status]).toEqual([ok, 303]);
     }
@@ -127,22 +133,28 @@ describe("control fields", () => {
     expect((await linkedForm(unnamed.webhook.id)).name).toBe("Landing page");
   });
 
-  test.each(["_hp", "_gotcha"])("honeypot %s: the answer looks like any success; the submission is flagged silently", async (field) => {
-    const t = await target("honeypot");
-    const clean = await postIntake(t.webhook, { form: { email: "a@example.com", [field]: "" }, headers: BROWSER });
-    const caught = await postIntake(t.webhook, { form: { email: "b@example.com", [field]: "http://spam.example" }, headers: BROWSER });
-    expect(caught.status).toBe(clean.status);
-    expect(Object.keys(caught.body).sort()).toEqual(Object.keys(clean.body).sort());
-    expect(caught.body.fieldsMapped).toEqual(clean.body.fieldsMapped);
-    const stored = await storedSubmission(caught.body.submissionId);
-    expect(stored?.spam.isSpam).toBe(true);
-    expect(stored?.spam.signals.map((s) => s.name)).toContain("honeypot");
-    expect(stored?.data).toEqual({ email: "b@example.com" });
-    // With a redirect, both are the same 303.
-    const redirected = await postIntake(t.webhook, {
-      form: { email: "c@example.com", [field]: "x", _redirect: "https://example.com/thanks" },
-    });
-    expect(redirected.status).toBe(303);
-    expect(redirected.headers.get("location")).toMatch(/^https:\/\/example\.com\/thanks\?ref=[A-Z0-9]+-\d+$/);
-  });
+  test.each(["_hp", "_gotcha"])(
+    "honeypot %s: the answer looks like any success; the submission is flagged silently",
+    async (field) => {
+      const t = await target("honeypot");
+      const clean = await postIntake(t.webhook, { form: { email: "a@example.com", [field]: "" }, headers: BROWSER });
+      const caught = await postIntake(t.webhook, {
+        form: { email: "b@example.com", [field]: "http://spam.example" },
+        headers: BROWSER,
+      });
+      expect(caught.status).toBe(clean.status);
+      expect(Object.keys(caught.body).sort()).toEqual(Object.keys(clean.body).sort());
+      expect(caught.body.fieldsMapped).toEqual(clean.body.fieldsMapped);
+      const stored = await storedSubmission(caught.body.submissionId);
+      expect(stored?.spam.isSpam).toBe(true);
+      expect(stored?.spam.signals.map((s) => s.name)).toContain("honeypot");
+      expect(stored?.data).toEqual({ email: "b@example.com" });
+      // With a redirect, both are the same 303.
+      const redirected = await postIntake(t.webhook, {
+        form: { email: "c@example.com", [field]: "x", _redirect: "https://example.com/thanks" },
+      });
+      expect(redirected.status).toBe(303);
+      expect(redirected.headers.get("location")).toMatch(/^https:\/\/example\.com\/thanks\?ref=[A-Z0-9]+-\d+$/);
+    },
+  );
 });

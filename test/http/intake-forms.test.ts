@@ -1,13 +1,12 @@
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
-import { sha256Hex } from "../../lib/ids";
 import { db, tableName } from "../../lib/aws/dynamodb";
+import { sha256Hex } from "../../lib/ids";
 import { keys } from "../../lib/store/keys";
-import { api, type Account, signupOwner } from "../support/api";
+import { type Account, api, signupOwner } from "../support/api";
 import { insertForm } from "../support/fixtures";
 import {
   accepted,
   expectNothingStored,
-  submitted,
   expectStatus,
   formItem,
   formSubmissions,
@@ -16,6 +15,7 @@ import {
   postIntake,
   siblingWebhook,
   storedSubmission,
+  submitted,
   updateSite,
   updateWebhook,
   webhookItem,
@@ -56,7 +56,9 @@ describe("forms", () => {
       orgId: owner.orgId,
       status: "published",
     });
-    const types = Object.fromEntries(Object.entries(form?.fields as Record<string, { type: string }>).map(([k, f]) => [k, f.type]));
+    const types = Object.fromEntries(
+      Object.entries(form?.fields as Record<string, { type: string }>).map(([k, f]) => [k, f.type]),
+    );
     expect(types).toEqual({
       name: "name",
       email: "email",
@@ -99,7 +101,12 @@ describe("forms", () => {
     await updateWebhook(t, { formId: form.id });
     const res = accepted(
       await postIntake(t.webhook, {
-        json: { "your-full-name": "Ada Lovelace", contact: "ada@example.com", mobile: "+44 20 7946 0958", utm_source: "newsletter" },
+        json: {
+          "your-full-name": "Ada Lovelace",
+          contact: "ada@example.com",
+          mobile: "+44 20 7946 0958",
+          utm_source: "newsletter",
+        },
       }),
     );
     expect(res.fieldsMapped.sort()).toEqual(["email", "full_name", "phone"]);
@@ -172,7 +179,11 @@ describe("stored submissions", () => {
     // The key decides, not the body: a retry whose body changed still gets the first result.
     expect(accepted(await postIntake(t.webhook, { json: { a: "changed" }, headers: key }))).toEqual(first);
     // The marker: keyed by the key's hash, kept 24 hours (TTL), holding the first result.
-    const marker = (await db().send(new GetCommand({ TableName: tableName(), Key: keys.idempotency(t.webhook.id, sha256Hex("order-4711-attempt")) }))).Item;
+    const marker = (
+      await db().send(
+        new GetCommand({ TableName: tableName(), Key: keys.idempotency(t.webhook.id, sha256Hex("order-4711-attempt")) }),
+      )
+    ).Item;
     expect({ success: true, ...marker?.result }).toEqual(first);
     expect(marker?.ttl - Date.now() / 1000).toBeGreaterThan(24 * 3600 - 120);
     expect(marker?.ttl - Date.now() / 1000).toBeLessThanOrEqual(24 * 3600);
@@ -182,7 +193,9 @@ describe("stored submissions", () => {
     expect(await formSubmissions((await linkedForm(t.webhook.id)).id)).toHaveLength(2);
     // The same key on another webhook is another request.
     const sibling = await siblingWebhook(t);
-    expect(accepted(await postIntake(sibling.webhook, { json: { a: "1" }, headers: key })).submissionId).not.toBe(first.submissionId);
+    expect(accepted(await postIntake(sibling.webhook, { json: { a: "1" }, headers: key })).submissionId).not.toBe(
+      first.submissionId,
+    );
   });
 
   test("Idempotency-Key with _redirect: the retry is redirected to the first reference", async () => {
@@ -194,12 +207,20 @@ describe("stored submissions", () => {
     expect(retry.headers.get("location")).toBe(first.headers.get("location"));
     // A retry may not redirect anywhere the site's domain rule forbids.
     await updateSite(t.owner, t.siteId, { domain: "example.com" });
-    expectStatus(await postIntake(t.webhook, { form: { a: "1", _redirect: "https://evil.example.net/" }, headers }), 400, "INVALID_REDIRECT");
+    expectStatus(
+      await postIntake(t.webhook, { form: { a: "1", _redirect: "https://evil.example.net/" }, headers }),
+      400,
+      "INVALID_REDIRECT",
+    );
   });
 
   test("an Idempotency-Key over 255 characters is 400 INVALID_IDEMPOTENCY_KEY; 255 are accepted", async () => {
     const t = await target("idem-long");
-    expectStatus(await postIntake(t.webhook, { json: { a: "1" }, headers: { "idempotency-key": "k".repeat(256) } }), 400, "INVALID_IDEMPOTENCY_KEY");
+    expectStatus(
+      await postIntake(t.webhook, { json: { a: "1" }, headers: { "idempotency-key": "k".repeat(256) } }),
+      400,
+      "INVALID_IDEMPOTENCY_KEY",
+    );
     await expectNothingStored(t);
     accepted(await postIntake(t.webhook, { json: { a: "1" }, headers: { "idempotency-key": "k".repeat(255) } }));
   });

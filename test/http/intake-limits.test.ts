@@ -1,8 +1,6 @@
-
-import { api, type Account, signupOwner } from "../support/api";
+import { type Account, api, signupOwner } from "../support/api";
 import {
   accepted,
-  submitted,
   expectStatus,
   formSubmissions,
   type IntakeTarget,
@@ -10,6 +8,7 @@ import {
   intakeTarget,
   linkedForm,
   postIntake,
+  submitted,
 } from "../support/intake";
 
 let owner: Account;
@@ -41,9 +40,15 @@ describe("limits", () => {
       Array.from({ length: 20 }, (_, i) => Buffer.concat([Buffer.from(`${i ? "&" : ""}f${i}=`), Buffer.alloc(10_000, 0x80)])),
     );
     expect(raw.length).toBeLessThan(256 * 1024);
-    expectStatus(await postIntake(t.webhook, { raw, contentType: "application/x-www-form-urlencoded" }), 413, "PAYLOAD_TOO_LARGE");
+    expectStatus(
+      await postIntake(t.webhook, { raw, contentType: "application/x-www-form-urlencoded" }),
+      413,
+      "PAYLOAD_TOO_LARGE",
+    );
     // Half of it fits: 10 fields of 10,000 euro signs.
-    const { stored } = await submitted(await postIntake(t.webhook, { raw: raw.subarray(0, raw.length / 2 - 1), contentType: "application/x-www-form-urlencoded" }));
+    const { stored } = await submitted(
+      await postIntake(t.webhook, { raw: raw.subarray(0, raw.length / 2 - 1), contentType: "application/x-www-form-urlencoded" }),
+    );
     expect(stored.data.f0).toBe("€".repeat(10_000));
   });
 
@@ -60,7 +65,10 @@ describe("limits", () => {
   });
 
   test("a list counts once: a checkbox group of 100 values next to 199 fields is accepted; 101 values are not", async () => {
-    const pairs: [string, string][] = [...Array.from({ length: 100 }, (_, i): [string, string] => ["pick", `p${i}`]), ...Object.entries(fields(199))];
+    const pairs: [string, string][] = [
+      ...Array.from({ length: 100 }, (_, i): [string, string] => ["pick", `p${i}`]),
+      ...Object.entries(fields(199)),
+    ];
     const { stored } = await submitted(await postIntake(t.webhook, { form: pairs }));
     expect(stored.data.pick).toHaveLength(100);
     const tooMany = Array.from({ length: 101 }, (_, i): [string, string] => ["pick", `p${i}`]);
@@ -79,7 +87,9 @@ describe("limits", () => {
       "FIELD_NAME_TOO_LONG",
     );
     expectStatus(await postIntake(t.webhook, { json: { a: { [long]: "x" } } }), 400, "FIELD_NAME_TOO_LONG");
-    const { stored } = await submitted(await postIntake(t.webhook, { form: { ["名".repeat(100)]: "x", ["n".repeat(100)]: "y" } }));
+    const { stored } = await submitted(
+      await postIntake(t.webhook, { form: { ["名".repeat(100)]: "x", ["n".repeat(100)]: "y" } }),
+    );
     expect(Object.keys(stored.data).sort()).toEqual(["n".repeat(100), "名".repeat(100)].sort());
   });
 
@@ -95,7 +105,9 @@ describe("limits", () => {
       400,
       "FIELD_VALUE_TOO_LONG",
     );
-    const { stored } = await submitted(await postIntake(t.webhook, { form: { message: "é".repeat(10_000), emoji: "🎉".repeat(10_000) } }));
+    const { stored } = await submitted(
+      await postIntake(t.webhook, { form: { message: "é".repeat(10_000), emoji: "🎉".repeat(10_000) } }),
+    );
     expect(stored.data.message).toHaveLength(10_000);
     expect([...(stored.data.emoji as string)]).toHaveLength(10_000);
   });
@@ -109,7 +121,9 @@ describe("field names and shapes", () => {
       ' "a": {"__proto__": {"polluted": "yes"}}, "b__proto__": "z", "toString": "kept", "email": "x@example.com"}';
     const json = await submitted(await postIntake(t.webhook, { raw, contentType: "application/json" }));
     expect(json.stored.data).toEqual({ toString: "kept", email: "x@example.com" });
-    expect(json.stored.metadata.ignoredFields.sort()).toEqual(["__proto__", "a.__proto__", "b__proto__", "constructor", "prototype"].sort());
+    expect(json.stored.metadata.ignoredFields.sort()).toEqual(
+      ["__proto__", "a.__proto__", "b__proto__", "constructor", "prototype"].sort(),
+    );
 
     const form = await submitted(
       await postIntake(t.webhook, {
@@ -118,7 +132,9 @@ describe("field names and shapes", () => {
       }),
     );
     expect(form.stored.data).toEqual({ name: "ok" });
-    expect(form.stored.metadata.ignoredFields.sort()).toEqual(["__proto__", "__proto__[polluted]", "a.prototype", "constructor"].sort());
+    expect(form.stored.metadata.ignoredFields.sort()).toEqual(
+      ["__proto__", "__proto__[polluted]", "a.prototype", "constructor"].sort(),
+    );
 
     // Nothing leaked into any object of the running service: a later submission is clean.
     const later = await submitted(await postIntake(t.webhook, { json: { plain: "1" } }));

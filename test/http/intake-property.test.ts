@@ -80,10 +80,30 @@ const HOSTILE_VALUES = [
   "1".repeat(400),
 ];
 
-const CHARSETS = ["utf-8", "UTF-8", '"utf-8"', "iso-8859-1", "windows-1252", "shift_jis", "utf-16le", "utf-16be", "klingon", "", "utf-8;charset=latin1"];
+const CHARSETS = [
+  "utf-8",
+  "UTF-8",
+  '"utf-8"',
+  "iso-8859-1",
+  "windows-1252",
+  "shift_jis",
+  "utf-16le",
+  "utf-16be",
+  "klingon",
+  "",
+  "utf-8;charset=latin1",
+];
 
-const name = fc.oneof(fc.constantFrom(...HOSTILE_NAMES), fc.string({ maxLength: 20 }), fc.string({ unit: "binary", maxLength: 12 }));
-const text = fc.oneof(fc.constantFrom(...HOSTILE_VALUES), fc.string({ maxLength: 40 }), fc.string({ unit: "binary", maxLength: 40 }));
+const name = fc.oneof(
+  fc.constantFrom(...HOSTILE_NAMES),
+  fc.string({ maxLength: 20 }),
+  fc.string({ unit: "binary", maxLength: 12 }),
+);
+const text = fc.oneof(
+  fc.constantFrom(...HOSTILE_VALUES),
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: "binary", maxLength: 40 }),
+);
 const pairs = fc.array(fc.tuple(name, text), { maxLength: 12 });
 const charset = fc.constantFrom(...CHARSETS);
 
@@ -96,7 +116,9 @@ const jsonValue: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
     fc.constantFrom("null", "true", "false", "0", "-1.5e300", "7100000001234567891", "-9223372036854775808", "00012", "1e999"),
     fc.integer().map(String),
     fc.array(tie("value"), { maxLength: 4 }).map((items) => `[${items.join(",")}]`),
-    fc.array(fc.tuple(name, tie("value")), { maxLength: 5 }).map((entries) => `{${entries.map(([k, v]) => `${jsonString(k)}:${v}`).join(",")}}`),
+    fc
+      .array(fc.tuple(name, tie("value")), { maxLength: 5 })
+      .map((entries) => `{${entries.map(([k, v]) => `${jsonString(k)}:${v}`).join(",")}}`),
   ),
 })).value;
 
@@ -108,7 +130,10 @@ const adsPayload = fc
   .tuple(
     fc.array(
       fc.oneof(
-        fc.record({ column_id: fc.oneof(name, fc.constantFrom("EMAIL", "FULL_NAME", "PHONE_NUMBER", "WORK_EMAIL")), string_value: text }, { requiredKeys: [] }),
+        fc.record(
+          { column_id: fc.oneof(name, fc.constantFrom("EMAIL", "FULL_NAME", "PHONE_NUMBER", "WORK_EMAIL")), string_value: text },
+          { requiredKeys: [] },
+        ),
         fc.constant(null),
         text,
       ),
@@ -123,19 +148,35 @@ type Body = { bytes: Buffer; contentType: string | undefined; secretInBody?: str
 
 /** Percent-encodes UTF-8 bytes (lone surrogates included, which encodeURIComponent refuses). */
 const percent = (s: string) =>
-  [...Buffer.from(s, "utf8")].map((b) => (/[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, "0")}`)).join("");
+  [...Buffer.from(s, "utf8")]
+    .map((b) =>
+      /[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, "0")}`,
+    )
+    .join("");
 
 const urlencode = (entries: [string, string][], mode: "component" | "raw") =>
   entries.map(([k, v]) => (mode === "raw" ? `${k}=${v}` : `${percent(k)}=${percent(v)}`)).join("&");
 
-function multipart(entries: [string, string][], boundary: string, partCharset: string | undefined, withFile: boolean, truncate: boolean): Buffer {
+function multipart(
+  entries: [string, string][],
+  boundary: string,
+  partCharset: string | undefined,
+  withFile: boolean,
+  truncate: boolean,
+): Buffer {
   const chunks: Buffer[] = [];
   for (const [k, v] of entries) {
     const type = partCharset === undefined ? "" : `\r\nContent-Type: text/plain; charset=${partCharset}`;
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k.replace(/"/g, "%22")}"${type}\r\n\r\n${v}\r\n`));
+    chunks.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k.replace(/"/g, "%22")}"${type}\r\n\r\n${v}\r\n`),
+    );
   }
   if (withFile) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\nContent-Type: application/octet-stream\r\n\r\n\u0000\u0001\r\n`));
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\nContent-Type: application/octet-stream\r\n\r\n\u0000\u0001\r\n`,
+      ),
+    );
   }
   if (!truncate) chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return Buffer.concat(chunks);
@@ -147,13 +188,24 @@ function bodies(secret: string): fc.Arbitrary<Body> {
       bytes: Buffer.from(json),
       contentType: cs === null ? "application/json" : `application/json; charset=${cs}`,
     })),
-    fc.tuple(jsonValue, fc.constantFrom("application/json", "application/vnd.api+json")).map(([json, type]) => ({ bytes: Buffer.from(json), contentType: type })),
-    fc.tuple(pairs, fc.constantFrom("component", "raw") as fc.Arbitrary<"component" | "raw">, fc.option(charset)).map(([entries, mode, cs]) => ({
-      bytes: Buffer.from(urlencode(entries, mode), "utf8"),
-      contentType: cs === null ? "application/x-www-form-urlencoded" : `application/x-www-form-urlencoded; charset=${cs}`,
-    })),
     fc
-      .tuple(pairs, fc.constantFrom("b", "----WebKitFormBoundaryAbCdEfGhIjKlMnOp", "x y", ""), fc.option(charset), fc.boolean(), fc.boolean(), fc.boolean())
+      .tuple(jsonValue, fc.constantFrom("application/json", "application/vnd.api+json"))
+      .map(([json, type]) => ({ bytes: Buffer.from(json), contentType: type })),
+    fc
+      .tuple(pairs, fc.constantFrom("component", "raw") as fc.Arbitrary<"component" | "raw">, fc.option(charset))
+      .map(([entries, mode, cs]) => ({
+        bytes: Buffer.from(urlencode(entries, mode), "utf8"),
+        contentType: cs === null ? "application/x-www-form-urlencoded" : `application/x-www-form-urlencoded; charset=${cs}`,
+      })),
+    fc
+      .tuple(
+        pairs,
+        fc.constantFrom("b", "----WebKitFormBoundaryAbCdEfGhIjKlMnOp", "x y", ""),
+        fc.option(charset),
+        fc.boolean(),
+        fc.boolean(),
+        fc.boolean(),
+      )
       .map(([entries, boundary, cs, file, truncate, quoted]) => ({
         bytes: multipart(entries, boundary, cs ?? undefined, file, truncate),
         contentType: `multipart/form-data; boundary=${quoted ? `"${boundary}"` : boundary}`,
@@ -164,9 +216,22 @@ function bodies(secret: string): fc.Arbitrary<Body> {
       payload[ads.keyField] = rightKey ? secret : "wrong";
       return { bytes: Buffer.from(JSON.stringify(payload)), contentType: "application/json", secretInBody: secret };
     }),
-    fc.tuple(fc.uint8Array({ maxLength: 600 }), fc.option(fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom("text/plain", "application/json", "multipart/form-data", "application/x-www-form-urlencoded; charset=")))).map(
-      ([bytes, type]) => ({ bytes: Buffer.from(bytes), contentType: type ?? undefined }),
-    ),
+    fc
+      .tuple(
+        fc.uint8Array({ maxLength: 600 }),
+        fc.option(
+          fc.oneof(
+            fc.string({ maxLength: 60 }),
+            fc.constantFrom(
+              "text/plain",
+              "application/json",
+              "multipart/form-data",
+              "application/x-www-form-urlencoded; charset=",
+            ),
+          ),
+        ),
+      )
+      .map(([bytes, type]) => ({ bytes: Buffer.from(bytes), contentType: type ?? undefined })),
   );
 }
 
@@ -194,38 +259,49 @@ beforeAll(async () => {
 
 test("no input makes the endpoint answer 5xx; every answer is JSON with a code, or a success, with CORS", async () => {
   await fc.assert(
-    fc.asyncProperty(secretPlacement, extraHeaders, fc.boolean().chain((useDomain) => {
-      const t = useDomain ? withDomain : generic;
-      return bodies(t.webhook.secretKey).map((body) => ({ t, body }));
-    }), async (placement, headers, { t, body }) => {
-      const secret = t.webhook.secretKey;
-      const query = placement === "query" ? `?key=${secret}` : placement === "wrong" ? "?key=wrong" : placement === "empty" ? "?key=" : "";
-      const sent: Record<string, string> = sendable(headers as Record<string, string>);
-      if (placement === "header") sent["x-webhook-key"] = secret;
-      if (body.contentType !== undefined && /^[\t\x20-\x7e]*$/.test(body.contentType)) sent["content-type"] = body.contentType;
-      const res = await api("POST", `${intakePath(t.webhook.id)}${query}`, { rawBody: body.bytes, headers: sent });
-      if (res.status >= 500) {
-        throw new Error(`${res.status} for content-type ${JSON.stringify(body.contentType)} body ${JSON.stringify(body.bytes.toString("latin1").slice(0, 300))}\n${res.text}\n${stackLogFor(res)}`);
-      }
-      expect(res.headers.get("access-control-allow-origin")).toBe("*");
-      if (res.status === 303) {
-        expect(res.headers.get("location")).toMatch(/^https?:\/\//);
-        return;
-      }
-      expect(res.headers.get("content-type")).toMatch(/^application\/json/);
-      expect(typeof res.body?.success).toBe("boolean");
-      if (res.status === 200) {
-        expect(res.body).toEqual({
-          success: true,
-          submissionId: expect.stringMatching(/^sub_/),
-          referenceId: expect.stringMatching(/^[A-Z0-9]+-\d+$/),
-          fieldsMapped: expect.any(Array),
-        });
-      } else {
-        expect(res.status).toBeGreaterThanOrEqual(400);
-        expect(res.body).toEqual({ success: false, error: { code: expect.stringMatching(/^[A-Z_]+$/), message: expect.any(String) } });
-      }
-    }),
+    fc.asyncProperty(
+      secretPlacement,
+      extraHeaders,
+      fc.boolean().chain((useDomain) => {
+        const t = useDomain ? withDomain : generic;
+        return bodies(t.webhook.secretKey).map((body) => ({ t, body }));
+      }),
+      async (placement, headers, { t, body }) => {
+        const secret = t.webhook.secretKey;
+        const query =
+          placement === "query" ? `?key=${secret}` : placement === "wrong" ? "?key=wrong" : placement === "empty" ? "?key=" : "";
+        const sent: Record<string, string> = sendable(headers as Record<string, string>);
+        if (placement === "header") sent["x-webhook-key"] = secret;
+        if (body.contentType !== undefined && /^[\t\x20-\x7e]*$/.test(body.contentType)) sent["content-type"] = body.contentType;
+        const res = await api("POST", `${intakePath(t.webhook.id)}${query}`, { rawBody: body.bytes, headers: sent });
+        if (res.status >= 500) {
+          throw new Error(
+            `${res.status} for content-type ${JSON.stringify(body.contentType)} body ${JSON.stringify(body.bytes.toString("latin1").slice(0, 300))}\n${res.text}\n${stackLogFor(res)}`,
+          );
+        }
+        expect(res.headers.get("access-control-allow-origin")).toBe("*");
+        if (res.status === 303) {
+          expect(res.headers.get("location")).toMatch(/^https?:\/\//);
+          return;
+        }
+        expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+        expect(typeof res.body?.success).toBe("boolean");
+        if (res.status === 200) {
+          expect(res.body).toEqual({
+            success: true,
+            submissionId: expect.stringMatching(/^sub_/),
+            referenceId: expect.stringMatching(/^[A-Z0-9]+-\d+$/),
+            fieldsMapped: expect.any(Array),
+          });
+        } else {
+          expect(res.status).toBeGreaterThanOrEqual(400);
+          expect(res.body).toEqual({
+            success: false,
+            error: { code: expect.stringMatching(/^[A-Z_]+$/), message: expect.any(String) },
+          });
+        }
+      },
+    ),
     { numRuns: 250, interruptAfterTimeLimit: 40_000 },
   );
   // Belt and braces: the stack logged no unhandled intake error during this whole test file.

@@ -9,7 +9,13 @@ process.env.ALLOW_PRIVATE_WEBHOOK_TARGETS = "false";
 const { handler: createHandler } = await import("../../functions/outbound-webhooks/create-outbound-webhook");
 const { handler: updateHandler } = await import("../../functions/outbound-webhooks/update-outbound-webhook");
 
-function event(routeKey: string, path: string, token: string, params: Record<string, string>, body: unknown): APIGatewayProxyEventV2 {
+function event(
+  routeKey: string,
+  path: string,
+  token: string,
+  params: Record<string, string>,
+  body: unknown,
+): APIGatewayProxyEventV2 {
   const [method] = routeKey.split(" ");
   return {
     version: "2.0",
@@ -49,7 +55,13 @@ describe("the SSRF guard at endpoint creation (guard on)", () => {
 
   const create = async (url: string) =>
     (await createHandler(
-      event("POST /api/v1/forms/{formId}/outbound-webhooks", `/api/v1/forms/${formId}/outbound-webhooks`, token, { formId }, { url }),
+      event(
+        "POST /api/v1/forms/{formId}/outbound-webhooks",
+        `/api/v1/forms/${formId}/outbound-webhooks`,
+        token,
+        { formId },
+        { url },
+      ),
       context,
     )) as Result;
 

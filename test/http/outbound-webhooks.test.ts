@@ -74,17 +74,27 @@ describe("outbound webhook management", () => {
       body: { url: "http://127.0.0.1:8080/b", description: "second", isEnabled: false },
     });
     expect(updated.status).toBe(200);
-    expect(updated.body.data).toMatchObject({ id: endpoint.id, url: "http://127.0.0.1:8080/b", description: "second", isEnabled: false });
+    expect(updated.body.data).toMatchObject({
+      id: endpoint.id,
+      url: "http://127.0.0.1:8080/b",
+      description: "second",
+      isEnabled: false,
+    });
     expect(updated.body.data).not.toHaveProperty("signingSecret");
     expect(updated.body.data.updatedAt >= endpoint.createdAt).toBe(true);
 
-    const cleared = await api("PUT", `${base(formId)}/${endpoint.id}`, { token: owner.token, body: { description: null, isEnabled: true } });
+    const cleared = await api("PUT", `${base(formId)}/${endpoint.id}`, {
+      token: owner.token,
+      body: { description: null, isEnabled: true },
+    });
     expect(cleared.body.data).toMatchObject({ description: null, isEnabled: true, disabledReason: null });
 
     const removed = await api("DELETE", `${base(formId)}/${endpoint.id}`, { token: owner.token });
     expect(removed.status).toBe(200);
     expect(removed.body.data.message).toMatch(/deleted/);
-    expect((await api("PUT", `${base(formId)}/${endpoint.id}`, { token: owner.token, body: { isEnabled: false } })).status).toBe(404);
+    expect((await api("PUT", `${base(formId)}/${endpoint.id}`, { token: owner.token, body: { isEnabled: false } })).status).toBe(
+      404,
+    );
     expect((await api("DELETE", `${base(formId)}/${endpoint.id}`, { token: owner.token })).status).toBe(404);
     const list = await api("GET", base(formId), { token: owner.token });
     expect(list.body.data.outboundWebhooks.map((e: { id: string }) => e.id)).not.toContain(endpoint.id);
@@ -104,15 +114,19 @@ describe("outbound webhook management", () => {
     ];
     for (const body of cases) {
       const res = await api("POST", base(formId), { token: owner.token, body });
-      expect([res.status, res.body.error.code]).toEqual(
-        [400, expect.stringMatching(/^(VALIDATION_ERROR|OUTBOUND_WEBHOOK_URL_NOT_ALLOWED)$/)],
-      );
+      expect([res.status, res.body.error.code]).toEqual([
+        400,
+        expect.stringMatching(/^(VALIDATION_ERROR|OUTBOUND_WEBHOOK_URL_NOT_ALLOWED)$/),
+      ]);
     }
     const scheme = await api("POST", base(formId), { token: owner.token, body: { url: "ftp://example.com/" } });
     expect(scheme.body.error).toMatchObject({ code: "OUTBOUND_WEBHOOK_URL_NOT_ALLOWED", message: expect.stringMatching(/http/) });
     const unresolvable = await api("POST", base(formId), { token: owner.token, body: { url: "https://no-such-host.invalid/" } });
     expect(unresolvable.status).toBe(400);
-    expect(unresolvable.body.error).toMatchObject({ code: "OUTBOUND_WEBHOOK_URL_NOT_ALLOWED", message: expect.stringMatching(/resolved/) });
+    expect(unresolvable.body.error).toMatchObject({
+      code: "OUTBOUND_WEBHOOK_URL_NOT_ALLOWED",
+      message: expect.stringMatching(/resolved/),
+    });
     const put = await api("PUT", `${base(formId)}/ep_x`, { token: owner.token, body: { url: "gopher://x/" } });
     expect(put.status).toBe(404);
   });
@@ -120,7 +134,9 @@ describe("outbound webhook management", () => {
   test("at most 10 endpoints per form; deleting one frees a slot", async () => {
     const form = (await insertForm(owner, siteId)).id;
     const made = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => api("POST", base(form), { token: owner.token, body: { url: `http://127.0.0.1:9/${i}` } })),
+      Array.from({ length: 12 }, (_, i) =>
+        api("POST", base(form), { token: owner.token, body: { url: `http://127.0.0.1:9/${i}` } }),
+      ),
     );
     const statuses = made.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(10);
@@ -159,7 +175,9 @@ describe("outbound webhook management", () => {
     }
     // Unknown ids in the caller's own organization look the same.
     expect((await api("GET", `${base(formId)}/ep_nope/deliveries`, { token: owner.token })).status).toBe(404);
-    expect((await api("POST", `${base(formId)}/${endpoint.id}/deliveries/dlv_nope/retry`, { token: owner.token })).status).toBe(404);
+    expect((await api("POST", `${base(formId)}/${endpoint.id}/deliveries/dlv_nope/retry`, { token: owner.token })).status).toBe(
+      404,
+    );
     expect((await api("GET", base("form_nope"), { token: owner.token })).status).toBe(404);
     // Nothing changed.
     const list = await api("GET", base(formId), { token: owner.token });
@@ -199,8 +217,8 @@ describe("outbound webhook management", () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ deliveries: [], nextCursor: null });
     expect((await api("GET", `${base(formId)}/${endpoint.id}/deliveries?limit=0`, { token: owner.token })).status).toBe(400);
-    expect((await api("GET", `${base(formId)}/${endpoint.id}/deliveries?cursor=abc`, { token: owner.token })).body.error.code).toBe(
-      "INVALID_CURSOR",
-    );
+    expect(
+      (await api("GET", `${base(formId)}/${endpoint.id}/deliveries?cursor=abc`, { token: owner.token })).body.error.code,
+    ).toBe("INVALID_CURSOR");
   });
 });

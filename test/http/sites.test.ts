@@ -3,7 +3,10 @@ import { addMember, api, createSite, signupOwner } from "../support/api";
 describe("sites", () => {
   test("create, read, list, update and delete a site", async () => {
     const owner = await signupOwner("sites");
-    const created = await api("POST", "/api/v1/sites", { token: owner.token, body: { name: "Acme Corp", domain: "WWW.Acme.com " } });
+    const created = await api("POST", "/api/v1/sites", {
+      token: owner.token,
+      body: { name: "Acme Corp", domain: "WWW.Acme.com " },
+    });
     expect(created.status).toBe(201);
     const site = created.body.data.site;
     expect(site).toEqual({

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { GetCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
 import { jest } from "@jest/globals";
 import type { APIGatewayProxyEventV2, Context } from "aws-lambda";
+import { db, setDb, tableName } from "../../lib/aws/dynamodb";
 import { epochSeconds } from "../../lib/ids";
 import { receiveSubmission } from "../../lib/intake/intake";
 import { fingerprint, gatherEvidence, recordEvidence } from "../../lib/spam/evidence";
 import { DUPLICATE_WINDOW_SECONDS } from "../../lib/spam/signals";
-import { db, setDb, tableName } from "../../lib/aws/dynamodb";
 import { incrementWindowAndSubWindow } from "../../lib/store/counters";
 import { keys } from "../../lib/store/keys";
 import { type Account, signupOwner } from "../support/api";
@@ -68,7 +68,9 @@ describe("per-IP rate (+20): more than 5 a minute or 20 an hour", () => {
     const twentieth = await submitAndRead(generic, ip, unique());
     expect(twentieth.spam.signals).toEqual([]);
     const twentyFirst = await submitAndRead(generic, ip, unique());
-    expect(twentyFirst.spam.signals).toEqual([{ name: "ip_rate", score: 20, detail: "2 this minute, 21 this hour from this IP" }]);
+    expect(twentyFirst.spam.signals).toEqual([
+      { name: "ip_rate", score: 20, detail: "2 this minute, 21 this hour from this IP" },
+    ]);
   });
 
   test("server-to-server sources are not counted or scored by IP", async () => {
@@ -146,7 +148,11 @@ describe("fixed windows and the duplicate window, with a chosen clock", () => {
     expect((await gatherEvidence("generic", ip, print, hour + (DUPLICATE_WINDOW_SECONDS - 1) * 1000)).duplicate).toBe(true);
     expect((await gatherEvidence("generic", ip, print, hour + DUPLICATE_WINDOW_SECONDS * 1000)).duplicate).toBe(false);
     const marker = await db().send(new GetCommand({ TableName: tableName(), Key: keys.duplicate(print) }));
-    expect(marker.Item).toEqual({ ...keys.duplicate(print), type: "duplicate", ttl: epochSeconds(hour) + DUPLICATE_WINDOW_SECONDS });
+    expect(marker.Item).toEqual({
+      ...keys.duplicate(print),
+      type: "duplicate",
+      ttl: epochSeconds(hour) + DUPLICATE_WINDOW_SECONDS,
+    });
   });
 
   test("a source without the duplicate signal writes no marker", async () => {
@@ -188,7 +194,9 @@ describe("the duplicate marker is written only with a stored submission", () => 
       setDb(real);
     }
     expect(failed).toBe(true);
-    const marker = await db().send(new GetCommand({ TableName: tableName(), Key: keys.duplicate(fingerprint(ip, data)), ConsistentRead: true }));
+    const marker = await db().send(
+      new GetCommand({ TableName: tableName(), Key: keys.duplicate(fingerprint(ip, data)), ConsistentRead: true }),
+    );
     expect(marker.Item).toBeUndefined();
 
     const retry = await receiveSubmission(request);

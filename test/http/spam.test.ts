@@ -68,7 +68,11 @@ describe("honeypot (+100), silent", () => {
 
     const item = await storedSubmission(caught.body.submissionId);
     expect(item?.isSpam).toBe(true);
-    expect(item?.spam).toEqual({ score: 100, isSpam: true, signals: [{ name: "honeypot", score: 100, detail: `${field} filled` }] });
+    expect(item?.spam).toEqual({
+      score: 100,
+      isSpam: true,
+      signals: [{ name: "honeypot", score: 100, detail: `${field} filled` }],
+    });
     // A control field: never stored as data.
     expect(item?.data).not.toHaveProperty(field);
     expect(item?.data).not.toHaveProperty(field.slice(1));
@@ -94,7 +98,11 @@ describe("honeypot (+100), silent", () => {
 describe("too fast (+40): the _ts control field", () => {
   test("a form shown less than 2 s ago fires", async () => {
     const item = await submitAndRead(generic, freshIp(), { ...unique(), _ts: Date.now() - 300 });
-    expect(signal(item, "too_fast")).toEqual({ name: "too_fast", score: 40, detail: expect.stringMatching(/^submitted \d+ ms after/) });
+    expect(signal(item, "too_fast")).toEqual({
+      name: "too_fast",
+      score: 40,
+      detail: expect.stringMatching(/^submitted \d+ ms after/),
+    });
     expect(item.spam.score).toBe(40);
     expect(item.data).not.toHaveProperty("_ts");
   });
@@ -132,13 +140,20 @@ describe("missing Referer (+30)", () => {
 describe("bot user agent (+30)", () => {
   test.each([
     ["a crawler", "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"],
-    ["a headless browser", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36"],
+    [
+      "a headless browser",
+      "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36",
+    ],
     ["an HTTP library", "python-requests/2.31.0"],
     ["a command-line client", "curl/8.4.0"],
     ["an empty user agent", ""],
   ])("fires for %s", async (_label, userAgent) => {
-    const item = await submitAndRead(generic, freshIp(), unique(), { headers: { referer: BROWSER.referer, "user-agent": userAgent } });
-    expect(item.spam.signals).toEqual([{ name: "bot_user_agent", score: 30, detail: userAgent ? `user agent "${userAgent.slice(0, 100)}"` : "no user agent" }]);
+    const item = await submitAndRead(generic, freshIp(), unique(), {
+      headers: { referer: BROWSER.referer, "user-agent": userAgent },
+    });
+    expect(item.spam.signals).toEqual([
+      { name: "bot_user_agent", score: 30, detail: userAgent ? `user agent "${userAgent.slice(0, 100)}"` : "no user agent" },
+    ]);
   });
 
   test("fires with no user agent header at all", async () => {
@@ -206,7 +221,11 @@ describe("excessive URLs (+20)", () => {
     const ip = freshIp();
     const two = await submitAndRead(generic, ip, { ...unique(), message: "https://a.example and www.b.example" });
     expect(two.spam.signals).toEqual([]);
-    const three = await submitAndRead(generic, ip, { ...unique(), message: "https://a.example www.b.example", site: "http://c.example" });
+    const three = await submitAndRead(generic, ip, {
+      ...unique(),
+      message: "https://a.example www.b.example",
+      site: "http://c.example",
+    });
     expect(three.spam.signals).toEqual([{ name: "excessive_urls", score: 20, detail: "3 links" }]);
   });
 });
@@ -228,7 +247,12 @@ describe("spam phrases (+10 each, capped at 30)", () => {
 
 describe("the score: sum, cap and threshold", () => {
   test("exactly 70 is stored as not spam (too fast 40 + missing Referer 30)", async () => {
-    const item = await submitAndRead(generic, freshIp(), { ...unique(), _ts: Date.now() }, { headers: { "user-agent": CHROME_UA } });
+    const item = await submitAndRead(
+      generic,
+      freshIp(),
+      { ...unique(), _ts: Date.now() },
+      { headers: { "user-agent": CHROME_UA } },
+    );
     expect(signalNames(item)).toEqual(["missing_referer", "too_fast"]);
     expect(item.spam.score).toBe(70);
     expect(item.spam.isSpam).toBe(false);
@@ -257,7 +281,8 @@ describe("the score: sum, cap and threshold", () => {
     expect(item.spam.signals.reduce((sum: number, s: { score: number }) => sum + s.score, 0)).toBe(130);
     expect(item.spam.score).toBe(100);
     expect(item.isSpam).toBe(true);
-    for (const s of item.spam.signals) expect(s).toEqual({ name: expect.any(String), score: expect.any(Number), detail: expect.any(String) });
+    for (const s of item.spam.signals)
+      expect(s).toEqual({ name: expect.any(String), score: expect.any(Number), detail: expect.any(String) });
   });
 });
 
@@ -285,10 +310,20 @@ describe("which signals apply per source", () => {
   });
 
   test("content signals still apply to ads leads", async () => {
-    const item = await submitAndRead(ads, freshIp(), {}, {
-      headers: {},
-      json: lead({ user_column_data: [{ column_id: "EMAIL", string_value: "casino@example.com" }, { column_id: "CITY", string_value: "Casino forex" }] }),
-    });
+    const item = await submitAndRead(
+      ads,
+      freshIp(),
+      {},
+      {
+        headers: {},
+        json: lead({
+          user_column_data: [
+            { column_id: "EMAIL", string_value: "casino@example.com" },
+            { column_id: "CITY", string_value: "Casino forex" },
+          ],
+        }),
+      },
+    );
     expect(item.spam.signals).toEqual([{ name: "spam_phrases", score: 20, detail: "casino, forex" }]);
   });
 
@@ -319,7 +354,9 @@ describe("the client IP is the one API Gateway saw", () => {
     expect(first.metadata.ip).toBe(ip);
     expect(JSON.stringify(first)).not.toContain("203.0.113.9");
     // Another forged address does not make the same sender new: still a duplicate.
-    const second = await submitAndRead(generic, ip, data, { headers: { ...BROWSER, "x-forwarded-for": "198.51.100.23, 10.0.0.1" } });
+    const second = await submitAndRead(generic, ip, data, {
+      headers: { ...BROWSER, "x-forwarded-for": "198.51.100.23, 10.0.0.1" },
+    });
     expect(second.metadata.ip).toBe(ip);
     expect(signalNames(second)).toEqual(["duplicate"]);
     // And claiming the first sender's forged address from elsewhere does not make a duplicate.

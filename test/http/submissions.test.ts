@@ -49,9 +49,22 @@ describe("reading submissions", () => {
     const at = (m: number) => minutesAgo(m);
     const subs = [
       makeSubmission(form, { createdAt: at(50), data: { email: "old@example.com", note: "first" }, referenceId: "SUBS-1" }),
-      makeSubmission(form, { createdAt: at(40), data: { email: "Ada@Example.com", note: "Needs a QUOTE" }, referenceId: "SUBS-2" }),
-      makeSubmission(form, { createdAt: at(30), data: { email: "spam@example.com", note: "buy now" }, referenceId: "SUBS-3", spam: { score: 90, isSpam: true, signals: [] } }),
-      makeSubmission(form, { createdAt: at(20), data: { email: "bob@example.com", tags: ["Quote", "x"] }, referenceId: "SUBS-4" }),
+      makeSubmission(form, {
+        createdAt: at(40),
+        data: { email: "Ada@Example.com", note: "Needs a QUOTE" },
+        referenceId: "SUBS-2",
+      }),
+      makeSubmission(form, {
+        createdAt: at(30),
+        data: { email: "spam@example.com", note: "buy now" },
+        referenceId: "SUBS-3",
+        spam: { score: 90, isSpam: true, signals: [] },
+      }),
+      makeSubmission(form, {
+        createdAt: at(20),
+        data: { email: "bob@example.com", tags: ["Quote", "x"] },
+        referenceId: "SUBS-4",
+      }),
       makeSubmission(form, { createdAt: at(10), data: { email: "eve@example.com", note: "latest" }, referenceId: "SUBS-5" }),
     ];
     await putSubmissions(subs);
@@ -79,7 +92,13 @@ describe("reading submissions", () => {
     expect(pages).toBeLessThanOrEqual(3);
 
     // Dates: `from` and `to` inclusive; a date alone covers its whole UTC day.
-    expect(ids(await get(`?from=${encodeURIComponent(subs[1]?.createdAt as string)}&to=${encodeURIComponent(subs[3]?.createdAt as string)}`))).toEqual([s4, s2]);
+    expect(
+      ids(
+        await get(
+          `?from=${encodeURIComponent(subs[1]?.createdAt as string)}&to=${encodeURIComponent(subs[3]?.createdAt as string)}`,
+        ),
+      ),
+    ).toEqual([s4, s2]);
     expect(ids(await get(`?spam=all&from=${encodeURIComponent(at(35))}`))).toEqual([s5, s4, s3]);
     expect(ids(await get(`?to=${encodeURIComponent(at(35))}`))).toEqual([s2, s1]);
     const today = new Date().toISOString().slice(0, 10);
@@ -249,12 +268,27 @@ describe("deleting submissions", () => {
     const own = await signupOwner("subs-erase");
     const site = await createSite(own);
     const otherSite = await createSite(own, "Other site");
-    const [f1, f2, f3] = [await insertForm(own, site), await insertForm(own, site, { archivedAt: minutesAgo(1) }), await insertForm(own, otherSite)] as Form[];
+    const [f1, f2, f3] = [
+      await insertForm(own, site),
+      await insertForm(own, site, { archivedAt: minutesAgo(1) }),
+      await insertForm(own, otherSite),
+    ] as Form[];
     const target = [
       makeSubmission(f1 as Form, { data: { email: "Erase.Me@Example.com", note: "hi" } }),
       makeSubmission(f1 as Form, { data: { contact: [" erase.me@example.com ", "x"] } }),
       makeSubmission(f2 as Form, { data: { work_email: "ERASE.ME@EXAMPLE.COM" } }),
-      makeSubmission(f2 as Form, { data: { name: "X" }, metadata: { source: "generic", userAgent: null, referer: null, ip: "1.2.3.4", droppedFiles: [], ignoredFields: [], replyTo: "erase.me@example.com" } }),
+      makeSubmission(f2 as Form, {
+        data: { name: "X" },
+        metadata: {
+          source: "generic",
+          userAgent: null,
+          referer: null,
+          ip: "1.2.3.4",
+          droppedFiles: [],
+          ignoredFields: [],
+          replyTo: "erase.me@example.com",
+        },
+      }),
     ];
     const kept = [
       makeSubmission(f1 as Form, { data: { email: "keep@example.com", note: "erase.me@example.com is my friend" } }),
@@ -310,7 +344,10 @@ describe("submission permissions", () => {
       ["POST", erasePath(site), "submissions.delete", { email: "nobody@example.com" }],
     ];
     for (const [method, path, permission, body] of routes) {
-      const lacking = await apiKeyWith(own, all.filter((p) => p !== permission));
+      const lacking = await apiKeyWith(
+        own,
+        all.filter((p) => p !== permission),
+      );
       const denied = await api(method, path, { token: lacking, ...(body ? { body } : {}) });
       expect([method, path, denied.status, denied.body.error?.code]).toEqual([method, path, 403, "INSUFFICIENT_PERMISSION"]);
       expect(denied.body.error.message).toContain(permission);

@@ -84,12 +84,18 @@ describe("team and invites", () => {
     expect(promoted.status).toBe(200);
     expect(promoted.body.data.member).toEqual(expect.objectContaining({ id: member.userId, role: "admin" }));
     // The new role applies to the member's existing session at once.
-    const asAdmin = await api("POST", "/api/v1/team/invites", { token: member.token, body: { email: uniqueEmail(), role: "member" } });
+    const asAdmin = await api("POST", "/api/v1/team/invites", {
+      token: member.token,
+      body: { email: uniqueEmail(), role: "member" },
+    });
     expect(asAdmin.status).toBe(201);
 
     const toOwner = await api("PUT", `/api/v1/team/members/${member.userId}`, { token: admin.token, body: { role: "owner" } });
     expect(toOwner.status).toBe(400);
-    const ownerChange = await api("PUT", `/api/v1/team/members/${owner.userId}`, { token: admin.token, body: { role: "member" } });
+    const ownerChange = await api("PUT", `/api/v1/team/members/${owner.userId}`, {
+      token: admin.token,
+      body: { role: "member" },
+    });
     expect(ownerChange.status).toBe(403);
     expect(ownerChange.body.error.code).toBe("CANNOT_CHANGE_OWNER");
     const ownerRemoval = await api("DELETE", `/api/v1/team/members/${owner.userId}`, { token: admin.token });
@@ -114,7 +120,10 @@ describe("team and invites", () => {
     const owner = await signupOwner("iso-a");
     const other = await signupOwner("iso-b");
     const otherMember = await addMember(other, "member");
-    const change = await api("PUT", `/api/v1/team/members/${otherMember.userId}`, { token: owner.token, body: { role: "admin" } });
+    const change = await api("PUT", `/api/v1/team/members/${otherMember.userId}`, {
+      token: owner.token,
+      body: { role: "admin" },
+    });
     expect(change.status).toBe(404);
     const remove = await api("DELETE", `/api/v1/team/members/${otherMember.userId}`, { token: owner.token });
     expect(remove.status).toBe(404);

@@ -1,7 +1,7 @@
 import { getItem } from "../../lib/store/accounts";
-import { keys } from "../../lib/store/keys";
 import { getForm } from "../../lib/store/forms";
-import { api, type Account, createSite, signupOwner } from "../support/api";
+import { keys } from "../../lib/store/keys";
+import { type Account, api, createSite, signupOwner } from "../support/api";
 import { apiKeyWith, insertForm } from "../support/fixtures";
 
 const base = (siteId: string) => `/api/v1/sites/${siteId}/webhooks`;
@@ -57,7 +57,19 @@ describe("inbound webhook management", () => {
     const listed = list.body.data.webhooks.find((w: { id: string }) => w.id === data.id);
     expect(listed).not.toHaveProperty("secretKey");
     expect(Object.keys(listed).sort()).toEqual(
-      ["archivedAt", "createdAt", "formId", "id", "isEnabled", "lastReceivedAt", "name", "source", "submissionCount", "updatedAt", "webhookUrl"].sort(),
+      [
+        "archivedAt",
+        "createdAt",
+        "formId",
+        "id",
+        "isEnabled",
+        "lastReceivedAt",
+        "name",
+        "source",
+        "submissionCount",
+        "updatedAt",
+        "webhookUrl",
+      ].sort(),
     );
   });
 
@@ -224,7 +236,10 @@ describe("inbound webhook management", () => {
     const foreignForm = await insertForm(owner, otherSite);
     const wrong = await api("POST", base(siteId), { token: owner.token, body: { name: "x", formId: foreignForm.id } });
     expect(wrong.status).toBe(404);
-    const update = await api("PUT", `${base(siteId)}/${created.body.data.id}`, { token: owner.token, body: { formId: foreignForm.id } });
+    const update = await api("PUT", `${base(siteId)}/${created.body.data.id}`, {
+      token: owner.token,
+      body: { formId: foreignForm.id },
+    });
     expect(update.status).toBe(404);
     const unlink = await api("PUT", `${base(siteId)}/${created.body.data.id}`, { token: owner.token, body: { formId: null } });
     expect(unlink.body.data.formId).toBeNull();

@@ -1,8 +1,7 @@
-
 import { Match, type Template } from "aws-cdk-lib/assertions";
 import { ROUTES, type RouteDef } from "../../functions/routes";
 import { EXPORT_RETENTION_DAYS } from "../../infra/exports";
-import { asList, functionOf, loadApp, onlyLogicalId, type Resource, type Statement, statementsOf, } from "./support";
+import { asList, functionOf, loadApp, onlyLogicalId, type Resource, type Statement, statementsOf } from "./support";
 
 const routes: readonly RouteDef[] = ROUTES;
 
@@ -41,9 +40,7 @@ describe("data store", () => {
   test("stateful resources are retained and keep their logical ids", () => {
     // Renaming a construct id changes these and makes CloudFormation orphan the retained
     // resource and create an empty one: update these only with a migration plan.
-    const stateful = Object.entries(resources).filter(([, r]) =>
-      ["AWS::DynamoDB::Table", "AWS::SQS::Queue"].includes(r.Type),
-    );
+    const stateful = Object.entries(resources).filter(([, r]) => ["AWS::DynamoDB::Table", "AWS::SQS::Queue"].includes(r.Type));
     expect(stateful.map(([id]) => id).sort()).toEqual(
       ["DataStoreTable1E9F5574", "IntakeQueueDeadLetter92F727E2", "IntakeQueueIntake3F254B08"].sort(),
     );

@@ -1,8 +1,7 @@
-
 import type { Template } from "aws-cdk-lib/assertions";
 import { ROUTES, type RouteDef } from "../../functions/routes";
 import { FUNCTION_DEFAULTS } from "../../infra/inlet-function";
-import { actionsOf, asList, functionOf, loadApp, onlyLogicalId, type Resource, statementsOf, } from "./support";
+import { actionsOf, asList, functionOf, loadApp, onlyLogicalId, type Resource, statementsOf } from "./support";
 
 const routes: readonly RouteDef[] = ROUTES;
 

@@ -1,4 +1,3 @@
-
 import { Match, type Template } from "aws-cdk-lib/assertions";
 import { ROUTES, type RouteDef } from "../../functions/routes";
 import { functionOf, loadApp, onlyLogicalId, type Resource, synth } from "./support";

@@ -1,6 +1,6 @@
 import type { Stack } from "aws-cdk-lib";
-import { Annotations, Match, } from "aws-cdk-lib/assertions";
-import { loadApp, } from "./support";
+import { Annotations, Match } from "aws-cdk-lib/assertions";
+import { loadApp } from "./support";
 
 let stack: Stack;
 

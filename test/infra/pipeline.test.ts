@@ -1,5 +1,5 @@
 import { Annotations, Match, type Template } from "aws-cdk-lib/assertions";
-import { QUEUE_CONSUMER, } from "../../functions/routes";
+import { QUEUE_CONSUMER } from "../../functions/routes";
 import { INTAKE_FILTER_PATTERNS } from "../../infra/intake-filter";
 import {
   CONSUMER_MAX_BATCHING_WINDOW_SECONDS,
@@ -216,7 +216,9 @@ describe("notification emails", () => {
   test("only the consumer may send, only ses:SendEmail, on any identity when no sesIdentity is given (suppression justified)", () => {
     const roleId = consumerIn(resources).Properties.Role["Fn::GetAtt"][0] as string;
     const found = sesStatements(resources);
-    expect(found).toEqual([{ statement: expect.objectContaining({ Effect: "Allow", Action: "ses:SendEmail", Resource: "*" }), roles: [roleId] }]);
+    expect(found).toEqual([
+      { statement: expect.objectContaining({ Effect: "Allow", Action: "ses:SendEmail", Resource: "*" }), roles: [roleId] },
+    ]);
     // The schema's default sender applies: no NOTIFY_FROM in the environment.
     expect(consumerIn(resources).Properties.Environment.Variables.NOTIFY_FROM).toBeUndefined();
   });
@@ -234,7 +236,15 @@ describe("notification emails", () => {
     expect(found[0]?.statement.Resource).toEqual({
       "Fn::Join": [
         "",
-        ["arn:", { Ref: "AWS::Partition" }, ":ses:", { Ref: "AWS::Region" }, ":", { Ref: "AWS::AccountId" }, ":identity/example.com"],
+        [
+          "arn:",
+          { Ref: "AWS::Partition" },
+          ":ses:",
+          { Ref: "AWS::Region" },
+          ":",
+          { Ref: "AWS::AccountId" },
+          ":identity/example.com",
+        ],
       ],
     });
     const warnings = Annotations.fromStack(custom).findWarning("*", Match.stringLikeRegexp("AwsSolutions-.*"));

@@ -73,7 +73,10 @@ export function synth(context: Record<string, unknown> = {}): Synthesized {
     templates.push({ path: nested.node.path, template });
     const resource = nested.nestedStackResource;
     if (!resource) throw new Error(`${nested.node.path} has no stack resource in its parent`);
-    const parameters = (parentJson.Resources[stack.getLogicalId(resource)]?.Properties.Parameters ?? {}) as Record<string, unknown>;
+    const parameters = (parentJson.Resources[stack.getLogicalId(resource)]?.Properties.Parameters ?? {}) as Record<
+      string,
+      unknown
+    >;
     const json = template.toJSON() as { Resources: Record<string, Resource> };
     for (const [id, r] of Object.entries(json.Resources)) {
       if (Object.hasOwn(mergedResources, id)) throw new Error(`Logical id ${id} is in two templates`);
@@ -125,7 +128,9 @@ export function statementsOf(route: { route: string }): Statement[] {
   expect(role?.Properties.ManagedPolicyArns ?? []).toEqual([]);
   expect(role?.Properties.Policies ?? []).toEqual([]);
   return Object.values(resources)
-    .filter((r) => r.Type === "AWS::IAM::Policy" && asList(r.Properties.Roles).some((ref: { Ref?: string }) => ref.Ref === roleId))
+    .filter(
+      (r) => r.Type === "AWS::IAM::Policy" && asList(r.Properties.Roles).some((ref: { Ref?: string }) => ref.Ref === roleId),
+    )
     .flatMap((r) => r.Properties.PolicyDocument.Statement as Statement[]);
 }
 

@@ -1,11 +1,13 @@
-import { afterEach, jest } from "@jest/globals";
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { apiKeyIdFromHash, resolveApiKey } from "../../lib/auth/api-key-auth";
+import { afterEach, jest } from "@jest/globals";
 import { createApiKey } from "../../lib/api-keys";
+import { apiKeyIdFromHash, resolveApiKey } from "../../lib/auth/api-key-auth";
 import type { SessionPrincipal } from "../../lib/auth/principal";
-import { resolveSession } from "../../lib/auth/sessions";
-import { isId, sha256Hex } from "../../lib/ids";
 import { effectiveRateLimit } from "../../lib/auth/rate-limit";
+import { resolveSession } from "../../lib/auth/sessions";
+import { newToken } from "../../lib/auth/tokens";
+import { db, tableName } from "../../lib/aws/dynamodb";
+import { isId, sha256Hex } from "../../lib/ids";
 import {
   deleteRevokedApiKey,
   getApiKey,
@@ -14,10 +16,8 @@ import {
   setApiKeysPlan,
   updateApiKey,
 } from "../../lib/store/api-keys";
-import { db, tableName } from "../../lib/aws/dynamodb";
 import { keys } from "../../lib/store/keys";
 import { TRANSACTION_ATTEMPTS } from "../../lib/store/transactions";
-import { newToken } from "../../lib/auth/tokens";
 import { setPlan, signupOwner } from "../support/api";
 
 type Send = (command: unknown) => Promise<unknown>;
@@ -184,7 +184,10 @@ describe("authenticating a key (injected clock)", () => {
       status: 429,
       headers: expect.objectContaining({ "retry-after": "30", "x-ratelimit-remaining": "0" }),
     });
-    await expect(at(59_999)).rejects.toMatchObject({ code: "RATE_LIMITED", headers: expect.objectContaining({ "retry-after": "1" }) });
+    await expect(at(59_999)).rejects.toMatchObject({
+      code: "RATE_LIMITED",
+      headers: expect.objectContaining({ "retry-after": "1" }),
+    });
     const next = await at(60_000);
     expect(next.responseHeaders).toEqual({
       "x-ratelimit-limit": "2",
@@ -198,7 +201,8 @@ describe("authenticating a key (injected clock)", () => {
     const { key } = await createApiKey(principal, { name: "touch" });
     const updates = injectFaults(() => undefined);
     const touches = () =>
-      updates.mock.calls.filter(([c]) => c instanceof UpdateCommand && c.input.UpdateExpression === "SET lastUsedAt = :now").length;
+      updates.mock.calls.filter(([c]) => c instanceof UpdateCommand && c.input.UpdateExpression === "SET lastUsedAt = :now")
+        .length;
 
     // The write runs beside the request; the handler chain awaits `pending` before responding.
     const first = await resolveApiKey(key.secretKey, minute + 5_000);

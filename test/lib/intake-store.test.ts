@@ -1,11 +1,11 @@
-import { afterEach, jest } from "@jest/globals";
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { afterEach, jest } from "@jest/globals";
+import { db, tableName } from "../../lib/aws/dynamodb";
 import { AppError } from "../../lib/errors";
 import { newId, sha256Hex } from "../../lib/ids";
 import { type IntakeRequest, receiveSubmission } from "../../lib/intake/intake";
-import { db, tableName } from "../../lib/aws/dynamodb";
 import { keys } from "../../lib/store/keys";
-import { type IntakeResult, type Marker, storeSubmission, type Submission } from "../../lib/store/submissions";
+import { type IntakeResult, type Marker, type Submission, storeSubmission } from "../../lib/store/submissions";
 import { TRANSACTION_ATTEMPTS } from "../../lib/store/transactions";
 import { type Account, signupOwner } from "../support/api";
 import { formSubmissions, type IntakeTarget, intakeTarget, storedSubmission, webhookItem } from "../support/intake";
@@ -36,7 +36,8 @@ function injectFaults(fault: (command: unknown, real: Send) => Promise<void> | v
   }) as never);
 }
 
-const transactions = (send: ReturnType<typeof injectFaults>) => send.mock.calls.filter(([c]) => c instanceof TransactWriteCommand);
+const transactions = (send: ReturnType<typeof injectFaults>) =>
+  send.mock.calls.filter(([c]) => c instanceof TransactWriteCommand);
 
 afterEach(() => {
   jest.restoreAllMocks();
@@ -64,7 +65,10 @@ function submission(formId: string, webhookId = newId("webhook")): Submission {
 }
 
 const resultOf = (s: Submission): IntakeResult => ({ submissionId: s.id, referenceId: s.referenceId, fieldsMapped: ["email"] });
-const marker = (label: string): Marker => ({ key: keys.idempotency(newId("webhook"), sha256Hex(label)), ttl: Math.floor(Date.now() / 1000) + 3600 });
+const marker = (label: string): Marker => ({
+  key: keys.idempotency(newId("webhook"), sha256Hex(label)),
+  ttl: Math.floor(Date.now() / 1000) + 3600,
+});
 
 async function readItem(key: { pk: string; sk: string }) {
   return (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
@@ -98,7 +102,9 @@ describe("storeSubmission with markers, under TransactionConflict", () => {
       if (command instanceof TransactWriteCommand && first) {
         first = false;
         // The other request's transaction commits while ours is cancelled for the conflict.
-        await real(new PutCommand({ TableName: tableName(), Item: { ...m.key, type: "marker", result: resultOf(theirs), ttl: m.ttl } }));
+        await real(
+          new PutCommand({ TableName: tableName(), Item: { ...m.key, type: "marker", result: resultOf(theirs), ttl: m.ttl } }),
+        );
         throw transactionConflict(2);
       }
     });
@@ -125,7 +131,12 @@ describe("storeSubmission with markers, under TransactionConflict", () => {
     const old = submission(newId("form"));
     const fresh = submission(old.formId);
     const m = marker("expired");
-    await db().send(new PutCommand({ TableName: tableName(), Item: { ...m.key, type: "marker", result: resultOf(old), ttl: Math.floor(Date.now() / 1000) - 10 } }));
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...m.key, type: "marker", result: resultOf(old), ttl: Math.floor(Date.now() / 1000) - 10 },
+      }),
+    );
     await expect(storeSubmission(fresh, resultOf(fresh), [m])).resolves.toEqual({ stored: true });
     expect((await readItem(m.key))?.result).toEqual(resultOf(fresh));
   });
@@ -169,7 +180,9 @@ describe("receiveSubmission under injected faults", () => {
     injectFaults((command) => {
       if (command instanceof TransactWriteCommand) throw transactionConflict(2);
     });
-    const failure = await receiveSubmission(request({ email: "a@example.com" }, { "idempotency-key": "k-503" })).catch((e: unknown) => e);
+    const failure = await receiveSubmission(request({ email: "a@example.com" }, { "idempotency-key": "k-503" })).catch(
+      (e: unknown) => e,
+    );
     expect(failure).toBeInstanceOf(AppError);
     expect(failure).toMatchObject({ code: "SERVICE_UNAVAILABLE", status: 503, headers: { "retry-after": "1" } });
     jest.restoreAllMocks();
@@ -177,7 +190,9 @@ describe("receiveSubmission under injected faults", () => {
     // The retry the 503 asks for goes through, once.
     const retried = await receiveSubmission(request({ email: "a@example.com" }, { "idempotency-key": "k-503" }));
     expect(retried.stored).toBe(true);
-    expect((await receiveSubmission(request({ email: "a@example.com" }, { "idempotency-key": "k-503" }))).result).toEqual(retried.result);
+    expect((await receiveSubmission(request({ email: "a@example.com" }, { "idempotency-key": "k-503" }))).result).toEqual(
+      retried.result,
+    );
     expect((await webhookItem(t.webhook.id))?.submissionCount).toBe(2);
   });
 
@@ -185,7 +200,9 @@ describe("receiveSubmission under injected faults", () => {
     await receiveSubmission(request({ email: "warm@example.com" }));
     injectFaults((command) => {
       if (command instanceof PutCommand && (command.input.Item as { type?: string } | undefined)?.type === "submission") {
-        throw Object.assign(new Error("Throughput exceeds the current capacity"), { name: "ProvisionedThroughputExceededException" });
+        throw Object.assign(new Error("Throughput exceeds the current capacity"), {
+          name: "ProvisionedThroughputExceededException",
+        });
       }
     });
     await expect(receiveSubmission(request({ email: "b@example.com" }))).rejects.toMatchObject({
@@ -223,7 +240,11 @@ describe("receiveSubmission under injected faults", () => {
     const real = client.send.bind(client) as Send;
     const staleReads = jest.fn();
     jest.spyOn(client, "send").mockImplementation((async (command: unknown) => {
-      if (command instanceof GetCommand && !command.input.ConsistentRead && (command.input.Key as { pk: string }).pk === keys.form(formId).pk) {
+      if (
+        command instanceof GetCommand &&
+        !command.input.ConsistentRead &&
+        (command.input.Key as { pk: string }).pk === keys.form(formId).pk
+      ) {
         staleReads();
         return { Item: undefined };
       }
@@ -233,6 +254,8 @@ describe("receiveSubmission under injected faults", () => {
     jest.restoreAllMocks();
     expect(staleReads).toHaveBeenCalledTimes(1);
     expect((await webhookItem(t.webhook.id))?.formId).toBe(formId);
-    expect((await formSubmissions(formId)).map((s) => s.id).sort()).toEqual([first.result.submissionId, second.result.submissionId].sort());
+    expect((await formSubmissions(formId)).map((s) => s.id).sort()).toEqual(
+      [first.result.submissionId, second.result.submissionId].sort(),
+    );
   });
 });

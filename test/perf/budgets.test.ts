@@ -1,10 +1,18 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Recorder, describeCalls, type RecordingSummary } from "../support/recording-client";
 import type { Metafile } from "esbuild";
 import { ROUTES } from "../../functions/routes";
-import { type BuiltBundle, buildBundles, functionEntries, functionEntryPoints, includesInput, MAX_BUNDLE_BYTES, type SdkClient } from "../bench/bundles";
+import {
+  type BuiltBundle,
+  buildBundles,
+  functionEntries,
+  functionEntryPoints,
+  includesInput,
+  MAX_BUNDLE_BYTES,
+  type SdkClient,
+} from "../bench/bundles";
 import { BARS, prepareFixture, runScenarios, type ScenarioResult } from "../bench/scenarios";
+import { describeCalls, Recorder, type RecordingSummary } from "../support/recording-client";
 
 /**
  * The performance bars of docs/performance.md, held without timing anything: bundle sizes (the
@@ -29,7 +37,11 @@ describe("bundle sizes (the build cdk synth runs)", () => {
   };
 
   test("every function is bundled", () => {
-    expect([...sizes.keys()].sort()).toEqual(functionEntries().map((e) => e.handler).sort());
+    expect([...sizes.keys()].sort()).toEqual(
+      functionEntries()
+        .map((e) => e.handler)
+        .sort(),
+    );
   });
 
   test(`every function's bundle is at most ${kb(MAX_BUNDLE_BYTES)}`, () => {
@@ -63,7 +75,9 @@ describe("bundle sizes (the build cdk synth runs)", () => {
   test("public routes do not load the authentication code (lib/auth/principal.ts, API keys, sessions)", () => {
     const publicHandlers = [...new Set(ROUTES.filter((r) => r.auth === "public").map((r) => r.handler as string))];
     expect(publicHandlers).toEqual(expect.arrayContaining(["intake/receive-submission", "intake/preflight", "not-found"]));
-    const loading = publicHandlers.filter((h) => ["authenticate", "sessions", "api-key-auth"].some((m) => includes(h, `lib/auth/${m}.ts`)));
+    const loading = publicHandlers.filter((h) =>
+      ["authenticate", "sessions", "api-key-auth"].some((m) => includes(h, `lib/auth/${m}.ts`)),
+    );
     expect(loading).toEqual([]);
   });
 

@@ -43,12 +43,20 @@ describe("the intake filter list, as the local follower applies it", () => {
   });
 
   test("passes inserted release markers only: never their rewrite or removal, nor a submission's MODIFY", () => {
-    const marker = { pk: "RELEASE#sub_1", sk: "RELEASE", type: "release", submissionId: "sub_1", releasedAt: "2026-11-22T00:00:00.000Z" };
+    const marker = {
+      pk: "RELEASE#sub_1",
+      sk: "RELEASE",
+      type: "release",
+      submissionId: "sub_1",
+      releasedAt: "2026-11-22T00:00:00.000Z",
+    };
     expect(passes(streamRecord("INSERT", marker))).toBe(true);
     expect(passes(streamRecord("MODIFY", marker))).toBe(false);
     expect(passes(streamRecord("REMOVE", marker))).toBe(false);
     // A released submission's later writes (its lead, a re-flag) are MODIFY records of the submission.
-    expect(passes(streamRecord("MODIFY", submission({ releasedAt: "2026-11-22T00:00:00.000Z", lead: { score: 80 } })))).toBe(false);
+    expect(passes(streamRecord("MODIFY", submission({ releasedAt: "2026-11-22T00:00:00.000Z", lead: { score: 80 } })))).toBe(
+      false,
+    );
   });
 
   test("drops every other item type, and a type that is not a string", () => {

@@ -82,7 +82,9 @@ test("every submitted value, label and name is HTML-escaped in the HTML part", (
   );
   const escaped = escapeHtml(evil);
   expect(escaped).toBe("&lt;img src=x onerror=&quot;alert(&#39;x&#39;)&quot;&gt; &amp; co");
-  expect(email.html).toContain(`<th style="padding:6px 12px;border-bottom:1px solid #e5e7eb;vertical-align:top;text-align:left;white-space:nowrap">${escaped}</th>`);
+  expect(email.html).toContain(
+    `<th style="padding:6px 12px;border-bottom:1px solid #e5e7eb;vertical-align:top;text-align:left;white-space:nowrap">${escaped}</th>`,
+  );
   expect(email.html).toContain(`>${escaped}</td>`);
   expect(email.html).toContain("&lt;b&gt;Form&lt;/b&gt;");
   expect(email.html).toContain("&lt;ref&gt;");
@@ -92,7 +94,10 @@ test("every submitted value, label and name is HTML-escaped in the HTML part", (
 
 test("header values stay on one line; only a plain reply-to address is used", () => {
   const email = notificationEmail(
-    submission({ referenceId: "R-1\r\nBcc: victim@example.com", metadata: { ...submission().metadata, replyTo: "a@b.example\r\nBcc: x@y.example" } }),
+    submission({
+      referenceId: "R-1\r\nBcc: victim@example.com",
+      metadata: { ...submission().metadata, replyTo: "a@b.example\r\nBcc: x@y.example" },
+    }),
     form({ name: "Contact\nform" }),
     lead,
   );

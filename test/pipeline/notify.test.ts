@@ -29,7 +29,11 @@ describe("notification emails", () => {
     const cc = recipient("second");
     const { formId, hook } = await notifyingForm(owner, siteId, [to, cc]);
     const tag = randomUUID();
-    const sent = await submitTo(hook, { ...HOT_LEAD, message: `${HOT_LEAD.message} ${tag}`, _replyto: "ada@analytical-engines.example.com" });
+    const sent = await submitTo(hook, {
+      ...HOT_LEAD,
+      message: `${HOT_LEAD.message} ${tag}`,
+      _replyto: "ada@analytical-engines.example.com",
+    });
 
     const emails = await waitForEmails(to);
     expect(emails).toHaveLength(1);
@@ -84,7 +88,11 @@ describe("notification emails", () => {
   test("characters beyond the Basic Multilingual Plane (emoji) travel the whole way", async () => {
     const to = recipient();
     const { hook } = await notifyingForm(owner, siteId, [to]);
-    const sent = await submitTo(hook, { name: "Zoë 👍", email: "zoe@example.com", message: `𝒜 quote, please 🙏 ${randomUUID()}` });
+    const sent = await submitTo(hook, {
+      name: "Zoë 👍",
+      email: "zoe@example.com",
+      message: `𝒜 quote, please 🙏 ${randomUUID()}`,
+    });
     const emails = await waitForEmails(to);
     expect(emails).toHaveLength(1);
     expect(emails[0]?.subject).toContain(sent.referenceId);
@@ -97,7 +105,11 @@ describe("notification emails", () => {
     const sent = await submitTo(hook, { email: "someone@gmail.com", message: randomUUID() });
     const deadline = Date.now() + 15_000;
     while (!(await storedItem(sent.submissionId))?.lead && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    expect((await storedItem(sent.submissionId))?.lead).toEqual({ score: 10, grade: "cold", reasons: ["free-mail address (gmail.com)"] });
+    expect((await storedItem(sent.submissionId))?.lead).toEqual({
+      score: 10,
+      grade: "cold",
+      reasons: ["free-mail address (gmail.com)"],
+    });
     expect(await readAction(sent.submissionId, "notify")).toBeUndefined();
   });
 

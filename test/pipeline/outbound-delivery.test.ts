@@ -1,5 +1,5 @@
-import { jest } from "@jest/globals";
 import { randomUUID } from "node:crypto";
+import { jest } from "@jest/globals";
 import { startDeliveries } from "../../lib/outbound/deliveries";
 import { getForm } from "../../lib/store/forms";
 import { getSubmission } from "../../lib/store/submissions";
@@ -36,12 +36,20 @@ interface Target {
 async function formTarget(label: string): Promise<Target> {
   const owner = await signupOwner(label);
   const siteId = await createSite(owner, `${label} site`);
-  const form = await api("POST", `/api/v1/sites/${siteId}/forms`, { token: owner.token, body: { name: "Contact", status: "published" } });
+  const form = await api("POST", `/api/v1/sites/${siteId}/forms`, {
+    token: owner.token,
+    body: { name: "Contact", status: "published" },
+  });
   if (form.status !== 201) throw new Error(`form creation failed: ${form.status} ${form.text}`);
   const formId = form.body.data.form.id as string;
   // A server-to-server source: the browser-only spam signals (request rate per IP, user agent)
   // would otherwise flag this file's many submissions from 127.0.0.1 as spam, which is never sent.
-  return { owner, siteId, formId, webhook: await newWebhook(owner, siteId, { name: "Contact", formId, source: "partner_automation" }) };
+  return {
+    owner,
+    siteId,
+    formId,
+    webhook: await newWebhook(owner, siteId, { name: "Contact", formId, source: "partner_automation" }),
+  };
 }
 
 const base = (t: { formId: string }) => `/api/v1/forms/${t.formId}/outbound-webhooks`;
@@ -57,7 +65,13 @@ async function submit(webhook: TestWebhook, extra: Record<string, string> = {}) 
   const unique = randomUUID();
   return accepted(
     await postIntake(webhook, {
-      json: { name: "Ada Lovelace", email: `ada.${unique}@analytical-engines.com`, company: "Analytical Engines", message: `Order ${unique}`, ...extra },
+      json: {
+        name: "Ada Lovelace",
+        email: `ada.${unique}@analytical-engines.com`,
+        company: "Analytical Engines",
+        message: `Order ${unique}`,
+        ...extra,
+      },
     }),
   );
 }
@@ -145,7 +159,9 @@ describe("outbound webhooks, end to end", () => {
       eventType: "submission.created",
       status: "delivered",
       attemptCount: 1,
-      attempts: [{ number: 1, statusCode: 200, durationMs: expect.any(Number), error: null, nextAttemptAt: null, trigger: "automatic" }],
+      attempts: [
+        { number: 1, statusCode: 200, durationMs: expect.any(Number), error: null, nextAttemptAt: null, trigger: "automatic" },
+      ],
       nextAttemptAt: null,
       deliveredAt: expect.any(String),
     });
@@ -212,7 +228,9 @@ describe("outbound webhooks, end to end", () => {
     expect(verifiedFor(healthyPath, healthy.signingSecret, sent.submissionId)).toHaveLength(1);
     expect(verifiedFor(failingPath, failing.signingSecret, sent.submissionId)).toHaveLength(5);
     const list = (await api("GET", base(t), { token: t.owner.token })).body.data.outboundWebhooks;
-    expect(Object.fromEntries(list.map((e: any) => [e.id, [e.isEnabled, e.lastDelivery.status, e.lastDelivery.lastStatusCode]]))).toEqual({
+    expect(
+      Object.fromEntries(list.map((e: any) => [e.id, [e.isEnabled, e.lastDelivery.status, e.lastDelivery.lastStatusCode]])),
+    ).toEqual({
       [failing.id]: [true, "failed", 503],
       [healthy.id]: [true, "delivered", 200],
     });
@@ -242,7 +260,11 @@ describe("outbound webhooks, end to end", () => {
     expect(ended).toMatchObject({ status: "failed", attemptCount: 1 });
     expect(ended.attempts[0]).toMatchObject({ statusCode: 410, error: expect.stringMatching(/410 Gone/), nextAttemptAt: null });
     const [listed] = (await api("GET", base(t), { token: t.owner.token })).body.data.outboundWebhooks;
-    expect(listed).toMatchObject({ isEnabled: false, disabledReason: expect.stringMatching(/410/), disabledAt: expect.any(String) });
+    expect(listed).toMatchObject({
+      isEnabled: false,
+      disabledReason: expect.stringMatching(/410/),
+      disabledAt: expect.any(String),
+    });
 
     // Disabled: a retry is refused, and the next submission is not sent.
     const refused = await api("POST", `${base(t)}/${endpoint.id}/deliveries/${ended.id}/retry`, { token: t.owner.token });
@@ -264,7 +286,10 @@ describe("outbound webhooks, end to end", () => {
     const t = await formTarget("outbound-3xx");
     const path = receiverPath("moved");
     const elsewhere = receiverPath("elsewhere");
-    receiver.script(path, [{ status: 301, headers: { location: receiver.url(elsewhere) } }, { status: 307, headers: { location: elsewhere } }]);
+    receiver.script(path, [
+      { status: 301, headers: { location: receiver.url(elsewhere) } },
+      { status: 307, headers: { location: elsewhere } },
+    ]);
     const endpoint = await addEndpoint(t, path);
     const sent = await submit(t.webhook);
     const delivery = await deliveryWhen(t, endpoint.id, sent.submissionId, settled);

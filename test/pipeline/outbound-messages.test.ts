@@ -1,21 +1,21 @@
-import { jest } from "@jest/globals";
 import { DeleteCommand, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { jest } from "@jest/globals";
 import { handler } from "../../functions/consumer/process-queue";
+import { db, tableName } from "../../lib/aws/dynamodb";
+import { MAX_DELAY_SECONDS } from "../../lib/aws/sqs";
 import { nowIso, randomBase62 } from "../../lib/ids";
 import { type DeliveryMessage, newMessageToken } from "../../lib/outbound/messages";
-import { MAX_DELAY_SECONDS } from "../../lib/aws/sqs";
 import { newSigningSecret } from "../../lib/outbound/signing";
-import { createDelivery, type Delivery, getDelivery } from "../../lib/store/outbound-deliveries";
-import { deleteEndpoint, insertEndpoint, type OutboundEndpoint } from "../../lib/store/outbound-endpoints";
 import { processMessages } from "../../lib/pipeline/batch";
 import { CONSUMER_HANDLERS } from "../../lib/pipeline/record-handlers";
-import { db, tableName } from "../../lib/aws/dynamodb";
 import { keys } from "../../lib/store/keys";
+import { createDelivery, type Delivery, getDelivery } from "../../lib/store/outbound-deliveries";
+import { deleteEndpoint, insertEndpoint, type OutboundEndpoint } from "../../lib/store/outbound-endpoints";
 import { submissionItem } from "../../lib/store/submissions";
 import { createSite, signupOwner } from "../support/api";
 import { insertForm } from "../support/fixtures";
-import { makeSubmission } from "../support/submissions";
 import { type Receiver, receiverPath, startReceiver, verifyDelivery } from "../support/outbound-receiver";
+import { makeSubmission } from "../support/submissions";
 import { internalSqsRecord, sqsEvent, sqsRecord, streamRecord } from "./support/records";
 
 /**
@@ -67,9 +67,12 @@ async function endpointAt(path: string): Promise<OutboundEndpoint> {
  * INSERT, finds the form gone and leaves it alone, so only these tests deliver it.
  */
 async function storedSubmission() {
-  const submission = makeSubmission({ id: `form_missing${randomBase62(10)}`, orgId: form.orgId, siteId: form.siteId }, {
-    data: { email: "grace@navy.example", note: randomBase62(12) },
-  });
+  const submission = makeSubmission(
+    { id: `form_missing${randomBase62(10)}`, orgId: form.orgId, siteId: form.siteId },
+    {
+      data: { email: "grace@navy.example", note: randomBase62(12) },
+    },
+  );
   await db().send(new PutCommand({ TableName: tableName(), Item: submissionItem(submission) }));
   return submission;
 }
@@ -204,7 +207,17 @@ describe("internal delivery messages in the consumer", () => {
       attemptCount: 1,
       finalAttempt: 2,
       claimToken: "recorder",
-      attempts: [{ number: 1, statusCode: 500, durationMs: 3, error: "HTTP 500", attemptedAt: attempted, nextAttemptAt: attempted, trigger: "automatic" }],
+      attempts: [
+        {
+          number: 1,
+          statusCode: 500,
+          durationMs: 3,
+          error: "HTTP 500",
+          attemptedAt: attempted,
+          nextAttemptAt: attempted,
+          trigger: "automatic",
+        },
+      ],
       nextAttemptAt: attempted,
     });
     // A stranger's copy of attempt 1: already recorded by someone else, so nothing.
@@ -239,7 +252,12 @@ describe("internal delivery messages in the consumer", () => {
   test("stale messages (a later attempt already claimed, a finished delivery) do nothing", async () => {
     const path = receiverPath("stale");
     const endpoint = await endpointAt(path);
-    const later = await delivery(endpoint, { status: "retrying", attemptCount: 3, finalAttempt: 5, nextAttemptAt: new Date(Date.now() + 60_000).toISOString() });
+    const later = await delivery(endpoint, {
+      status: "retrying",
+      attemptCount: 3,
+      finalAttempt: 5,
+      nextAttemptAt: new Date(Date.now() + 60_000).toISOString(),
+    });
     const done = await delivery(endpoint, { status: "delivered", attemptCount: 1, deliveredAt: nowIso() });
     const failed = await delivery(endpoint, { status: "failed", attemptCount: 2, finalAttempt: 2 });
     const result = await handler(
@@ -267,8 +285,16 @@ describe("internal delivery messages in the consumer", () => {
     const result = await handler(sqsEvent([record(message(noSubmission)), record(message(noEndpoint))]));
     expect(result).toEqual({ batchItemFailures: [] });
     expect(receiver.requests(path)).toHaveLength(0);
-    expect(await getDelivery(noSubmission.id)).toMatchObject({ status: "failed", lastError: "the submission was deleted", attemptCount: 0 });
-    expect(await getDelivery(noEndpoint.id)).toMatchObject({ status: "failed", lastError: "the endpoint was deleted", attemptCount: 0 });
+    expect(await getDelivery(noSubmission.id)).toMatchObject({
+      status: "failed",
+      lastError: "the submission was deleted",
+      attemptCount: 0,
+    });
+    expect(await getDelivery(noEndpoint.id)).toMatchObject({
+      status: "failed",
+      lastError: "the endpoint was deleted",
+      attemptCount: 0,
+    });
   });
 
   test("a malformed internal message fails alone; stream records in the same batch are dispatched as before", async () => {

@@ -1,11 +1,11 @@
-import { jest } from "@jest/globals";
 import { randomUUID } from "node:crypto";
 import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { jest } from "@jest/globals";
 import { handler } from "../../functions/consumer/process-queue";
+import { db, tableName } from "../../lib/aws/dynamodb";
 import { processMessages } from "../../lib/pipeline/batch";
 import { retryLater } from "../../lib/pipeline/outcome";
 import { CONSUMER_HANDLERS, RECORD_HANDLERS } from "../../lib/pipeline/record-handlers";
-import { db, tableName } from "../../lib/aws/dynamodb";
 import { keys } from "../../lib/store/keys";
 import { sqsEvent, sqsRecord, streamRecord } from "./support/records";
 
@@ -64,7 +64,12 @@ describe("the intake consumer", () => {
     const result = await handler(sqsEvent(records));
 
     const failed = result.batchItemFailures.map((f) => f.itemIdentifier).sort();
-    expect(failed).toEqual(records.filter((r) => r !== good).map((r) => r.messageId).sort());
+    expect(failed).toEqual(
+      records
+        .filter((r) => r !== good)
+        .map((r) => r.messageId)
+        .sort(),
+    );
     // A purge that must wait is expected: retried, logged at info, not as an error.
     const errorIds = errorLines().map((line) => line.messageId);
     expect(errorIds).not.toContain(notDue.messageId);
@@ -103,9 +108,9 @@ describe("the intake consumer", () => {
     };
     const boom = sqsRecord(body(streamRecord("INSERT", { pk: "A#1", sk: "A", type: "boom" })));
     const fine = sqsRecord(body(streamRecord("INSERT", { pk: "A#2", sk: "A", type: "fine" })));
-    expect(await processMessages([boom, fine], { ...CONSUMER_HANDLERS, records: handlers })).toEqual({ batchItemFailures: [{ itemIdentifier: boom.messageId }] });
-    expect(errorLines()).toEqual([
-      expect.objectContaining({ level: "error", messageId: boom.messageId, errorMessage: "kaput" }),
-    ]);
+    expect(await processMessages([boom, fine], { ...CONSUMER_HANDLERS, records: handlers })).toEqual({
+      batchItemFailures: [{ itemIdentifier: boom.messageId }],
+    });
+    expect(errorLines()).toEqual([expect.objectContaining({ level: "error", messageId: boom.messageId, errorMessage: "kaput" })]);
   });
 });

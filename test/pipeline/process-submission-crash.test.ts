@@ -47,7 +47,12 @@ test("killed between the write and the hand-off: after restart the email still a
 
   // An owner, a site, a form that notifies `to`, and a server-to-server webhook feeding it.
   const signup = await call(stack, "POST", "/api/v1/auth/signup", {
-    body: { email: `crash-${randomUUID()}@example.com`, password: "correct horse battery", name: "Crash", organizationName: "Crash Co" },
+    body: {
+      email: `crash-${randomUUID()}@example.com`,
+      password: "correct horse battery",
+      name: "Crash",
+      organizationName: "Crash Co",
+    },
   });
   expect(signup.status).toBe(201);
   const token = signup.body.data.token as string;
@@ -79,10 +84,14 @@ test("killed between the write and the hand-off: after restart the email still a
   const first = posted.body as { submissionId: string; referenceId: string };
   // A claim orphaned mid-send waits out the consumer's timeout, then the queue's visibility
   // timeout (180 s): the slow path, taken only if the kill hit the email call itself.
-  const claim = await until("the first submission's email claim is done", async () => {
-    const item = await read(keys.action(first.submissionId, "notify"));
-    return item?.status === "done" ? item : undefined;
-  }, 240_000);
+  const claim = await until(
+    "the first submission's email claim is done",
+    async () => {
+      const item = await read(keys.action(first.submissionId, "notify"));
+      return item?.status === "done" ? item : undefined;
+    },
+    240_000,
+  );
   const sentBeforeKill = Number(claim.doneAt) < killedAt;
   await sleep(1_500);
   expect((await emailsFor(to, first.referenceId)).length).toBe(sentBeforeKill ? 0 : 1);
@@ -101,14 +110,22 @@ test("killed between the write and the hand-off: after restart the email still a
     },
   );
   await stack.db.send(
-    new PutCommand({ TableName: stack.info.tableName, Item: submissionItem(submission), ConditionExpression: "attribute_not_exists(pk)" }),
+    new PutCommand({
+      TableName: stack.info.tableName,
+      Item: submissionItem(submission),
+      ConditionExpression: "attribute_not_exists(pk)",
+    }),
   );
   await stack.kill();
   stack = await startStackProcess(dataDir);
-  const emails = await until("the email after the restart", async () => {
-    const found = await emailsFor(to, submission.referenceId);
-    return found.length > 0 ? found : undefined;
-  }, 60_000);
+  const emails = await until(
+    "the email after the restart",
+    async () => {
+      const found = await emailsFor(to, submission.referenceId);
+      return found.length > 0 ? found : undefined;
+    },
+    60_000,
+  );
   expect(emails).toHaveLength(1);
   await sleep(2_000);
   expect(await emailsFor(to, submission.referenceId)).toHaveLength(1);

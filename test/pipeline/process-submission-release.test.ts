@@ -1,10 +1,10 @@
-import { jest } from "@jest/globals";
 import { randomUUID } from "node:crypto";
 import { PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { jest } from "@jest/globals";
 import { handler } from "../../functions/consumer/process-queue";
-import { nowIso } from "../../lib/ids";
-import { ses } from "../../lib/aws/ses";
 import { db, tableName } from "../../lib/aws/dynamodb";
+import { ses } from "../../lib/aws/ses";
+import { nowIso } from "../../lib/ids";
 import { keys } from "../../lib/store/keys";
 import { withdrawRelease } from "../../lib/store/submission-processing";
 import { getSubmissionConsistent, releaseItem, setSpamState } from "../../lib/store/submissions";
@@ -21,7 +21,9 @@ import { sqsEvent, sqsRecord, streamRecord } from "./support/records";
  * process; where the test needs the stack's own pipeline to pick a release up, it lets it.
  */
 const setItem = (key: { pk: string; sk: string }, expression: string, values: Record<string, unknown>) =>
-  db().send(new UpdateCommand({ TableName: tableName(), Key: key, UpdateExpression: expression, ExpressionAttributeValues: values }));
+  db().send(
+    new UpdateCommand({ TableName: tableName(), Key: key, UpdateExpression: expression, ExpressionAttributeValues: values }),
+  );
 
 /** A release marker the stack's pipeline does not see: inserted under another type, then renamed (a MODIFY). */
 async function quietMarker(submissionId: string, releasedAt: string) {

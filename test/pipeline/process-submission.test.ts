@@ -1,12 +1,12 @@
-import { jest } from "@jest/globals";
 import { randomUUID } from "node:crypto";
-import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { SendEmailCommand } from "@aws-sdk/client-sesv2";
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { jest } from "@jest/globals";
 import { handler } from "../../functions/consumer/process-queue";
+import { db, tableName } from "../../lib/aws/dynamodb";
 import { ses } from "../../lib/aws/ses";
 import { CLAIM_STALE_AFTER_MS } from "../../lib/pipeline/once";
 import { readAction } from "../../lib/store/actions";
-import { db, tableName } from "../../lib/aws/dynamodb";
 import { keys } from "../../lib/store/keys";
 import { storedItem } from "../support/submissions";
 import { emailsTo, HOT_LEAD, recipient } from "./support/emails";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { PURGE_PASS_SIZE } from "../../lib/purge";
 import { db, tableName } from "../../lib/aws/dynamodb";
+import { PURGE_PASS_SIZE } from "../../lib/purge";
 import { keys } from "../../lib/store/keys";
 import { GSI1 } from "../../lib/store/table-definition";
 
@@ -67,7 +67,15 @@ test(`a purge job in the table deletes its form and ${SUBMISSIONS} submissions t
     Array.from({ length: SUBMISSIONS }, (_, i) => {
       const id = `sub_${randomUUID()}`;
       const at = new Date(Date.parse(createdAt) + i).toISOString();
-      return { ...keys.submission(id), ...keys.submissionIndex(formId, at, id), type: "submission", id, formId, isSpam: true, createdAt: at };
+      return {
+        ...keys.submission(id),
+        ...keys.submissionIndex(formId, at, id),
+        type: "submission",
+        id,
+        formId,
+        isSpam: true,
+        createdAt: at,
+      };
     }),
   );
   expect(await countSubmissions(formId)).toBe(SUBMISSIONS);

@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from "node:crypto";
-import { jest } from "@jest/globals";
 import {
   CreateQueueCommand,
   GetQueueAttributesCommand,
@@ -7,6 +6,7 @@ import {
   SendMessageBatchCommand,
   SQSClient,
 } from "@aws-sdk/client-sqs";
+import { jest } from "@jest/globals";
 import type { Context, SQSEvent } from "aws-lambda";
 import { messagesToRetry, type SqsHandler, startQueuePoller } from "../../infra/local/queue-poller";
 import { processMessages } from "../../lib/pipeline/batch";
@@ -21,8 +21,8 @@ const sqs = new SQSClient({ endpoint: process.env.SQS_ENDPOINT, region: process.
 async function createQueues(maxReceiveCount: number) {
   const name = `poller-test-${randomUUID()}`;
   const dlqUrl = (await sqs.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }))).QueueUrl as string;
-  const dlqArn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlqUrl, AttributeNames: ["QueueArn"] })))
-    .Attributes?.QueueArn;
+  const dlqArn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlqUrl, AttributeNames: ["QueueArn"] }))).Attributes
+    ?.QueueArn;
   const queueUrl = (
     await sqs.send(
       new CreateQueueCommand({
@@ -61,8 +61,7 @@ async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs: num
 }
 
 const receiveAll = async (queueUrl: string) =>
-  (await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 })))
-    .Messages ?? [];
+  (await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }))).Messages ?? [];
 
 describe("the local queue poller", () => {
   test("a poison record ends in the DLQ after maxReceiveCount receives; the good ones in its batch are processed once", async () => {
@@ -124,7 +123,9 @@ describe("the local queue poller", () => {
       eventSource: "aws:sqs",
       eventSourceARN: queueArn,
       awsRegion: process.env.AWS_REGION,
-      md5OfBody: createHash("md5").update(good[0] as string).digest("hex"),
+      md5OfBody: createHash("md5")
+        .update(good[0] as string)
+        .digest("hex"),
       messageAttributes: {},
       attributes: { ApproximateReceiveCount: "1", SenderId: expect.any(String), SentTimestamp: expect.any(String) },
     });

@@ -1,7 +1,7 @@
-import { jest } from "@jest/globals";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { jest } from "@jest/globals";
 import { StreamPosition } from "../../infra/local/stream-position";
 
 const STREAM = "arn:aws:dynamodb:ddblocal:000000000000:table/t/stream/2026-01-01T00:00:00.000";

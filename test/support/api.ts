@@ -30,7 +30,7 @@ export async function api<T = any>(
   }
   const res = await fetch(`${baseUrl()}${path}`, { method, headers, body, redirect: "manual" });
   const text = await res.text();
-  let parsed: unknown ;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {

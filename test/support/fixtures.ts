@@ -1,13 +1,9 @@
 import { newId, nowIso } from "../../lib/ids";
 import { type Form, putForm } from "../../lib/store/forms";
-import { api, type Account, setPlan } from "./api";
+import { type Account, api, setPlan } from "./api";
 
 /** A builder or auto-created form written straight to the table (the forms API comes later in the suite). */
-export async function insertForm(
-  account: Account,
-  siteId: string,
-  overrides: Partial<Form> = {},
-): Promise<Form> {
+export async function insertForm(account: Account, siteId: string, overrides: Partial<Form> = {}): Promise<Form> {
   const now = nowIso();
   const form: Form = {
     id: newId("form"),

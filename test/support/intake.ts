@@ -141,7 +141,9 @@ export function stackLogFor(res: ApiResponse): string {
   const requestId = res.body?.error?.requestId as string | undefined;
   const path = process.env.INLET_STACK_LOG;
   if (requestId && path) {
-    const lines = readFileSync(path, "utf8").split("\n").filter((line) => line.includes(requestId));
+    const lines = readFileSync(path, "utf8")
+      .split("\n")
+      .filter((line) => line.includes(requestId));
     if (lines.length) return lines.join("\n");
   }
   return stackLogTail();
@@ -164,10 +166,19 @@ export function accepted(res: ApiResponse): { submissionId: string; referenceId:
   return res.body;
 }
 
-export type SubmissionItem = Submission & { pk: string; sk: string; gsi1pk: string; gsi1sk: string; type: string; isSpam: boolean };
+export type SubmissionItem = Submission & {
+  pk: string;
+  sk: string;
+  gsi1pk: string;
+  gsi1sk: string;
+  type: string;
+  isSpam: boolean;
+};
 
 export async function storedSubmission(submissionId: string): Promise<SubmissionItem | undefined> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.submission(submissionId), ConsistentRead: true }));
+  const out = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.submission(submissionId), ConsistentRead: true }),
+  );
   return out.Item as SubmissionItem | undefined;
 }
 
@@ -212,8 +223,7 @@ export async function linkedForm(webhookId: string): Promise<Record<string, any>
 
 /** Headers a desktop Chromium sends with a form submission (no Origin on same-origin GETs; always on POST). */
 export const CHROMIUM_HEADERS = {
-  "user-agent":
-    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36",
+  "user-agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36",
   accept:
     "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7",
   "accept-language": "en-US,en;q=0.9",
@@ -263,7 +273,11 @@ export function chromiumMultipart(parts: ([string, string] | FilePart)[]): { bod
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
   const boundary = `----WebKitFormBoundary${[...randomBytes(16)].map((b) => alphabet[b % 62]).join("")}`;
   const escapeField = (s: string) =>
-    s.replace(/\r\n|\r|\n/g, "\r\n").replace(/"/g, "%22").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+    s
+      .replace(/\r\n|\r|\n/g, "\r\n")
+      .replace(/"/g, "%22")
+      .replace(/\r/g, "%0D")
+      .replace(/\n/g, "%0A");
   const chunks: Buffer[] = [];
   for (const part of parts) {
     chunks.push(Buffer.from(`--${boundary}\r\n`));

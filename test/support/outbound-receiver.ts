@@ -37,7 +37,9 @@ export interface Receiver {
 }
 
 const flatHeaders = (req: IncomingMessage) =>
-  Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : (value ?? "")]));
+  Object.fromEntries(
+    Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : (value ?? "")]),
+  );
 
 export async function startReceiver(): Promise<Receiver> {
   const received = new Map<string, ReceivedRequest[]>();

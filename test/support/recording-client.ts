@@ -4,8 +4,8 @@ import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { marshall } from "@aws-sdk/util-dynamodb";
-import { loadConfig } from "../../lib/config";
 import { db, setDb } from "../../lib/aws/dynamodb";
+import { loadConfig } from "../../lib/config";
 import { TABLE } from "../../lib/store/table-definition";
 
 /**
@@ -92,7 +92,12 @@ const utf8 = (s: string) => Buffer.byteLength(s, "utf8");
 
 /** Significant digits of a DynamoDB number: sign, point, leading and trailing zeros dropped. */
 function numberSize(n: string): number {
-  const digits = n.replace(/^[-+]/, "").replace(/[eE].*$/, "").replace(".", "").replace(/^0+/, "").replace(/0+$/, "");
+  const digits = n
+    .replace(/^[-+]/, "")
+    .replace(/[eE].*$/, "")
+    .replace(".", "")
+    .replace(/^0+/, "")
+    .replace(/0+$/, "");
   return Math.ceil(Math.max(digits.length, 1) / 2) + 1;
 }
 
@@ -126,9 +131,12 @@ const INDEXES = TABLE.indexes;
 const keyOf = (item: Item) => ({ [PK]: item[PK], [SK]: item[SK] });
 const keyText = (key: Item) => `${String(key[PK])} | ${String(key[SK])}`;
 
-const stable = (value: unknown): string => JSON.stringify(marshall({ v: value } as Item, MARSHALL), (_k, v) =>
-  v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
-);
+const stable = (value: unknown): string =>
+  JSON.stringify(marshall({ v: value } as Item, MARSHALL), (_k, v) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
+  );
 
 /** Index write units of one item's change (every index projects ALL: an entry is the whole item). */
 export function indexWriteUnits(before: Item | undefined, after: Item | undefined): number {
@@ -144,7 +152,8 @@ export function indexWriteUnits(before: Item | undefined, after: Item | undefine
     else {
       const b = before as Item;
       const a = after as Item;
-      const keyChanged = stable(b[index.partitionKey]) !== stable(a[index.partitionKey]) || stable(b[index.sortKey]) !== stable(a[index.sortKey]);
+      const keyChanged =
+        stable(b[index.partitionKey]) !== stable(a[index.partitionKey]) || stable(b[index.sortKey]) !== stable(a[index.sortKey]);
       if (keyChanged) units += writeUnits(itemSize(b)) + writeUnits(itemSize(a));
       else if (stable(b) !== stable(a)) units += writeUnits(itemSize(a));
     }
@@ -183,10 +192,11 @@ function writeActions(command: string, input: Record<string, any>): WriteAction[
       });
     case "BatchWriteItem":
       return Object.entries(input.RequestItems as Record<string, Record<string, any>[]>).flatMap(([table, requests]) =>
-        requests.map((r): WriteAction =>
-          r.PutRequest
-            ? { kind: "Put", table, key: keyOf(r.PutRequest.Item), item: r.PutRequest.Item }
-            : { kind: "Delete", table, key: r.DeleteRequest.Key },
+        requests.map(
+          (r): WriteAction =>
+            r.PutRequest
+              ? { kind: "Put", table, key: keyOf(r.PutRequest.Item), item: r.PutRequest.Item }
+              : { kind: "Delete", table, key: r.DeleteRequest.Key },
         ),
       );
     default:
@@ -247,7 +257,12 @@ export class Recorder {
     return out.Item;
   }
 
-  private async recordCall<T>(recording: Recording, command: string, input: Record<string, any>, send: () => Promise<T>): Promise<T> {
+  private async recordCall<T>(
+    recording: Recording,
+    command: string,
+    input: Record<string, any>,
+    send: () => Promise<T>,
+  ): Promise<T> {
     const start = performance.now();
     const actions = writeActions(command, input);
     const before = await Promise.all(actions.map((a) => this.image(a.table, a.key)));
@@ -284,13 +299,25 @@ export class Recorder {
     return output as T;
   }
 
-  private async costWrites(call: RecordedCall, command: string, actions: WriteAction[], before: (Item | undefined)[], failure: unknown) {
+  private async costWrites(
+    call: RecordedCall,
+    command: string,
+    actions: WriteAction[],
+    before: (Item | undefined)[],
+    failure: unknown,
+  ) {
     const factor = command === "TransactWriteItems" ? 2 : 1;
     const applied = failure === undefined;
     if (failure !== undefined && !failedCondition(failure)) return; // throttled or invalid: nothing written or charged
     const after = applied
       ? await Promise.all(
-          actions.map((a) => (a.kind === "Put" ? Promise.resolve(a.item) : a.kind === "Delete" ? Promise.resolve(undefined) : this.image(a.table, a.key))),
+          actions.map((a) =>
+            a.kind === "Put"
+              ? Promise.resolve(a.item)
+              : a.kind === "Delete"
+                ? Promise.resolve(undefined)
+                : this.image(a.table, a.key),
+          ),
         )
       : before;
     actions.forEach((action, i) => {
@@ -319,7 +346,12 @@ export class Recorder {
     });
   }
 
-  private async costReads(call: RecordedCall, command: string, input: Record<string, any>, output: Record<string, any> | undefined) {
+  private async costReads(
+    call: RecordedCall,
+    command: string,
+    input: Record<string, any>,
+    output: Record<string, any> | undefined,
+  ) {
     const factor = (consistent: boolean | undefined) => (consistent ? 1 : 0.5);
     switch (command) {
       case "GetItem": {

@@ -93,7 +93,10 @@ export async function newSite(
 }
 
 export async function newHook(owner: Account, siteId: string, source = "generic"): Promise<Hook> {
-  const res = await api("POST", `/api/v1/sites/${siteId}/webhooks`, { token: owner.token, body: { name: `hook ${source}`, source } });
+  const res = await api("POST", `/api/v1/sites/${siteId}/webhooks`, {
+    token: owner.token,
+    body: { name: `hook ${source}`, source },
+  });
   if (res.status !== 201) throw new Error(`webhook creation failed: ${res.status} ${res.text}`);
   return { id: res.body.data.id, secretKey: res.body.data.secretKey, siteId };
 }
@@ -126,7 +129,9 @@ export function submit(
 
 /** The stored submission item, straight from the table. */
 export async function storedSubmission(submissionId: string): Promise<Record<string, any> | undefined> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.submission(submissionId), ConsistentRead: true }));
+  const out = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.submission(submissionId), ConsistentRead: true }),
+  );
   return out.Item;
 }
 
@@ -144,8 +149,7 @@ export async function submitAndRead(
   return item;
 }
 
-export const signalNames = (item: Record<string, any>) =>
-  (item.spam.signals as { name: string }[]).map((s) => s.name).sort();
+export const signalNames = (item: Record<string, any>) => (item.spam.signals as { name: string }[]).map((s) => s.name).sort();
 
 /**
  * Waits, when fewer than `margin` seconds are left in the current clock minute, for the next

@@ -1,6 +1,6 @@
 import { BatchWriteCommand, GetCommand } from "@aws-sdk/lib-dynamodb";
-import { newId } from "../../lib/ids";
 import { db, tableName } from "../../lib/aws/dynamodb";
+import { newId } from "../../lib/ids";
 import type { Form } from "../../lib/store/forms";
 import { keys } from "../../lib/store/keys";
 import { type Submission, submissionItem } from "../../lib/store/submissions";
@@ -28,7 +28,10 @@ export async function createHook(account: Account, siteId: string, body: Record<
 }
 
 /** One submission through the real intake endpoint (JSON body); answers its id and reference. */
-export async function submitTo(hook: Hook, data: Record<string, unknown>): Promise<{ submissionId: string; referenceId: string }> {
+export async function submitTo(
+  hook: Hook,
+  data: Record<string, unknown>,
+): Promise<{ submissionId: string; referenceId: string }> {
   const res = await api("POST", `/api/v1/incoming/${hook.id}?key=${encodeURIComponent(hook.secretKey)}`, { body: data });
   if (res.status !== 200) throw new Error(`intake failed: ${res.status} ${res.text}`);
   return { submissionId: res.body.submissionId, referenceId: res.body.referenceId };
@@ -78,7 +81,9 @@ export async function putSubmissions(submissions: Submission[]): Promise<void> {
 
 /** The stored submission item, straight from the table. */
 export async function storedItem(submissionId: string): Promise<Record<string, any> | undefined> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.submission(submissionId), ConsistentRead: true }));
+  const out = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.submission(submissionId), ConsistentRead: true }),
+  );
   return out.Item;
 }
 

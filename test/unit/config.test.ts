@@ -1,4 +1,5 @@
 import { build } from "esbuild";
+import type { FunctionEnvironment } from "../../infra/environment";
 import {
   type Config,
   type ConfigInput,
@@ -12,7 +13,6 @@ import {
   SENDER_PATTERN,
   settingDefault,
 } from "../../lib/config";
-import type { FunctionEnvironment } from "../../infra/environment";
 
 const base = { TABLE_NAME: "inlet-table" };
 
@@ -78,7 +78,14 @@ describe("parseConfig", () => {
       OUTBOUND_TIMEOUT_MS: 10_000,
       OUTBOUND_RETRY_SCHEDULE_SECONDS: "5,300,1800,7200,18000,36000,50400,72000,86400",
     });
-    for (const key of ["QUEUE_URL", "DYNAMODB_ENDPOINT", "SQS_ENDPOINT", "EXPORT_BUCKET", "S3_ENDPOINT", "SES_ENDPOINT"] as const) {
+    for (const key of [
+      "QUEUE_URL",
+      "DYNAMODB_ENDPOINT",
+      "SQS_ENDPOINT",
+      "EXPORT_BUCKET",
+      "S3_ENDPOINT",
+      "SES_ENDPOINT",
+    ] as const) {
       expect(config[key]).toBeUndefined();
     }
   });
@@ -126,7 +133,9 @@ describe("parseConfig", () => {
       expect(parseConfig({ ...base, PASSWORD_HASH_COST: "1024" }).PASSWORD_HASH_COST).toBe(1024);
       expect(parseConfig({ ...base, PASSWORD_HASH_COST: "2" }).PASSWORD_HASH_COST).toBe(2);
       for (const bad of ["1000", "1", "0", "-2", "abc", "", String(2 ** 31)]) {
-        expect(problemsOf({ ...base, PASSWORD_HASH_COST: bad })).toMatch(/^Invalid configuration: PASSWORD_HASH_COST: .*power of two/);
+        expect(problemsOf({ ...base, PASSWORD_HASH_COST: bad })).toMatch(
+          /^Invalid configuration: PASSWORD_HASH_COST: .*power of two/,
+        );
       }
     });
 
@@ -168,7 +177,9 @@ describe("parseConfig", () => {
     ];
 
     test.each(urlKeys)("%s takes an absolute URL and rejects anything else", (key) => {
-      expect(parseConfig({ ...base, [key]: "https://inlet.example.com/x" })[key as ConfigKey]).toBe("https://inlet.example.com/x");
+      expect(parseConfig({ ...base, [key]: "https://inlet.example.com/x" })[key as ConfigKey]).toBe(
+        "https://inlet.example.com/x",
+      );
       for (const bad of ["not a url", "", "/relative/path", "inlet.example.com"]) {
         expect(problemsOf({ ...base, [key]: bad })).toMatch(new RegExp(`^Invalid configuration: ${key}: `));
       }
@@ -214,10 +225,9 @@ describe("parseConfig", () => {
   });
 
   test("PLATFORM_ADMIN_EMAILS is read as a trimmed, lowercased list without empty items", () => {
-    expect(parseConfig({ ...base, PLATFORM_ADMIN_EMAILS: " Ann@Example.com, ,bob@example.COM ," }).PLATFORM_ADMIN_EMAILS).toEqual([
-      "ann@example.com",
-      "bob@example.com",
-    ]);
+    expect(parseConfig({ ...base, PLATFORM_ADMIN_EMAILS: " Ann@Example.com, ,bob@example.COM ," }).PLATFORM_ADMIN_EMAILS).toEqual(
+      ["ann@example.com", "bob@example.com"],
+    );
     expect(parseConfig({ ...base, PLATFORM_ADMIN_EMAILS: "" }).PLATFORM_ADMIN_EMAILS).toEqual([]);
     expect(parseConfig(base).PLATFORM_ADMIN_EMAILS).toEqual([]);
     // Each parse has its own list: a caller changing one must not change the next config.

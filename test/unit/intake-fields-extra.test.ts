@@ -1,5 +1,5 @@
-import { takeCaptchaTokens } from "../../lib/spam/captcha";
 import { normalizeSubmission } from "../../lib/intake/fields";
+import { takeCaptchaTokens } from "../../lib/spam/captcha";
 
 describe("captcha tokens in JSON bodies", () => {
   test("a token beside a `data` object is read, and never stored as data", () => {

@@ -1,4 +1,4 @@
-import { type LeadContext, LEAD_RULES, qualifyLead } from "../../lib/leads";
+import { LEAD_RULES, type LeadContext, qualifyLead } from "../../lib/leads";
 
 const ctx = (data: LeadContext["data"], extra: Partial<LeadContext> = {}): LeadContext => ({
   data,

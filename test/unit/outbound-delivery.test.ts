@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
+import type { HttpAttempt } from "../../lib/outbound/http";
 import { postWebhook } from "../../lib/outbound/http";
 import { deliveryMessageSchema, hopDelaySeconds } from "../../lib/outbound/messages";
 import { deliveryIdFor, submissionCreatedPayload } from "../../lib/outbound/payload";
@@ -15,7 +16,6 @@ import {
 } from "../../lib/outbound/schedule";
 import { deliveryHeaders, newSigningSecret, sign } from "../../lib/outbound/signing";
 import { checkTargetUrl, guardedLookup, parseTargetUrl } from "../../lib/outbound/ssrf";
-import type { HttpAttempt } from "../../lib/outbound/http";
 
 const response = (overrides: Partial<HttpAttempt>): HttpAttempt => ({
   statusCode: null,
@@ -125,7 +125,15 @@ describe("the retry schedule", () => {
   test("parses the configured seconds; the default is the Standard Webhooks schedule", () => {
     expect(retrySchedule("5,300, 1800")).toEqual([5, 300, 1800]);
     expect(retrySchedule("5,300,1800,7200,18000,36000,50400,72000,86400")).toEqual([
-      5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 14 * 3600, 20 * 3600, 24 * 3600,
+      5,
+      5 * 60,
+      30 * 60,
+      2 * 3600,
+      5 * 3600,
+      10 * 3600,
+      14 * 3600,
+      20 * 3600,
+      24 * 3600,
     ]);
     expect(maxAttempts([5, 300])).toBe(3);
   });
@@ -180,7 +188,10 @@ describe("the retry schedule", () => {
   });
 
   test("a longer Retry-After wins over the schedule; a shorter one does not", () => {
-    expect(attemptOutcome(response({ statusCode: 429, retryAfter: "60" }), 1, 4, opts)).toEqual({ kind: "retry", afterMs: 60_000 });
+    expect(attemptOutcome(response({ statusCode: 429, retryAfter: "60" }), 1, 4, opts)).toEqual({
+      kind: "retry",
+      afterMs: 60_000,
+    });
     expect(attemptOutcome(response({ statusCode: 503, retryAfter: "1" }), 1, 4, opts)).toEqual({ kind: "retry", afterMs: 5_000 });
     expect(attemptOutcome(response({ statusCode: 503, retryAfter: "Thu, 01 Jan 2026 01:00:00 GMT" }), 1, 4, opts)).toEqual({
       kind: "retry",
@@ -221,7 +232,14 @@ describe("internal delivery messages", () => {
   });
 
   test("the versioned schema producers and the consumer share", () => {
-    const good = { v: 1, kind: "delivery", deliveryId: `dlv_${"a".repeat(22)}`, attempt: 2, dueAt: "2026-01-01T00:00:00.000Z", token: "abc" };
+    const good = {
+      v: 1,
+      kind: "delivery",
+      deliveryId: `dlv_${"a".repeat(22)}`,
+      attempt: 2,
+      dueAt: "2026-01-01T00:00:00.000Z",
+      token: "abc",
+    };
     expect(deliveryMessageSchema.safeParse(good).success).toBe(true);
     for (const bad of [
       { ...good, v: 2 },
@@ -239,7 +257,15 @@ describe("internal delivery messages", () => {
 
 describe("the SSRF guard", () => {
   test("only http and https URLs with a host", () => {
-    for (const url of ["ftp://example.com/", "file:///etc/passwd", "gopher://x/", "javascript:alert(1)", "not a url", "http://", `https://e.com/${"a".repeat(2100)}`]) {
+    for (const url of [
+      "ftp://example.com/",
+      "file:///etc/passwd",
+      "gopher://x/",
+      "javascript:alert(1)",
+      "not a url",
+      "http://",
+      `https://e.com/${"a".repeat(2100)}`,
+    ]) {
       expect(() => parseTargetUrl(url)).toThrow();
     }
     expect(parseTargetUrl("https://example.com/hook").hostname).toBe("example.com");
@@ -322,7 +348,10 @@ describe("one HTTP attempt", () => {
     const result = await send("/ok");
     expect(result).toMatchObject({ statusCode: 200, error: null, refused: false });
     expect(result.durationMs).toBeGreaterThanOrEqual(0);
-    expect(seen.at(-1)).toMatchObject({ body: '{"a":1}', headers: expect.objectContaining({ "webhook-id": "dlv_x", "content-length": "7" }) });
+    expect(seen.at(-1)).toMatchObject({
+      body: '{"a":1}',
+      headers: expect.objectContaining({ "webhook-id": "dlv_x", "content-length": "7" }),
+    });
   });
 
   test("never follows a redirect", async () => {

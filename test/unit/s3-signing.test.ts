@@ -82,8 +82,12 @@ describe("presigned GET links", () => {
         expect(link.searchParams.get("X-Amz-SignedHeaders")).toBe("host");
         expect(link.searchParams.get("X-Amz-Security-Token")).toBe(credentials.sessionToken ?? null);
         const date = link.searchParams.get("X-Amz-Date") as string;
-        expect(link.searchParams.get("X-Amz-Credential")).toBe(`${credentials.accessKeyId}/${date.slice(0, 8)}/${region}/s3/aws4_request`);
-        const canonicalRequest = ["GET", path, canonicalQuery(link), `host:${link.host}`, "", "host", "UNSIGNED-PAYLOAD"].join("\n");
+        expect(link.searchParams.get("X-Amz-Credential")).toBe(
+          `${credentials.accessKeyId}/${date.slice(0, 8)}/${region}/s3/aws4_request`,
+        );
+        const canonicalRequest = ["GET", path, canonicalQuery(link), `host:${link.host}`, "", "host", "UNSIGNED-PAYLOAD"].join(
+          "\n",
+        );
         expect(link.searchParams.get("X-Amz-Signature")).toBe(sigV4(canonicalRequest, credentials.secretAccessKey, date, region));
       });
     }
@@ -126,7 +130,12 @@ describe("PUT", () => {
   test.each([SESSION, LONG_TERM])("the object arrives, signed as SigV4 documents it", async (credentials) => {
     const s3 = await fakeS3([]);
     try {
-      await createS3Client({ region: "us-east-1", endpoint: s3.endpoint, credentials }).putObject(BUCKET, key, body, "text/csv; charset=utf-8");
+      await createS3Client({ region: "us-east-1", endpoint: s3.endpoint, credentials }).putObject(
+        BUCKET,
+        key,
+        body,
+        "text/csv; charset=utf-8",
+      );
       expect(s3.received).toHaveLength(1);
       const { method, url, headers, body: sent } = s3.received[0] as Received;
       expect(method).toBe("PUT");
@@ -134,7 +143,9 @@ describe("PUT", () => {
       expect(sent.equals(body)).toBe(true);
       expect(headers["content-type"]).toBe("text/csv; charset=utf-8");
       expect(headers["x-amz-security-token"]).toBe(credentials.sessionToken);
-      const auth = /^AWS4-HMAC-SHA256 Credential=([^,]+), SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(headers.authorization ?? "");
+      const auth = /^AWS4-HMAC-SHA256 Credential=([^,]+), SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(
+        headers.authorization ?? "",
+      );
       expect(auth).not.toBeNull();
       const [, credential, signedHeaders, signature] = auth as RegExpExecArray;
       const date = headers["x-amz-date"] as string;
@@ -159,7 +170,14 @@ describe("PUT", () => {
   test("a throttled or failing S3 is retried: 503, 503, then 200 is three attempts and success", async () => {
     const s3 = await fakeS3([s3Error(503, "SlowDown"), s3Error(500, "InternalError")]);
     try {
-      await expect(createS3Client({ region: "us-east-1", endpoint: s3.endpoint, credentials: SESSION }).putObject(BUCKET, key, body, "text/csv")).resolves.toBeUndefined();
+      await expect(
+        createS3Client({ region: "us-east-1", endpoint: s3.endpoint, credentials: SESSION }).putObject(
+          BUCKET,
+          key,
+          body,
+          "text/csv",
+        ),
+      ).resolves.toBeUndefined();
       expect(s3.received).toHaveLength(3);
     } finally {
       await s3.close();
@@ -192,7 +210,12 @@ describe("PUT", () => {
   test("after three failed attempts the error is thrown, named by S3's code", async () => {
     const s3 = await fakeS3([s3Error(503, "SlowDown"), s3Error(503, "SlowDown"), s3Error(503, "SlowDown")]);
     try {
-      const put = createS3Client({ region: "us-east-1", endpoint: s3.endpoint, credentials: SESSION }).putObject(BUCKET, key, body, "text/csv");
+      const put = createS3Client({ region: "us-east-1", endpoint: s3.endpoint, credentials: SESSION }).putObject(
+        BUCKET,
+        key,
+        body,
+        "text/csv",
+      );
       await expect(put).rejects.toMatchObject({ name: "SlowDown", status: 503 });
       expect(s3.received).toHaveLength(3);
     } finally {
@@ -205,7 +228,10 @@ describe("PUT", () => {
     try {
       const error = await createS3Client({ region: "us-east-1", endpoint: s3.endpoint, credentials: SESSION })
         .putObject(BUCKET, key, body, "text/csv")
-        .then(() => undefined, (e: unknown) => e as Error);
+        .then(
+          () => undefined,
+          (e: unknown) => e as Error,
+        );
       expect(error).toMatchObject({ name: "AccessDenied", status: 403 });
       expect(s3.received).toHaveLength(1);
       const text = `${error?.message} ${JSON.stringify(error)}`;

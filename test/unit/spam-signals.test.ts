@@ -13,8 +13,7 @@ import {
 } from "../../lib/spam/signals";
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 30);
-const CHROME =
-  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
+const CHROME = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
 
 /** A browser submission that no signal describes: score 0. */
 const ctx = (overrides: Partial<SpamContext> = {}): SpamContext => ({
@@ -131,7 +130,11 @@ describe("the cap and the threshold", () => {
     [100, true],
   ])("a score of %i: spam %s", (points, spam) => {
     const verdict = scoreSpam(ctx({ data: { crafted: "yes" } }), [...SIGNALS, extra(points)]);
-    expect(verdict).toEqual({ score: points, isSpam: spam, signals: [{ name: "crafted", score: points, detail: "crafted for the test" }] });
+    expect(verdict).toEqual({
+      score: points,
+      isSpam: spam,
+      signals: [{ name: "crafted", score: points, detail: "crafted for the test" }],
+    });
   });
 
   test("71 composed with a spec signal: missing Referer 30 + a crafted 41", () => {
@@ -154,7 +157,10 @@ describe("honeypot (+100)", () => {
     expect(verdict.isSpam).toBe(true);
   });
 
-  test.each([["empty", ""], ["white space", "   "]])("an %s honeypot does not fire", (_label, value) => {
+  test.each([
+    ["empty", ""],
+    ["white space", "   "],
+  ])("an %s honeypot does not fire", (_label, value) => {
     expect(fired(ctx({ controls: { hp: value, gotcha: value } }))).toEqual([]);
   });
 
@@ -189,7 +195,11 @@ describe("too fast (+40)", () => {
 });
 
 describe("missing Referer (+30)", () => {
-  test.each([["absent", undefined], ["empty", ""], ["blank", "  "]])("fires when %s", (_label, referer) => {
+  test.each([
+    ["absent", undefined],
+    ["empty", ""],
+    ["blank", "  "],
+  ])("fires when %s", (_label, referer) => {
     expect(scoreSpam(ctx({ referer })).signals).toEqual([{ name: "missing_referer", score: 30, detail: "no Referer header" }]);
   });
   test("does not fire with a Referer", () => {
@@ -241,7 +251,11 @@ describe("bot user agent (+30)", () => {
     ]);
   });
 
-  test.each([["absent", undefined], ["empty", ""], ["blank", "   "]])("fires when the user agent is %s", (_label, userAgent) => {
+  test.each([
+    ["absent", undefined],
+    ["empty", ""],
+    ["blank", "   "],
+  ])("fires when the user agent is %s", (_label, userAgent) => {
     expect(scoreSpam(ctx({ userAgent })).signals).toEqual([{ name: "bot_user_agent", score: 30, detail: "no user agent" }]);
   });
 
@@ -276,7 +290,9 @@ describe("duplicate (+25) and per-IP rate (+20)", () => {
     [{ minute: 0, hour: 0 }, false],
   ])("ip rate %o: fires %s", (ipRate, fires) => {
     expect(scoreSpam(ctx({ ipRate })).signals).toEqual(
-      fires ? [{ name: "ip_rate", score: 20, detail: `${ipRate.minute} this minute, ${ipRate.hour} this hour from this IP` }] : [],
+      fires
+        ? [{ name: "ip_rate", score: 20, detail: `${ipRate.minute} this minute, ${ipRate.hour} this hour from this IP` }]
+        : [],
     );
   });
 });
@@ -340,7 +356,13 @@ describe("server-to-server sources", () => {
     "%s: no Referer, no user agent, instant, high rate: no browser signal",
     (source) => {
       const verdict = scoreSpam(
-        ctx({ source, referer: undefined, userAgent: undefined, controls: { ts: String(NOW) }, ipRate: { minute: 50, hour: 500 } }),
+        ctx({
+          source,
+          referer: undefined,
+          userAgent: undefined,
+          controls: { ts: String(NOW) },
+          ipRate: { minute: 50, hour: 500 },
+        }),
       );
       expect(verdict).toEqual({ score: 0, isSpam: false, signals: [] });
     },
@@ -349,7 +371,11 @@ describe("server-to-server sources", () => {
   test("content signals still apply to them", () => {
     const data = { message: "casino forex http://a.example http://b.example http://c.example" };
     expect(fired(ctx({ source: "partner_ads", data }))).toEqual(["excessive_urls", "spam_phrases"]);
-    expect(fired(ctx({ source: "partner_automation", data, duplicate: true }))).toEqual(["duplicate", "excessive_urls", "spam_phrases"]);
+    expect(fired(ctx({ source: "partner_automation", data, duplicate: true }))).toEqual([
+      "duplicate",
+      "excessive_urls",
+      "spam_phrases",
+    ]);
     expect(fired(ctx({ source: "partner_ads", duplicate: true }))).toEqual([]);
   });
 });

@@ -1,13 +1,16 @@
-import { isId, newId, safeEqual } from "../../lib/ids";
 import { hashPassword, verifyPassword } from "../../lib/auth/passwords";
 import { newToken, TOKEN_PREFIXES, tokenKind } from "../../lib/auth/tokens";
+import { isId, newId, safeEqual } from "../../lib/ids";
 
 describe("tokens", () => {
-  test.each(Object.keys(TOKEN_PREFIXES) as (keyof typeof TOKEN_PREFIXES)[])("%s tokens are recognised by prefix and checksum", (kind) => {
-    const token = newToken(kind);
-    expect(token.startsWith(TOKEN_PREFIXES[kind])).toBe(true);
-    expect(tokenKind(token)).toBe(kind);
-  });
+  test.each(Object.keys(TOKEN_PREFIXES) as (keyof typeof TOKEN_PREFIXES)[])(
+    "%s tokens are recognised by prefix and checksum",
+    (kind) => {
+      const token = newToken(kind);
+      expect(token.startsWith(TOKEN_PREFIXES[kind])).toBe(true);
+      expect(tokenKind(token)).toBe(kind);
+    },
+  );
 
   test("every single-character typo is caught by the checksum", () => {
     const token = newToken("session");

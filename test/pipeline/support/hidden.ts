@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { SQSRecord } from "aws-lambda";
-import { newId } from "../../../lib/ids";
 import { db, tableName } from "../../../lib/aws/dynamodb";
+import { newId } from "../../../lib/ids";
 import type { Form } from "../../../lib/store/forms";
 import { keys } from "../../../lib/store/keys";
 import { type Submission, submissionItem } from "../../../lib/store/submissions";
@@ -21,12 +21,18 @@ import { sqsRecord, streamRecord } from "./records";
 export async function hiddenForm(notifyEmails: string[]): Promise<Form> {
   const account = { orgId: newId("organization") } as Account;
   const fields = Object.fromEntries(
-    FIELDS.map((f, i) => [f.key, { label: f.label, type: f.type as Form["fields"][string]["type"], required: false, order: i + 1 }]),
+    FIELDS.map((f, i) => [
+      f.key,
+      { label: f.label, type: f.type as Form["fields"][string]["type"], required: false, order: i + 1 },
+    ]),
   );
   return insertForm(account, newId("site"), { name: "Hidden form", fields, settings: { notifyEmails } });
 }
 
-export async function hiddenSubmission(form: Form, data: Record<string, string>): Promise<{ submission: Submission; record: SQSRecord }> {
+export async function hiddenSubmission(
+  form: Form,
+  data: Record<string, string>,
+): Promise<{ submission: Submission; record: SQSRecord }> {
   const submission = makeSubmission(form, {
     data,
     referenceId: `HID-${randomUUID().slice(0, 8)}`,

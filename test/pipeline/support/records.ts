@@ -3,7 +3,8 @@ import { marshall } from "@aws-sdk/util-dynamodb";
 import type { SQSEvent, SQSRecord } from "aws-lambda";
 import { MESSAGE_KIND_ATTRIBUTE } from "../../../lib/pipeline/queue-message";
 
-const STREAM_ARN = "arn:aws:dynamodb:us-east-1:111122223333:table/Inlet-DataStoreTable1E9F5574-ABC/stream/2026-01-01T00:00:00.000";
+const STREAM_ARN =
+  "arn:aws:dynamodb:us-east-1:111122223333:table/Inlet-DataStoreTable1E9F5574-ABC/stream/2026-01-01T00:00:00.000";
 let sequence = 100;
 
 /**
@@ -11,10 +12,7 @@ let sequence = 100;
  * (lib/pipeline/stream-record.ts documents the shape and its sources). REMOVE records carry no
  * NewImage: the table's stream view is NEW_IMAGE.
  */
-export function streamRecord(
-  eventName: "INSERT" | "MODIFY" | "REMOVE",
-  item: Record<string, unknown>,
-): Record<string, unknown> {
+export function streamRecord(eventName: "INSERT" | "MODIFY" | "REMOVE", item: Record<string, unknown>): Record<string, unknown> {
   const image = marshall(item, { removeUndefinedValues: true });
   const keys = { pk: image.pk, sk: image.sk };
   sequence += 1;
@@ -49,7 +47,10 @@ export function sqsRecord(body: string, messageId: string = randomUUID(), attrib
       ApproximateFirstReceiveTimestamp: String(Date.now()),
     },
     messageAttributes: Object.fromEntries(
-      Object.entries(attributes).map(([name, value]) => [name, { stringValue: value, dataType: "String", stringListValues: [], binaryListValues: [] }]),
+      Object.entries(attributes).map(([name, value]) => [
+        name,
+        { stringValue: value, dataType: "String", stringListValues: [], binaryListValues: [] },
+      ]),
     ),
     md5OfBody: createHash("md5").update(body).digest("hex"),
     eventSource: "aws:sqs",
