@@ -13,7 +13,6 @@ const cdkJson = JSON.parse(readFileSync(new URL("../../cdk.json", import.meta.ur
   context: Record<string, unknown>;
 };
 
-// biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON is untyped
 export type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
 export interface Statement {
   Effect: string;

@@ -7,9 +7,9 @@ import { TEST_ADMIN_EMAIL } from "./constants";
 import { type FakeCaptcha, startFakeCaptcha, TEST_TIMEOUT_MS } from "./fake-captcha";
 
 declare global {
-  // biome-ignore lint: the stack process handle travels from setup to teardown
+  // The stack process handle travels from setup to teardown.
   var __INLET_STACK__: ChildProcess | undefined;
-  // biome-ignore lint: the fake captcha provider travels from setup to teardown
+  // The fake captcha provider travels from setup to teardown.
   var __INLET_FAKE_CAPTCHA__: FakeCaptcha | undefined;
 }
 

@@ -242,6 +242,18 @@ describe("PUT", () => {
     }
   });
 
+  test("an error without an XML body is named by its status; a 404 NoSuchBucket by its code", async () => {
+    const s3 = await fakeS3([{ status: 400 }, s3Error(404, "NoSuchBucket", "The specified bucket does not exist")]);
+    try {
+      const client = createS3Client({ region: "us-east-1", endpoint: s3.endpoint, credentials: SESSION });
+      await expect(client.putObject(BUCKET, key, body, "text/csv")).rejects.toMatchObject({ name: "Http400", status: 400 });
+      await expect(client.putObject(BUCKET, key, body, "text/csv")).rejects.toMatchObject({ name: "NoSuchBucket", status: 404 });
+      expect(s3.received).toHaveLength(2);
+    } finally {
+      await s3.close();
+    }
+  });
+
   test("credentials come from the provider given, asked on each request (its own cache decides)", async () => {
     const s3 = await fakeS3([]);
     let asked = 0;
