@@ -1,5 +1,6 @@
+import { looksLikeEmail } from "./email-address";
 import type { RawValue } from "./intake/body";
-import { looksLikeEmail, looksLikePhone } from "./intake/mapping";
+import { looksLikePhone } from "./intake/mapping";
 import type { FieldType } from "./store/forms";
 import type { Lead } from "./store/shapes";
 

@@ -57,6 +57,8 @@ interface InletState {
   responseHeaders?: Record<string, string>;
   /** Work started before the handler (API-key bookkeeping) that must end before the answer leaves. */
   pending?: Promise<void>;
+  /** The route's path parameters, checked to be ids (pathIds). */
+  params?: Record<string, string>;
 }
 export type InletEvent = APIGatewayProxyEventV2 & { inlet?: InletState };
 export type InletRequest = Request<InletEvent, HttpResult, Error, Context>;
@@ -120,19 +122,35 @@ const THROTTLE_ERRORS = new Set([
 const isThrottle = (error: unknown) => THROTTLE_ERRORS.has((error as { name?: string } | null)?.name ?? "");
 
 /**
+ * What every id in a path looks like: Inlet's ids are type-prefixed base62 (lib/ids.ts) or
+ * base62 digests (API keys, deliveries), at most a few dozen characters. Anything else cannot
+ * name a stored item, so it is answered 404 here, once for every route, before any key is built
+ * from it (a key attribute of several kilobytes is a DynamoDB ValidationException, a 500).
+ */
+export const PATH_ID = /^[0-9A-Za-z_-]{1,64}$/;
+
+/**
  * The route's declared path parameters. API Gateway only invokes a route whose parameters all
- * matched a non-empty segment, and so does the local gateway; a missing one is answered 404 as
- * an unknown path would be, never passed on as undefined.
+ * matched a non-empty segment, and so does the local gateway; a missing one, or one that is not
+ * an id (PATH_ID), is answered 404 as an unknown path would be, never passed on.
  */
 function pathParams(event: APIGatewayProxyEventV2, names: readonly string[]): Record<string, string> {
   const params: Record<string, string> = {};
   for (const name of names) {
     const value = event.pathParameters?.[name];
-    if (!value) throw new AppError("NOT_FOUND", "No such route");
+    if (!value || !PATH_ID.test(value)) throw new AppError("NOT_FOUND", "Not found");
     params[name] = value;
   }
   return params;
 }
+
+/** Checks the path's ids before the body is read (after authentication: an anonymous caller learns nothing). */
+const pathIds = (names: readonly string[]): InletMiddleware => ({
+  before: async (request: InletRequest) => {
+    request.event.inlet ??= {};
+    request.event.inlet.params = pathParams(request.event, names);
+  },
+});
 
 function decodeBody(event: APIGatewayProxyEventV2): string {
   if (!event.body) return "";
@@ -179,20 +197,23 @@ export function buildHandler<B, Q, P extends Principal | undefined, Params>(
   // Credentials are checked before the body is read: an anonymous caller learns nothing about a
   // route's body rules.
   if (authentication) chain.use(authentication);
-  return chain.use(jsonBody(options.body !== undefined)).handler(async (event, context) => {
-    const body = options.body ? parseWith(options.body, event.inlet?.body) : (undefined as B);
-    const rawQuery = event.queryStringParameters ?? {};
-    const query = options.query ? parseWith(options.query, rawQuery) : (rawQuery as Q);
-    const result = await fn({
-      body,
-      query,
-      params: pathParams(event, paramNames) as Params,
-      principal: event.inlet?.principal as P,
-      event,
-      requestId: context.awsRequestId,
-      sourceIp: event.requestContext.http.sourceIp,
+  return chain
+    .use(pathIds(paramNames))
+    .use(jsonBody(options.body !== undefined))
+    .handler(async (event, context) => {
+      const body = options.body ? parseWith(options.body, event.inlet?.body) : (undefined as B);
+      const rawQuery = event.queryStringParameters ?? {};
+      const query = options.query ? parseWith(options.query, rawQuery) : (rawQuery as Q);
+      const result = await fn({
+        body,
+        query,
+        params: (event.inlet?.params ?? {}) as Params,
+        principal: event.inlet?.principal as P,
+        event,
+        requestId: context.awsRequestId,
+        sourceIp: event.requestContext.http.sourceIp,
+      });
+      const response = result instanceof RawResponse ? result.result : successResponse(result, options.status);
+      return finish(event, response, options.headers);
     });
-    const response = result instanceof RawResponse ? result.result : successResponse(result, options.status);
-    return finish(event, response, options.headers);
-  });
 }

@@ -1,7 +1,7 @@
+import { looksLikeEmail } from "../email-address";
 import type { FieldType, Form, FormField } from "../store/forms";
 import { INTAKE_LIMITS, type RawValue } from "./limits";
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[\d\s().-]{7,20}$/;
 const URL_VALUE = /^https?:\/\/\S+$/i;
 const DATE = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -16,7 +16,6 @@ const PERSON_NAME =
 const first = (value: RawValue) => (Array.isArray(value) ? (value[0] ?? "") : value).trim();
 const digits = (value: string) => value.replace(/\D/g, "").length;
 
-export const looksLikeEmail = (value: string) => EMAIL.test(value.trim());
 export const looksLikePhone = (value: string) => PHONE.test(value.trim()) && digits(value) >= 7 && digits(value) <= 15;
 
 /**

@@ -1,4 +1,5 @@
 import type { EmailMessage as NotificationEmail } from "../aws/ses";
+import { isPlainAddress } from "../email-address";
 import type { RawValue } from "../intake/body";
 import type { Lead } from "../leads";
 import type { Form } from "../store/forms";
@@ -27,9 +28,6 @@ const oneLine = (text: string, max: number) => {
   const flat = text.replace(/[\u0000-\u001f\u007f\s]+/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
-
-/** A plain address SES accepts in Reply-To: no display name, no list, nothing to inject. */
-const PLAIN_ADDRESS = /^[^\s<>,;:"()[\]\\]+@[^\s<>,;:"()[\]\\@]+\.[^\s<>,;:"()[\]\\@]+$/;
 
 const valuesOf = (value: RawValue) => (Array.isArray(value) ? value : [value]);
 
@@ -103,7 +101,7 @@ export function notificationEmail(submission: StoredSubmission, form: Form, lead
 
   return {
     to: [...form.settings.notifyEmails],
-    ...(replyTo && PLAIN_ADDRESS.test(replyTo) ? { replyTo } : {}),
+    ...(replyTo && isPlainAddress(replyTo) ? { replyTo } : {}),
     subject,
     html,
     text,

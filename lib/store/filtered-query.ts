@@ -1,7 +1,7 @@
 import { QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import { db, tableName } from "../aws/dynamodb";
 import { AppError } from "../errors";
-import type { Page } from "./pagination";
+import { isKeyValue, type Page } from "./pagination";
 import { GSI1 } from "./table-definition";
 
 /**
@@ -32,7 +32,11 @@ function decodeCursor(cursor: string, partition: string, range: SortRange): Reco
   const entries = Object.entries(key as Record<string, unknown>);
   const valid =
     entries.length === INDEX_KEY_ATTRIBUTES.length &&
-    entries.every(([name, value]) => (INDEX_KEY_ATTRIBUTES as readonly string[]).includes(name) && typeof value === "string") &&
+    entries.every(
+      ([name, value]) =>
+        (INDEX_KEY_ATTRIBUTES as readonly string[]).includes(name) &&
+        isKeyValue(value, name === "pk" || name === "gsi1pk" ? "partition" : "sort"),
+    ) &&
     (key as Record<string, string>).gsi1pk === partition;
   if (!valid) throw invalidCursor();
   const sk = (key as Record<string, string>).gsi1sk as string;

@@ -8,21 +8,44 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
-/** Cursor: the opaque base64url of the last evaluated key, checked to lie in the queried partition. */
-function decodeCursor(cursor: string, partitionAttr: string, partition: string): Record<string, unknown> {
+/** DynamoDB's key attribute limits, in bytes: a partition key 2048, a sort key 1024. */
+const MAX_PK_BYTES = 2048;
+const MAX_SK_BYTES = 1024;
+
+const keyString = (value: unknown, max: number): value is string =>
+  typeof value === "string" && value.length > 0 && Buffer.byteLength(value) <= max;
+
+/** Whether `value` can be a key attribute of this table (`pk`/`gsi1pk` or `sk`/`gsi1sk`) at all. */
+export const isKeyValue = (value: unknown, role: "partition" | "sort"): value is string =>
+  keyString(value, role === "partition" ? MAX_PK_BYTES : MAX_SK_BYTES);
+
+/**
+ * Cursor: the opaque base64url of the last evaluated key. It must be exactly the key this query
+ * returns (the table's `pk`/`sk`, plus `gsi1pk`/`gsi1sk` on the index), lie in the queried
+ * partition and under its sort-key prefix, and keep to DynamoDB's key sizes: a crafted start key
+ * is a 400 here, never a ValidationException (500) from DynamoDB.
+ */
+function decodeCursor(
+  cursor: string,
+  query: { pkAttr: string; skAttr: string; partition: string; prefix?: string },
+): Record<string, string> {
+  let key: unknown;
   try {
-    const key = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as Record<string, unknown>;
-    const valid =
-      key !== null &&
-      typeof key === "object" &&
-      key[partitionAttr] === partition &&
-      Object.values(key).every((v) => typeof v === "string") &&
-      Object.keys(key).length <= 4;
-    if (valid) return key;
+    key = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
   } catch {
-    // fall through to the error below
+    key = undefined;
   }
-  throw new AppError("INVALID_CURSOR", "The cursor is not valid for this list");
+  const attrs = query.pkAttr === "pk" ? ["pk", "sk"] : ["pk", "sk", query.pkAttr, query.skAttr];
+  const valid =
+    key !== null &&
+    typeof key === "object" &&
+    !Array.isArray(key) &&
+    Object.keys(key).length === attrs.length &&
+    attrs.every((attr, i) => keyString((key as Record<string, unknown>)[attr], i % 2 === 0 ? MAX_PK_BYTES : MAX_SK_BYTES)) &&
+    (key as Record<string, string>)[query.pkAttr] === query.partition &&
+    (query.prefix === undefined || ((key as Record<string, string>)[query.skAttr] ?? "").startsWith(query.prefix));
+  if (!valid) throw new AppError("INVALID_CURSOR", "The cursor is not valid for this list");
+  return key as Record<string, string>;
 }
 
 const encodeCursor = (key: Record<string, unknown> | undefined) =>
@@ -74,7 +97,14 @@ export async function queryPage<T>(options: {
     ScanIndexForward: !options.newestFirst,
   };
   if (options.index) input.IndexName = GSI1;
-  if (options.cursor) input.ExclusiveStartKey = decodeCursor(options.cursor, pkAttr, options.partition);
+  if (options.cursor) {
+    input.ExclusiveStartKey = decodeCursor(options.cursor, {
+      pkAttr,
+      skAttr,
+      partition: options.partition,
+      prefix: options.prefix,
+    });
+  }
   const out = await db().send(new QueryCommand(input));
   return { items: (out.Items ?? []).map(options.map), nextCursor: encodeCursor(out.LastEvaluatedKey) };
 }
