@@ -24,8 +24,8 @@ export interface RouteDef extends RouteRequirements {
    */
   bucket?: "write";
   /**
-   * `send` → may send notification emails through SES from the configured identity
-   * (infra/notifications.ts); only the queue consumer does.
+   * `send` → may send emails through SES from the configured identity (infra/notifications.ts):
+   * the queue consumer's notifications, and the account's own verification and reclaim links.
    */
   email?: "send";
   memoryMb?: number;
@@ -46,10 +46,14 @@ const WRITE = { table: "write" } as const;
 
 // biome-ignore format: one route per line reads as a table
 export const ROUTES = [
-  { route: "POST /api/v1/auth/signup", handler: "auth/signup", ...PUBLIC, ...WRITE },
+  // Signup and the address's links send their email through SES themselves (docs/accounts.md).
+  { route: "POST /api/v1/auth/signup", handler: "auth/signup", ...PUBLIC, ...WRITE, email: "send" },
   { route: "POST /api/v1/auth/login", handler: "auth/login", ...PUBLIC, ...WRITE },
   { route: "POST /api/v1/auth/logout", handler: "auth/logout", ...SESSION, ...WRITE },
   { route: "GET /api/v1/auth/me", handler: "auth/me", ...SESSION, ...READ },
+  { route: "POST /api/v1/auth/verify-email", handler: "auth/verify-email", ...PUBLIC, ...WRITE },
+  { route: "POST /api/v1/auth/verify-email/resend", handler: "auth/resend-verification", ...SESSION, ...WRITE, email: "send" },
+  { route: "POST /api/v1/auth/reclaim-email", handler: "auth/reclaim-email", ...PUBLIC, ...WRITE, email: "send" },
 
   { route: "GET /api/v1/team", handler: "team/list-members", ...BEARER, permission: "team.view", ...READ },
   { route: "POST /api/v1/team/invites", handler: "team/create-invite", ...TEAM_ADMIN, permission: "team.invite", ...WRITE },

@@ -1,25 +1,32 @@
 import { decoyHash, hashPassword, verifyPassword } from "./auth/passwords";
 import type { Role } from "./auth/permissions";
 import type { SessionPrincipal } from "./auth/principal";
-import { newToken } from "./auth/tokens";
+import { newToken, tokenKind } from "./auth/tokens";
+import { sendEmail } from "./aws/ses";
 import { loadConfig, type Plan } from "./config";
 import { AppError } from "./errors";
 import { newId, nowIso, sha256Hex } from "./ids";
+import { describeError, log } from "./log";
+import { type AccountEmailKind, accountEmail } from "./notifications/account-email";
 import {
   asEmailClaim,
+  asEmailToken,
   asInvite,
   asMember,
   asOrganization,
   claimFirstPlatformAdmin,
   createAccount,
   deleteSession,
+  type EmailToken,
   getItems,
   type Member,
   type Organization,
+  putEmailToken,
   putInvite,
   putSession,
   removeMember,
   updateMemberRole,
+  useVerificationToken,
 } from "./store/accounts";
 import { counterKey, incrementCounter } from "./store/counters";
 import { keys } from "./store/keys";
@@ -28,7 +35,7 @@ import { queryPage } from "./store/pagination";
 export interface AuthResult {
   token: string;
   expiresAt: string;
-  user: { id: string; email: string; name: string };
+  user: { id: string; email: string; emailVerified: boolean; name: string };
   organization: { id: string; name: string; plan: Plan };
   role: Role;
 }
@@ -46,16 +53,50 @@ function newSession(member: Pick<Member, "userId" | "orgId">) {
 const authResult = (token: string, expiresAt: string, member: Member, org: Organization): AuthResult => ({
   token,
   expiresAt,
-  user: { id: member.userId, email: member.email, name: member.name },
+  user: { id: member.userId, email: member.email, emailVerified: member.emailVerifiedAt !== undefined, name: member.name },
   organization: { id: org.id, name: org.name, plan: org.plan },
   role: member.role,
 });
 
+/** A new emailed link: the token (for the email only) and its item (stored under the token's hash). */
+function newEmailLink(purpose: EmailToken["purpose"], holder: { userId: string; orgId: string; email: string }, now: string) {
+  const token = newToken("emailLink");
+  const expiresAt = new Date(Date.parse(now) + loadConfig().EMAIL_LINK_TTL_HOURS * 3600_000).toISOString();
+  return {
+    token,
+    tokenHash: sha256Hex(token),
+    item: {
+      purpose,
+      email: holder.email,
+      userId: holder.userId,
+      orgId: holder.orgId,
+      createdAt: now,
+      expiresAt,
+    } satisfies EmailToken,
+  };
+}
+
+/**
+ * Sends an account email through SES. A failure is logged and not raised: the account exists
+ * and works unverified, and `POST /auth/verify-email/resend` sends another link.
+ */
+async function sendAccountEmail(kind: AccountEmailKind, to: string, token: string): Promise<boolean> {
+  const config = loadConfig();
+  try {
+    await sendEmail(accountEmail(kind, to, token, config.BASE_URL, config.EMAIL_LINK_TTL_HOURS));
+    return true;
+  } catch (error) {
+    log.warn("account email not sent", { kind, ...describeError(error) });
+    return false;
+  }
+}
+
 let firstAdminClaimed = false;
 
 async function maybeClaimFirstAdmin(member: Member): Promise<void> {
-  // With PLATFORM_ADMIN_EMAILS unset, the first account of the deployment becomes its admin.
-  if (loadConfig().PLATFORM_ADMIN_EMAILS.length > 0 || firstAdminClaimed) return;
+  // Locally, with PLATFORM_ADMIN_EMAILS unset, the first account becomes the admin (once verified).
+  const config = loadConfig();
+  if (config.FIRST_ACCOUNT_ADMIN !== "true" || config.PLATFORM_ADMIN_EMAILS.length > 0 || firstAdminClaimed) return;
   const won = await claimFirstPlatformAdmin(member.orgId, member.userId);
   firstAdminClaimed = true;
   if (won) member.platformAdmin = true;
@@ -67,6 +108,7 @@ export async function signup(input: {
   name: string;
   organizationName?: string;
   inviteToken?: string;
+  reclaimToken?: string;
 }): Promise<AuthResult> {
   const config = loadConfig();
   const email = input.email.toLowerCase();
@@ -75,6 +117,7 @@ export async function signup(input: {
   let role: Role;
   let inviteHash: string | undefined;
   let isNewOrg = false;
+  const reclaim = input.reclaimToken ? await reclaimFor(input.reclaimToken, email) : undefined;
 
   if (input.inviteToken) {
     inviteHash = sha256Hex(input.inviteToken);
@@ -110,21 +153,102 @@ export async function signup(input: {
     name: input.name,
     role,
     passwordHash: await hashPassword(input.password, config.PASSWORD_HASH_COST),
+    // A reclaim link came to this address: using it proves the address.
+    ...(reclaim ? { emailVerifiedAt: now } : {}),
     createdAt: now,
   };
   const { token, tokenHash, session } = newSession(member);
+  const verification = reclaim ? undefined : newEmailLink("verify", member, now);
   const outcome = await createAccount({
     member,
     ...(isNewOrg ? { organization: org } : {}),
     sessionHash: tokenHash,
     session,
     ...(inviteHash ? { inviteHash } : {}),
+    ...(verification ? { verification: { tokenHash: verification.tokenHash, token: verification.item } } : {}),
+    ...(reclaim ? { reclaim } : {}),
     now,
   });
-  if (outcome === "EMAIL_TAKEN") throw new AppError("EMAIL_TAKEN", "An account with this email already exists");
+  if (outcome === "EMAIL_TAKEN") throw emailTaken();
   if (outcome === "INVITE_INVALID") throw new AppError("INVITE_INVALID", "The invite is used or expired");
+  if (outcome === "RECLAIM_INVALID") throw linkInvalid();
   await maybeClaimFirstAdmin(member);
+  if (verification) await sendAccountEmail("verify", email, verification.token);
   return authResult(token, session.expiresAt, member, org);
+}
+
+const emailTaken = () =>
+  new AppError(
+    "EMAIL_TAKEN",
+    "An account with this email already exists. If it is your address and that account never verified it, POST /api/v1/auth/reclaim-email sends you a link to take it back",
+  );
+const linkInvalid = () => new AppError("EMAIL_LINK_INVALID", "The link is unknown or was used already");
+const linkExpired = () => new AppError("EMAIL_LINK_EXPIRED", "The link has expired; ask for a new one");
+
+/** Reads an emailed link's item by its token, checked to be of `purpose` and unexpired. */
+async function emailLink(token: string, purpose: EmailToken["purpose"]) {
+  if (tokenKind(token) !== "emailLink") throw linkInvalid();
+  const tokenHash = sha256Hex(token);
+  const [item] = await getItems([keys.emailToken(tokenHash)]);
+  const link = asEmailToken(item);
+  if (!link || link.purpose !== purpose) throw linkInvalid();
+  if (Date.parse(link.expiresAt) <= Date.now()) throw linkExpired();
+  return { tokenHash, token: link };
+}
+
+/** A reclaim link for `email`: the signup then takes the address from the unverified account holding it. */
+async function reclaimFor(reclaimToken: string, email: string) {
+  const reclaim = await emailLink(reclaimToken, "reclaim");
+  if (reclaim.token.email !== email) throw linkInvalid();
+  return reclaim;
+}
+
+/** `POST /auth/verify-email`: uses a verification link (single use, before it expires). */
+export async function verifyEmail(token: string): Promise<{ email: string; emailVerified: true }> {
+  const link = await emailLink(token, "verify");
+  const outcome = await useVerificationToken(link.tokenHash, link.token, nowIso());
+  // Used meanwhile, or the address was reclaimed or the member removed since the link was sent.
+  if (outcome === "GONE") throw linkInvalid();
+  return { email: link.token.email, emailVerified: true };
+}
+
+/** Links each address may be sent per hour (verification resends, reclaim requests). */
+export const EMAIL_LINK_THROTTLE = { windowSeconds: 3600, perAddress: 5 } as const;
+
+async function throttleEmailLinks(scope: string, email: string): Promise<void> {
+  const { count, resetAt } = await incrementCounter(scope, email, EMAIL_LINK_THROTTLE.windowSeconds);
+  if (count > EMAIL_LINK_THROTTLE.perAddress) {
+    throw new AppError("RATE_LIMITED", "Too many emails to this address; try again later", undefined, {
+      "retry-after": String(Math.max(1, resetAt - Math.floor(Date.now() / 1000))),
+    });
+  }
+}
+
+/** `POST /auth/verify-email/resend`: a new verification link to the member's own address. */
+export async function resendVerification(principal: SessionPrincipal): Promise<{ email: string; sent: boolean }> {
+  if (principal.emailVerified) throw new AppError("EMAIL_ALREADY_VERIFIED", "This address is verified already");
+  await throttleEmailLinks("verify-email", principal.email);
+  const link = newEmailLink("verify", principal, nowIso());
+  await putEmailToken(link.tokenHash, link.item);
+  return { email: principal.email, sent: await sendAccountEmail("verify", principal.email, link.token) };
+}
+
+/**
+ * `POST /auth/reclaim-email`: when an unverified account holds `email`, a reclaim link goes to
+ * that address. The answer is the same whether or not one was sent, so it tells a stranger
+ * nothing about the address beyond what signup's EMAIL_TAKEN already does.
+ */
+export async function requestReclaim(input: { email: string }): Promise<{ email: string }> {
+  const email = input.email.toLowerCase();
+  await throttleEmailLinks("reclaim-email", email);
+  const [claimItem] = await getItems([keys.email(email)]);
+  const claim = asEmailClaim(claimItem);
+  if (claim && !claim.verifiedAt) {
+    const link = newEmailLink("reclaim", { ...claim, email }, nowIso());
+    await putEmailToken(link.tokenHash, link.item);
+    await sendAccountEmail("reclaim", email, link.token);
+  }
+  return { email };
 }
 
 const invalidCredentials = () => new AppError("INVALID_CREDENTIALS", "The email or password is wrong");
@@ -174,7 +298,7 @@ export const logout = (principal: SessionPrincipal) => deleteSession(principal.t
 
 export function me(principal: SessionPrincipal) {
   return {
-    user: { id: principal.userId, email: principal.email, name: principal.name },
+    user: { id: principal.userId, email: principal.email, emailVerified: principal.emailVerified, name: principal.name },
     organization: { id: principal.orgId, name: principal.organizationName, plan: principal.plan },
     role: principal.role,
     permissions: [...principal.permissions],

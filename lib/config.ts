@@ -181,6 +181,14 @@ const SETTINGS = {
   SIGNUP_MODE: withDefault(oneOf(["open", "invite-only"]), "open"),
   SESSION_TTL_HOURS: withDefault(int({ min: 1 }), 24 * 7),
   INVITE_TTL_HOURS: withDefault(int({ min: 1 }), 24 * 7),
+  /** How long an emailed verification or reclaim link works (docs/accounts.md). */
+  EMAIL_LINK_TTL_HOURS: withDefault(int({ min: 1, max: 24 * 7 }), 24),
+  /**
+   * "true" makes the first account of a deployment its platform admin when PLATFORM_ADMIN_EMAILS
+   * is unset (still only once its address is verified). Only the local stack sets it: a deployment
+   * names its admins (the CDK stack requires the platformAdminEmails context value).
+   */
+  FIRST_ACCOUNT_ADMIN: withDefault(oneOf(["true", "false"]), "false"),
   /** scrypt cost. 2^15 in production; tests may lower it to keep the suite fast. */
   PASSWORD_HASH_COST: withDefault(int({ min: 2, max: 2 ** 30, powerOfTwo: true }), 32768),
   LOG_LEVEL: withDefault(oneOf(["debug", "info", "warn", "error"]), "info"),

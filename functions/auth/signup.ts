@@ -11,6 +11,8 @@ const body = z
     name,
     organizationName: z.optional(name),
     inviteToken: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+    /** From a reclaim email (POST /auth/reclaim-email): takes the address from an unverified account. */
+    reclaimToken: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
   })
   .check(
     z.refine((b) => (b.organizationName === undefined) !== (b.inviteToken === undefined), {

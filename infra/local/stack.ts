@@ -48,6 +48,9 @@ export async function startLocalStack(local: LocalConfig) {
   // Outbound webhooks may target this machine (the local receiver, infra/local/receiver.ts): the
   // SSRF guard's private-address check is off locally unless the environment says otherwise.
   process.env.ALLOW_PRIVATE_WEBHOOK_TARGETS ??= "true";
+  // Local only: with PLATFORM_ADMIN_EMAILS unset, the first account becomes platform admin once
+  // it verifies its address (the CDK stack never sets this; docs/accounts.md).
+  process.env.FIRST_ACCOUNT_ADMIN ??= "true";
 
   // The gateway imports the route table and handlers, which read the config set above.
   const { startGateway } = await import("./gateway");

@@ -11,6 +11,8 @@ export interface SessionPrincipal {
   userId: string;
   orgId: string;
   email: string;
+  /** Whether the member proved the address (docs/accounts.md). */
+  emailVerified: boolean;
   name: string;
   role: Role;
   plan: Plan;

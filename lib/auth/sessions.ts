@@ -14,9 +14,17 @@ export function bearerToken(authorization: string | undefined): string {
   return match[1];
 }
 
-export function isPlatformAdmin(member: Pick<Member, "email" | "platformAdmin">): boolean {
-  const listed = loadConfig().PLATFORM_ADMIN_EMAILS;
-  return listed.length > 0 ? listed.includes(member.email.toLowerCase()) : member.platformAdmin === true;
+/**
+ * Platform admin is conferred by the address (PLATFORM_ADMIN_EMAILS), or locally by being the
+ * first account (FIRST_ACCOUNT_ADMIN): either way only once the address is verified, so nobody
+ * gets it by signing up with, or inviting themselves as, an address they cannot read.
+ */
+export function isPlatformAdmin(member: Pick<Member, "email" | "platformAdmin" | "emailVerifiedAt">): boolean {
+  if (!member.emailVerifiedAt) return false;
+  const config = loadConfig();
+  const listed = config.PLATFORM_ADMIN_EMAILS;
+  if (listed.length > 0) return listed.includes(member.email.toLowerCase());
+  return config.FIRST_ACCOUNT_ADMIN === "true" && member.platformAdmin === true;
 }
 
 /**
@@ -42,6 +50,7 @@ export async function resolveSession(token: string): Promise<SessionPrincipal> {
     userId: member.userId,
     orgId: org.id,
     email: member.email,
+    emailVerified: member.emailVerifiedAt !== undefined,
     name: member.name,
     role: member.role,
     plan: org.plan,

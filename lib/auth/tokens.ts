@@ -12,6 +12,8 @@ export const TOKEN_PREFIXES = {
   apiKey: "inlet_sk_",
   webhookSecret: "inlet_whsk_",
   invite: "inlet_inv_",
+  /** A link emailed to an address: verification or reclaim (docs/accounts.md). */
+  emailLink: "inlet_eml_",
 } as const;
 
 export type TokenKind = keyof typeof TOKEN_PREFIXES;

@@ -30,6 +30,8 @@ export interface Member {
   role: Role;
   passwordHash: string;
   platformAdmin?: boolean;
+  /** When the member proved the address (an emailed link); absent while unverified. */
+  emailVerifiedAt?: string;
   createdAt: string;
 }
 
@@ -38,6 +40,25 @@ export interface Session {
   orgId: string;
   createdAt: string;
   expiresAt: string;
+}
+
+/** A single-use emailed link's item (the token itself is only in the email; this is keyed by its hash). */
+export interface EmailToken {
+  /** `verify` proves the account's own address; `reclaim` lets the address's owner take it from an unverified account. */
+  purpose: "verify" | "reclaim";
+  email: string;
+  /** The account the link was issued for (`reclaim`: the unverified account holding the address). */
+  userId: string;
+  orgId: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export interface EmailClaim {
+  userId: string;
+  orgId: string;
+  /** Set when the holder verified the address; an unverified hold can be reclaimed (docs/accounts.md). */
+  verifiedAt?: string;
 }
 
 export interface Invite {
@@ -63,11 +84,19 @@ export const organizationItem = (org: Organization) => ({
 
 export const memberItem = (member: Member) => ({ ...keys.member(member.orgId, member.userId), type: "member", ...member });
 
-export const emailItem = (email: string, userId: string, orgId: string) => ({
+export const emailItem = (email: string, userId: string, orgId: string, verifiedAt?: string) => ({
   ...keys.email(email),
   type: "email",
   userId,
   orgId,
+  ...(verifiedAt ? { verifiedAt } : {}),
+});
+
+export const emailTokenItem = (tokenHash: string, token: EmailToken) => ({
+  ...keys.emailToken(tokenHash),
+  type: "email-token",
+  ...token,
+  ttl: Math.floor(Date.parse(token.expiresAt) / 1000),
 });
 
 export const sessionItem = (tokenHash: string, session: Session) => ({
@@ -88,20 +117,44 @@ export async function createAccount(input: {
   sessionHash: string;
   session: Session;
   inviteHash?: string;
+  /** The verification link issued with the account. */
+  verification?: { tokenHash: string; token: EmailToken };
+  /** A reclaim link: the address is taken from the unverified account `token.userId` holds it for. */
+  reclaim?: { tokenHash: string; token: EmailToken };
   now: string;
-}): Promise<"OK" | "EMAIL_TAKEN" | "INVITE_INVALID"> {
+}): Promise<"OK" | "EMAIL_TAKEN" | "INVITE_INVALID" | "RECLAIM_INVALID"> {
   const TableName = tableName();
+  const { member, reclaim } = input;
   const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]["TransactItems"]> = [
     {
       Put: {
         TableName,
-        Item: emailItem(input.member.email, input.member.userId, input.member.orgId),
-        ConditionExpression: "attribute_not_exists(pk)",
+        Item: emailItem(member.email, member.userId, member.orgId, member.emailVerifiedAt),
+        // A reclaim replaces the claim only while the unverified account it was issued against holds it.
+        ...(reclaim
+          ? {
+              ConditionExpression: "attribute_not_exists(pk) OR (userId = :holder AND attribute_not_exists(verifiedAt))",
+              ExpressionAttributeValues: { ":holder": reclaim.token.userId },
+            }
+          : { ConditionExpression: "attribute_not_exists(pk)" }),
       },
     },
-    { Put: { TableName, Item: memberItem(input.member) } },
+    { Put: { TableName, Item: memberItem(member) } },
     { Put: { TableName, Item: sessionItem(input.sessionHash, input.session) } },
   ];
+  if (input.verification) {
+    items.push({ Put: { TableName, Item: emailTokenItem(input.verification.tokenHash, input.verification.token) } });
+  }
+  if (reclaim) {
+    items.push({
+      Delete: {
+        TableName,
+        Key: keys.emailToken(reclaim.tokenHash),
+        ConditionExpression: "attribute_exists(pk) AND expiresAt > :now",
+        ExpressionAttributeValues: { ":now": input.now },
+      },
+    });
+  }
   if (input.organization) items.push({ Put: { TableName, Item: organizationItem(input.organization) } });
   if (input.inviteHash) {
     items.push({
@@ -121,6 +174,7 @@ export async function createAccount(input: {
     if (!reasons) throw error;
     if (reasons[0] === "ConditionalCheckFailed") return "EMAIL_TAKEN";
     if (input.inviteHash && reasons[items.length - 1] === "ConditionalCheckFailed") return "INVITE_INVALID";
+    if (reclaim && reasons[items.length - 1] === "ConditionalCheckFailed") return "RECLAIM_INVALID";
     throw error;
   }
 }
@@ -177,7 +231,59 @@ export const asOrganization = (item: Record<string, unknown> | undefined) => str
 export const asMember = (item: Record<string, unknown> | undefined) => strip<Member>(item);
 export const asSession = (item: Record<string, unknown> | undefined) => strip<Session>(item);
 export const asInvite = (item: Record<string, unknown> | undefined) => strip<Invite>(item);
-export const asEmailClaim = (item: Record<string, unknown> | undefined) => strip<{ userId: string; orgId: string }>(item);
+export const asEmailClaim = (item: Record<string, unknown> | undefined) => strip<EmailClaim>(item);
+export const asEmailToken = (item: Record<string, unknown> | undefined) => strip<EmailToken>(item);
+
+export async function putEmailToken(tokenHash: string, token: EmailToken): Promise<void> {
+  await db().send(new PutCommand({ TableName: tableName(), Item: emailTokenItem(tokenHash, token) }));
+}
+
+/**
+ * Uses a verification link, in one transaction: the link is deleted (so it works once, and only
+ * before it expires), the member is marked verified (while it still has that address), and so is
+ * the address's claim (while this account still holds it: a reclaim voids the old links).
+ */
+export async function useVerificationToken(tokenHash: string, token: EmailToken, now: string): Promise<"OK" | "GONE"> {
+  const TableName = tableName();
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Delete: {
+              TableName,
+              Key: keys.emailToken(tokenHash),
+              ConditionExpression: "attribute_exists(pk) AND expiresAt > :now",
+              ExpressionAttributeValues: { ":now": now },
+            },
+          },
+          {
+            Update: {
+              TableName,
+              Key: keys.member(token.orgId, token.userId),
+              UpdateExpression: "SET emailVerifiedAt = if_not_exists(emailVerifiedAt, :now)",
+              ConditionExpression: "attribute_exists(pk) AND email = :email",
+              ExpressionAttributeValues: { ":now": now, ":email": token.email },
+            },
+          },
+          {
+            Update: {
+              TableName,
+              Key: keys.email(token.email),
+              UpdateExpression: "SET verifiedAt = if_not_exists(verifiedAt, :now)",
+              ConditionExpression: "userId = :userId",
+              ExpressionAttributeValues: { ":now": now, ":userId": token.userId },
+            },
+          },
+        ],
+      }),
+    );
+    return "OK";
+  } catch (error) {
+    if (cancellationReasons(error)) return "GONE";
+    throw error;
+  }
+}
 
 export async function putSession(tokenHash: string, session: Session): Promise<void> {
   await db().send(new PutCommand({ TableName: tableName(), Item: sessionItem(tokenHash, session) }));

@@ -24,6 +24,8 @@ export const keys = {
 
   session: (tokenHash: string): Key => ({ pk: `SESSION#${tokenHash}`, sk: "SESSION" }),
   invite: (tokenHash: string): Key => ({ pk: `INVITE#${tokenHash}`, sk: "INVITE" }),
+  /** A single-use email link (verify an address, or reclaim one an unverified account holds). */
+  emailToken: (tokenHash: string): Key => ({ pk: `VERIFY#${tokenHash}`, sk: "VERIFY" }),
 
   site: (orgId: string, siteId: string): Key => ({ pk: `ORG#${orgId}`, sk: `SITE#${siteId}` }),
   sitePrefix: () => "SITE#",

@@ -19,7 +19,12 @@ describe("POST /api/v1/auth/signup", () => {
     expect(Object.keys(data).sort()).toEqual(["expiresAt", "organization", "role", "token", "user"]);
     expect(data.token).toMatch(/^inlet_ss_[0-9A-Za-z]{38}$/);
     expect(Date.parse(data.expiresAt)).toBeGreaterThan(Date.now());
-    expect(data.user).toEqual({ id: expect.stringMatching(/^usr_/), email: body.email, name: "Ada Lovelace" });
+    expect(data.user).toEqual({
+      id: expect.stringMatching(/^usr_/),
+      email: body.email,
+      emailVerified: false,
+      name: "Ada Lovelace",
+    });
     expect(data.organization).toEqual({ id: expect.stringMatching(/^org_/), name: "Analytical Engines", plan: "free" });
     expect(data.role).toBe("owner");
     expect(JSON.stringify(res.body)).not.toContain(TEST_PASSWORD);
@@ -112,7 +117,7 @@ describe("POST /api/v1/auth/login", () => {
     expect(res.body.data).toEqual({
       token: expect.stringMatching(/^inlet_ss_/),
       expiresAt: expect.any(String),
-      user: { id: owner.userId, email: owner.email, name: "Test login" },
+      user: { id: owner.userId, email: owner.email, emailVerified: false, name: "Test login" },
       organization: { id: owner.orgId, name: "Org login", plan: "free" },
       role: "owner",
     });
@@ -154,7 +159,7 @@ describe("sessions", () => {
     const res = await api("GET", "/api/v1/auth/me", { token: owner.token });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
-      user: { id: owner.userId, email: owner.email, name: "Test me" },
+      user: { id: owner.userId, email: owner.email, emailVerified: false, name: "Test me" },
       organization: { id: owner.orgId, name: "Org me", plan: "free" },
       role: "owner",
       permissions: expect.arrayContaining(["sites.view", "team.manage"]),

@@ -58,6 +58,32 @@ export async function signupOwner(label = "owner"): Promise<Account> {
   return { token: res.body.data.token, email, userId: res.body.data.user.id, orgId: res.body.data.organization.id };
 }
 
+/**
+ * The newest emailed link token (verification or reclaim) sent to `email`, read from the stack's
+ * SES emulator (`GET /store`), waiting up to `timeoutMs` for `count` such emails to arrive.
+ */
+export async function emailedLinkToken(email: string, count = 1, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await fetch(`${process.env.INLET_SES_URL}/store`);
+    const { emails } = (await res.json()) as { emails: { destination: { to: string[] }; body: { text?: string } }[] };
+    const tokens = emails
+      .filter((e) => e.destination.to.includes(email))
+      .map((e) => /#token=(inlet_eml_[0-9A-Za-z]+)/.exec(e.body.text ?? "")?.[1])
+      .filter((t): t is string => t !== undefined);
+    if (tokens.length >= count) return tokens[tokens.length - 1] as string;
+    if (Date.now() > deadline) throw new Error(`no emailed link to ${email} within ${timeoutMs} ms (${tokens.length} found)`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Verifies `email` the way a person does: the link from the emulator's inbox, POSTed to the API. */
+export async function verifyAddress(email: string): Promise<void> {
+  const token = await emailedLinkToken(email);
+  const res = await api("POST", "/api/v1/auth/verify-email", { body: { token } });
+  if (res.status !== 200) throw new Error(`verification failed: ${res.status} ${res.text}`);
+}
+
 let adminToken: Promise<string> | undefined;
 
 /** A session of the test stack's platform admin (created on first use, shared by a test file). */
@@ -66,10 +92,20 @@ export function platformAdminToken(): Promise<string> {
     const signup = await api("POST", "/api/v1/auth/signup", {
       body: { email: TEST_ADMIN_EMAIL, password: TEST_PASSWORD, name: "Platform Admin", organizationName: "Inlet Ops" },
     });
-    if (signup.status === 201) return signup.body.data.token as string;
+    if (signup.status === 201) {
+      // Platform admin needs a verified address (docs/accounts.md).
+      await verifyAddress(TEST_ADMIN_EMAIL);
+      return signup.body.data.token as string;
+    }
     const login = await api("POST", "/api/v1/auth/login", { body: { email: TEST_ADMIN_EMAIL, password: TEST_PASSWORD } });
     if (login.status !== 200) throw new Error(`admin login failed: ${login.status} ${login.text}`);
-    return login.body.data.token as string;
+    // Another test file's worker signed the admin up: wait until it has verified the address.
+    const token = login.body.data.token as string;
+    for (let i = 0; i < 100; i++) {
+      if ((await api("GET", "/api/v1/auth/me", { token })).body.data?.platformAdmin === true) return token;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error("the platform admin's address was not verified within 10 s");
   })();
   return adminToken;
 }

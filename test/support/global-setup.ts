@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, openSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type LocalStackInfo, stackFile } from "../../infra/local/stack-file";
-import { TEST_ADMIN_EMAIL } from "./constants";
+import { CLAIMABLE_ADMIN_EMAILS, TEST_ADMIN_EMAIL } from "./constants";
 import { type FakeCaptcha, startFakeCaptcha, TEST_TIMEOUT_MS } from "./fake-captcha";
 
 declare global {
@@ -32,7 +32,7 @@ export default async function globalSetup(): Promise<void> {
     DATA_DIR: dataDir,
     // A low scrypt cost keeps signups fast in tests; production uses 2^15 (lib/config.ts).
     PASSWORD_HASH_COST: "1024",
-    PLATFORM_ADMIN_EMAILS: TEST_ADMIN_EMAIL,
+    PLATFORM_ADMIN_EMAILS: [TEST_ADMIN_EMAIL, ...CLAIMABLE_ADMIN_EMAILS].join(","),
     LOG_LEVEL: "warn",
     PURGE_GRACE_SECONDS: "0",
     CAPTCHA_SCORE_VERIFY_URL: captcha.scoreUrl,
