@@ -28,6 +28,7 @@ import {
   updateMemberRole,
   useVerificationToken,
 } from "./store/accounts";
+import { creatorRoleUpdates, keysCreatedBy, settleCreatorRole } from "./store/api-keys";
 import { counterKey, incrementCounter } from "./store/counters";
 import { keys } from "./store/keys";
 import { queryPage } from "./store/pagination";
@@ -334,22 +335,57 @@ export async function listMembers(orgId: string, limit: number, cursor?: string)
   return { members: page.items, nextCursor: page.nextCursor };
 }
 
+/**
+ * A member's role change or removal reaches their API keys in the same transaction: each key
+ * carries its creator's current role (null once they left), which API-key authentication
+ * intersects with the key's own permissions (docs/api.md, "API keys"). The keys are listed
+ * from GSI1 beside the member read; settleCreatorRole catches a key the index did not show yet.
+ */
+async function withCreatorKeys(
+  orgId: string,
+  userId: string,
+  role: Role | null,
+  write: (member: Member, alongside: ReturnType<typeof creatorRoleUpdates>) => Promise<"OK" | "OWNER" | "NOT_FOUND" | "GONE">,
+): Promise<Member> {
+  for (let attempt = 1; ; attempt++) {
+    const [[memberItem], created] = await Promise.all([getItems([keys.member(orgId, userId)]), keysCreatedBy(orgId, userId)]);
+    const member = asMember(memberItem);
+    if (!member) throw new AppError("NOT_FOUND", "Member not found");
+    if (member.role === "owner") throw new AppError("CANNOT_CHANGE_OWNER", "The owner's role cannot be changed or removed");
+    const outcome = await write(
+      member,
+      creatorRoleUpdates(
+        created.map((key) => key.id),
+        role,
+      ),
+    );
+    if (outcome === "NOT_FOUND") throw new AppError("NOT_FOUND", "Member not found");
+    if (outcome === "OWNER") throw new AppError("CANNOT_CHANGE_OWNER", "The owner's role cannot be changed or removed");
+    if (outcome === "OK") {
+      const [orgItem] = await getItems([keys.organization(orgId)]);
+      const expected = asOrganization(orgItem)?.apiKeyCount ?? 0;
+      if (expected > created.length) await settleCreatorRole(orgId, userId, role, new Set(created.map((k) => k.id)), expected);
+      return member;
+    }
+    // A listed key was deleted meanwhile: list again.
+    if (attempt >= 3) throw new AppError("CONFLICT", "The organization changed; retry");
+  }
+}
+
 export async function changeRole(principal: SessionPrincipal, userId: string, role: Exclude<Role, "owner">) {
-  const result = await updateMemberRole(principal.orgId, userId, role);
-  if (result === undefined) throw new AppError("NOT_FOUND", "Member not found");
-  if (result === "OWNER") throw new AppError("CANNOT_CHANGE_OWNER", "The owner's role cannot be changed");
-  return { member: memberView(result) };
+  const member = await withCreatorKeys(principal.orgId, userId, role, (m, alongside) =>
+    updateMemberRole(m.orgId, m.userId, role, alongside),
+  );
+  return { member: memberView({ ...member, role }) };
 }
 
 export async function removeTeamMember(principal: SessionPrincipal, userId: string) {
   if (userId === principal.userId) {
     throw new AppError("CONFLICT", "You cannot remove yourself; ask another admin or the owner");
   }
-  const [item] = await getItems([keys.member(principal.orgId, userId)]);
-  const member = asMember(item);
-  if (!member) throw new AppError("NOT_FOUND", "Member not found");
-  const outcome = await removeMember(member);
-  if (outcome === "OWNER") throw new AppError("CANNOT_CHANGE_OWNER", "The owner cannot be removed");
-  if (outcome === "NOT_FOUND") throw new AppError("NOT_FOUND", "Member not found");
+  await withCreatorKeys(principal.orgId, userId, null, async (member, alongside) => {
+    const [claimItem] = await getItems([keys.email(member.email)]);
+    return removeMember(member, alongside, asEmailClaim(claimItem)?.userId === member.userId);
+  });
   return { message: "Member removed" };
 }

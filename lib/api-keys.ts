@@ -40,6 +40,8 @@ export function apiKeyView(key: ApiKey) {
     lastUsedAt: key.lastUsedAt,
     expiresAt: key.expiresAt,
     isRevoked: key.revokedAt !== null,
+    /** The creator left the organization: the key is refused (401 API_KEY_ORPHANED) and cannot be reassigned. */
+    isOrphaned: key.creatorRole === null,
     createdBy: { name: key.createdBy.name, email: key.createdBy.email },
     createdAt: key.createdAt,
   };
@@ -80,6 +82,7 @@ export async function createApiKey(
     expiresAt: input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * 86_400_000).toISOString() : null,
     revokedAt: null,
     createdBy: { userId: principal.userId, name: principal.name, email: principal.email },
+    creatorRole: principal.role,
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
     lastUsedAt: null,

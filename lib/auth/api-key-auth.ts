@@ -1,9 +1,11 @@
 import { AppError } from "../errors";
 import { safeEqual, sha256Hex } from "../ids";
 import { describeError, log } from "../log";
-import { getApiKey, touchApiKey } from "../store/api-keys";
+import { asMember, getItems } from "../store/accounts";
+import { type ApiKey, getApiKey, setCreatorRole, touchApiKey } from "../store/api-keys";
 import { incrementCounter } from "../store/counters";
-import { RESTRICTED_PERMISSIONS } from "./permissions";
+import { keys } from "../store/keys";
+import { RESTRICTED_PERMISSIONS, type Role, rolePermissions } from "./permissions";
 import type { ApiKeyPrincipal } from "./principal";
 import { API_KEY_COUNTER_SCOPE, API_KEY_WINDOW_SECONDS, effectiveRateLimit, rateLimitHeaders, secondsUntil } from "./rate-limit";
 
@@ -24,6 +26,18 @@ export function apiKeyIdFromHash(secretHash: string): string {
     value /= 62n;
   }
   return `key_${out}`;
+}
+
+/**
+ * A key stored before keys carried their creator's role: the creator's membership is read once
+ * (one extra round trip, on that key's first use only) and written onto the key, so every later
+ * request is back to one.
+ */
+async function legacyCreatorRole(key: ApiKey): Promise<Role | null> {
+  const [item] = await getItems([keys.member(key.orgId, key.createdBy.userId)]);
+  const role = asMember(item)?.role ?? null;
+  await setCreatorRole(key.id, role);
+  return role;
 }
 
 const unknownKey = () => new AppError("UNAUTHORIZED", "A valid bearer token is required");
@@ -50,6 +64,10 @@ export async function resolveApiKey(token: string, now = Date.now()): Promise<Ap
   if (key.expiresAt && Date.parse(key.expiresAt) <= now) {
     throw new AppError("API_KEY_EXPIRED", "This API key has expired", undefined, headers);
   }
+  const creatorRole = key.creatorRole === undefined ? await legacyCreatorRole(key) : key.creatorRole;
+  if (creatorRole === null) {
+    throw new AppError("API_KEY_ORPHANED", "This API key's creator has left the organization", undefined, headers);
+  }
   if (limit === undefined) {
     throw new AppError("PLAN_REQUIRED", "API keys need the agency or enterprise plan", undefined, headers);
   }
@@ -72,7 +90,10 @@ export async function resolveApiKey(token: string, now = Date.now()): Promise<Ap
     keyId: key.id,
     orgId: key.orgId,
     plan: key.plan,
-    permissions: new Set(key.permissions.filter((p) => !RESTRICTED_PERMISSIONS.has(p))),
+    // What the key was given, and no more than its creator may do now (spec 5.2; docs/api.md).
+    permissions: new Set(
+      key.permissions.filter((p) => !RESTRICTED_PERMISSIONS.has(p) && rolePermissions(creatorRole).includes(p)),
+    ),
     responseHeaders: headers,
   };
 }

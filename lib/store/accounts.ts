@@ -308,30 +308,60 @@ export async function putInvite(tokenHash: string, invite: Invite): Promise<void
 }
 
 /** Changes a member's role unless the member is the owner. Returns false when no such member. */
-export async function updateMemberRole(orgId: string, userId: string, role: Role): Promise<Member | "OWNER" | undefined> {
+type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]["TransactItems"]>[number];
+
+/**
+ * Changes a member's role, unless the member is the owner, together with `alongside` (the role
+ * copied onto the member's API keys) in one transaction. "GONE" when one of those keys was
+ * deleted meanwhile (the caller lists them again).
+ */
+export async function updateMemberRole(
+  orgId: string,
+  userId: string,
+  role: Role,
+  alongside: TransactItem[],
+): Promise<"OK" | "OWNER" | "NOT_FOUND" | "GONE"> {
   try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.member(orgId, userId),
-        UpdateExpression: "SET #role = :role",
-        ConditionExpression: "attribute_exists(pk) AND #role <> :owner",
-        ExpressionAttributeNames: { "#role": "role" },
-        ExpressionAttributeValues: { ":role": role, ":owner": "owner" },
-        ReturnValues: "ALL_NEW",
-        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.member(orgId, userId),
+              UpdateExpression: "SET #role = :role",
+              ConditionExpression: "attribute_exists(pk) AND #role <> :owner",
+              ExpressionAttributeNames: { "#role": "role" },
+              ExpressionAttributeValues: { ":role": role, ":owner": "owner" },
+              ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+            },
+          },
+          ...alongside,
+        ],
       }),
     );
-    return strip<Member>(out.Attributes);
+    return "OK";
   } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const old = (error as { Item?: Record<string, unknown> }).Item;
-    return old ? "OWNER" : undefined;
+    const reasons = cancellationReasons(error);
+    if (!reasons) throw error;
+    if (reasons[0] === "ConditionalCheckFailed") {
+      const old = (error as { CancellationReasons?: { Item?: Record<string, unknown> }[] }).CancellationReasons?.[0]?.Item;
+      return old ? "OWNER" : "NOT_FOUND";
+    }
+    if (reasons.some((r) => r === "ConditionalCheckFailed")) return "GONE";
+    throw error;
   }
 }
 
-/** Removes a member and frees their email, unless the member is the owner. */
-export async function removeMember(member: Member): Promise<"OK" | "OWNER" | "NOT_FOUND"> {
+/**
+ * Removes a member and frees their email, unless the member is the owner, together with
+ * `alongside` (their API keys marked orphaned) in one transaction.
+ */
+export async function removeMember(
+  member: Member,
+  alongside: TransactItem[],
+  freeEmail = true,
+): Promise<"OK" | "OWNER" | "NOT_FOUND" | "GONE"> {
   const TableName = tableName();
   try {
     await db().send(
@@ -346,14 +376,20 @@ export async function removeMember(member: Member): Promise<"OK" | "OWNER" | "NO
               ExpressionAttributeValues: { ":owner": "owner" },
             },
           },
-          {
-            Delete: {
-              TableName,
-              Key: keys.email(member.email),
-              ConditionExpression: "userId = :userId",
-              ExpressionAttributeValues: { ":userId": member.userId },
-            },
-          },
+          // The address is freed only while it is this member's (a reclaim may have given it to another).
+          ...(freeEmail
+            ? [
+                {
+                  Delete: {
+                    TableName,
+                    Key: keys.email(member.email),
+                    ConditionExpression: "userId = :userId",
+                    ExpressionAttributeValues: { ":userId": member.userId },
+                  },
+                },
+              ]
+            : []),
+          ...alongside,
         ],
       }),
     );
@@ -361,7 +397,11 @@ export async function removeMember(member: Member): Promise<"OK" | "OWNER" | "NO
   } catch (error) {
     const reasons = cancellationReasons(error);
     if (!reasons) throw error;
-    return member.role === "owner" ? "OWNER" : "NOT_FOUND";
+    if (reasons[0] === "ConditionalCheckFailed" || (freeEmail && reasons[1] === "ConditionalCheckFailed")) {
+      return member.role === "owner" ? "OWNER" : "NOT_FOUND";
+    }
+    if (reasons.some((r) => r === "ConditionalCheckFailed")) return "GONE";
+    throw error;
   }
 }
 

@@ -1,11 +1,11 @@
-import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, type TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
 import type { Plan } from "../config";
 import { countOn, insertCounted } from "./counted";
 import { fromItem } from "./items";
 import { keys } from "./keys";
 import { queryAll } from "./pagination";
-import type { Permission } from "./shapes";
+import type { Permission, Role } from "./shapes";
 import { GSI1 } from "./table-definition";
 import { sleep, transactWithRetry } from "./transactions";
 
@@ -24,6 +24,13 @@ export interface ApiKey {
   expiresAt: string | null;
   revokedAt: string | null;
   createdBy: { userId: string; name: string; email: string };
+  /**
+   * The creator's role in the organization now, kept in step by every role change and removal
+   * (lib/accounts.ts), so authentication intersects the key's permissions with what its creator
+   * may do without reading the member. `null`: the creator left, the key is orphaned. Absent on
+   * keys stored before this field existed (authentication fills it in on first use).
+   */
+  creatorRole?: Role | null;
   createdAt: string;
   updatedAt: string;
   lastUsedAt: string | null;
@@ -234,5 +241,58 @@ export async function setApiKeysPlan(orgId: string, plan: Plan, expectedCount: n
         }),
     );
     if (found.length >= expectedCount) return;
+  }
+}
+
+type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]["TransactItems"]>[number];
+
+/** The organization's keys created by `userId` (GSI1, eventually consistent: see settleCreatorRole). */
+export async function keysCreatedBy(orgId: string, userId: string): Promise<ApiKey[]> {
+  return (await listApiKeys(orgId)).filter((key) => key.createdBy.userId === userId);
+}
+
+const creatorRoleUpdate = (keyId: string, role: Role | null) => ({
+  TableName: tableName(),
+  Key: keys.apiKey(keyId),
+  UpdateExpression: "SET creatorRole = :role",
+  // Never recreate a key deleted meanwhile as a stub.
+  ConditionExpression: "attribute_exists(pk)",
+  ExpressionAttributeValues: { ":role": role },
+});
+
+/** Transaction items that write the creator's new role (null: left) onto each of `keyIds`. */
+export const creatorRoleUpdates = (keyIds: string[], role: Role | null): TransactItem[] =>
+  keyIds.map((keyId) => ({ Update: creatorRoleUpdate(keyId, role) }));
+
+/** Writes the creator's role onto one key (a legacy key's first use); false when the key is gone. */
+export async function setCreatorRole(keyId: string, role: Role | null): Promise<boolean> {
+  try {
+    await db().send(new UpdateCommand(creatorRoleUpdate(keyId, role)));
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/**
+ * After a role change or removal was written together with the keys GSI1 listed, catches the
+ * keys it did not list yet: a key created a moment before is in the table but maybe not yet in
+ * the index. The organization's strongly read apiKeyCount says how many keys there are; the
+ * index is read again (as setApiKeysPlan does) until it lists that many.
+ */
+export async function settleCreatorRole(
+  orgId: string,
+  userId: string,
+  role: Role | null,
+  written: ReadonlySet<string>,
+  expectedCount: number,
+): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const found = await listApiKeys(orgId);
+    const missed = found.filter((key) => key.createdBy.userId === userId && !written.has(key.id) && key.creatorRole !== role);
+    await Promise.all(missed.map((key) => setCreatorRole(key.id, role)));
+    if (found.length >= expectedCount) return;
+    await sleep(100 * 2 ** attempt);
   }
 }

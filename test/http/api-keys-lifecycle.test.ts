@@ -34,6 +34,7 @@ describe("API key lifecycle", () => {
       lastUsedAt: null,
       expiresAt: null,
       isRevoked: false,
+      isOrphaned: false,
       createdBy: { name: "Test lifecycle", email: owner.email },
       createdAt: key.createdAt,
     });

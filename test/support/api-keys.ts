@@ -24,6 +24,7 @@ export const LIST_ITEM_FIELDS = [
   "createdBy",
   "expiresAt",
   "id",
+  "isOrphaned",
   "isRevoked",
   "keyPrefix",
   "lastUsedAt",
