@@ -29,7 +29,7 @@ import {
   useVerificationToken,
 } from "./store/accounts";
 import { creatorRoleUpdates, keysCreatedBy, settleCreatorRole } from "./store/api-keys";
-import { counterKey, incrementCounter } from "./store/counters";
+import { incrementCounter } from "./store/counters";
 import { keys } from "./store/keys";
 import { queryPage } from "./store/pagination";
 
@@ -255,43 +255,46 @@ export async function requestReclaim(input: { email: string }): Promise<{ email:
 const invalidCredentials = () => new AppError("INVALID_CREDENTIALS", "The email or password is wrong");
 
 /**
- * One batch reads the email claim and both failure counters; a correct password then needs the
- * member and organization (a second batch) and the session write.
+ * Login throttling that holds under any concurrency: each attempt is counted before its password
+ * is checked, by atomic increments that answer the new count (one round trip, beside the read of
+ * the email claim). An attempt over either limit is refused without checking the password; it and
+ * a correct password take their attempt back off both counters, so the counters count failures
+ * (and attempts in flight). 40 concurrent wrong passwords for one address: 10 are judged, 30 get 429.
  */
 export async function login(input: { email: string; password: string; sourceIp: string }): Promise<AuthResult> {
   const email = input.email.toLowerCase();
   const { windowSeconds, perEmail, perIp } = LOGIN_THROTTLE;
-  const [claimItem, emailCounter, ipCounter] = await getItems([
-    keys.email(email),
-    counterKey("login-email", email, windowSeconds),
-    counterKey("login-ip", input.sourceIp, windowSeconds),
+  const now = Date.now();
+  const [[claimItem], byEmail, byIp] = await Promise.all([
+    getItems([keys.email(email)]),
+    incrementCounter("login-email", email, windowSeconds, now),
+    incrementCounter("login-ip", input.sourceIp, windowSeconds, now),
   ]);
-  const failures = (item: Record<string, unknown> | undefined) => Number(item?.count ?? 0);
-  if (failures(emailCounter) >= perEmail || failures(ipCounter) >= perIp) {
-    const retryAfter = windowSeconds - (Math.floor(Date.now() / 1000) % windowSeconds);
+  const settle = () =>
+    Promise.all([
+      incrementCounter("login-email", email, windowSeconds, now, -1),
+      incrementCounter("login-ip", input.sourceIp, windowSeconds, now, -1),
+    ]);
+  if (byEmail.count > perEmail || byIp.count > perIp) {
+    // A refused attempt is not judged, so it is no failure: it takes its count back.
+    await settle();
+    const retryAfter = Math.max(1, Math.min(byEmail.resetAt, byIp.resetAt) - Math.floor(now / 1000));
     throw new AppError("RATE_LIMITED", "Too many failed logins; try again later", undefined, {
       "retry-after": String(retryAfter),
     });
   }
-  const fail = async (): Promise<never> => {
-    await Promise.all([
-      incrementCounter("login-email", email, windowSeconds),
-      incrementCounter("login-ip", input.sourceIp, windowSeconds),
-    ]);
-    throw invalidCredentials();
-  };
 
   const claim = asEmailClaim(claimItem);
   if (!claim) {
     await verifyPassword(input.password, await decoyHash(loadConfig().PASSWORD_HASH_COST));
-    return fail();
+    throw invalidCredentials();
   }
   const [memberItem, orgItem] = await getItems([keys.member(claim.orgId, claim.userId), keys.organization(claim.orgId)]);
   const member = asMember(memberItem);
   const org = asOrganization(orgItem);
-  if (!member || !org || !(await verifyPassword(input.password, member.passwordHash))) return fail();
+  if (!member || !org || !(await verifyPassword(input.password, member.passwordHash))) throw invalidCredentials();
   const { token, tokenHash, session } = newSession(member);
-  await putSession(tokenHash, session);
+  await Promise.all([putSession(tokenHash, session), settle()]);
   return authResult(token, session.expiresAt, member, org);
 }
 

@@ -16,23 +16,21 @@ export async function incrementCounter(
   subject: string,
   windowSeconds: number,
   now = Date.now(),
+  by = 1,
 ): Promise<{ count: number; resetAt: number }> {
   const start = windowStart(now, windowSeconds);
   const out = await db().send(
     new UpdateCommand({
       TableName: tableName(),
       Key: keys.counter(scope, subject, start),
-      UpdateExpression: "ADD #count :one SET #ttl = if_not_exists(#ttl, :ttl), #type = if_not_exists(#type, :type)",
+      UpdateExpression: "ADD #count :by SET #ttl = if_not_exists(#ttl, :ttl), #type = if_not_exists(#type, :type)",
       ExpressionAttributeNames: { "#count": "count", "#ttl": "ttl", "#type": "type" },
-      ExpressionAttributeValues: { ":one": 1, ":ttl": start + 2 * windowSeconds, ":type": "counter" },
+      ExpressionAttributeValues: { ":by": by, ":ttl": start + 2 * windowSeconds, ":type": "counter" },
       ReturnValues: "UPDATED_NEW",
     }),
   );
-  return { count: Number(out.Attributes?.count ?? 1), resetAt: start + windowSeconds };
+  return { count: Number(out.Attributes?.count ?? by), resetAt: start + windowSeconds };
 }
-
-export const counterKey = (scope: string, subject: string, windowSeconds: number, now = Date.now()) =>
-  keys.counter(scope, subject, windowStart(now, windowSeconds));
 
 /**
  * One item counting both a window and the sub-window now running inside it (e.g. an IP's

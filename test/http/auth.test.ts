@@ -136,6 +136,20 @@ describe("POST /api/v1/auth/login", () => {
     expect(wrong.body.error.code).toBe("INVALID_CREDENTIALS");
   });
 
+  test("the limit holds under concurrency: of 40 simultaneous wrong passwords for one address, 10 are judged", async () => {
+    const owner = await signupOwner("throttle-burst");
+    const attempts = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        api("POST", "/api/v1/auth/login", { body: { email: owner.email, password: "wrong password!" } }),
+      ),
+    );
+    const statuses = attempts.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 401)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30);
+    const right = await api("POST", "/api/v1/auth/login", { body: { email: owner.email, password: TEST_PASSWORD } });
+    expect(right.status).toBe(429);
+  });
+
   test("repeated failures for one email are throttled with 429 and Retry-After, even for the right password", async () => {
     const owner = await signupOwner("throttle");
     for (let i = 0; i < 10; i++) {
