@@ -6,14 +6,21 @@ import { scoreSpam } from "../spam/signals";
 import { addFormFields } from "../store/forms";
 import { keys } from "../store/keys";
 import { getSite, type Site } from "../store/sites";
-import { type IntakeResult, type Marker, nextReferenceNumber, readMarker, type Submission } from "../store/submissions";
+import {
+  type IntakeResult,
+  type Marker,
+  type MarkerHit,
+  nextReferenceNumber,
+  readMarker,
+  type Submission,
+} from "../store/submissions";
 import { getWebhook, type Webhook } from "../store/webhooks";
 import { formFor, readLinkedForm } from "./auto-form";
 import { parseIntakeBody } from "./body";
 import { type NormalizedSubmission, normalizeSubmission } from "./fields";
 import { mapToForm } from "./mapping";
 import { redirectTarget, validateRedirect } from "./redirect";
-import { storeAndCount, storeWithRepeatMarkers } from "./storing";
+import { repeatResult, storeAndCount, storeWithRepeatMarkers } from "./storing";
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 export const LEAD_MARKER_TTL_SECONDS = 90 * 24 * 3600;
@@ -169,8 +176,23 @@ async function readContext(webhook: Webhook, markers: Marker[], sourceIp: string
     gatherEvidence(webhook.source, sourceIp, print, now),
     nextReferenceNumber(webhook.siteId),
   ]);
-  return { site, linkedForm, first: firstResults.find((r) => r !== undefined), evidence, referenceNumber };
+  const hit = markers.findIndex((_, i) => firstResults[i] !== undefined);
+  const first = hit === -1 ? undefined : repeatResult(markers[hit] as Marker, firstResults[hit] as MarkerHit);
+  return { site, linkedForm, first, evidence, referenceNumber };
 }
+
+/**
+ * What makes two requests under one Idempotency-Key the same request: their data fields, in any
+ * order (a client that re-serializes its retry in another key order is still retrying).
+ */
+const requestDigest = (data: Record<string, unknown>) =>
+  sha256Hex(
+    JSON.stringify(
+      Object.keys(data)
+        .sort()
+        .map((key) => [key, data[key]]),
+    ),
+  );
 
 /** The markers that make a repeat answer the first submission's result: Idempotency-Key, ads lead id. */
 function repeatMarkers(
@@ -184,6 +206,7 @@ function repeatMarkers(
     markers.push({
       key: keys.idempotency(webhook.id, sha256Hex(idempotencyKey)),
       ttl: epochSeconds(now) + IDEMPOTENCY_TTL_SECONDS,
+      requestHash: requestDigest(submission.data),
     });
   }
   if (submission.ads?.leadId) {

@@ -1,7 +1,7 @@
 import { AppError } from "../errors";
 import { describeError, log } from "../log";
 import { forgetEvidence, recordEvidence } from "../spam/evidence";
-import { type IntakeResult, type Marker, type Submission, storeSubmission } from "../store/submissions";
+import { type IntakeResult, type Marker, type MarkerHit, type Submission, storeSubmission } from "../store/submissions";
 import { countOnWebhook, uncountOnWebhook, type Webhook } from "../store/webhooks";
 
 /**
@@ -13,6 +13,21 @@ type WebhookRef = Pick<Webhook, "id" | "source">;
 
 /** Stored, or a repeat that got the first submission's result. */
 export type StoreOutcome = { stored: boolean; result: IntakeResult };
+
+/**
+ * A repeat's answer: the first submission's result, unless the marker is an Idempotency-Key's and
+ * the first request differed (Stripe's rule: a key names one request; reusing it for another is
+ * the client's bug, answered 422 rather than by silently dropping the new data).
+ */
+export function repeatResult(marker: Marker, hit: MarkerHit): IntakeResult {
+  if (marker.requestHash !== undefined && hit.requestHash !== undefined && hit.requestHash !== marker.requestHash) {
+    throw new AppError(
+      "IDEMPOTENCY_KEY_REUSED",
+      "This Idempotency-Key was used for a submission with different data in the last 24 hours; use a new key for new data",
+    );
+  }
+  return hit.result;
+}
 
 /** The submission's write, its contention answered as 503 (a 4xx tells an ads platform to give up). */
 function store(submission: Submission, result: IntakeResult, markers: Marker[]) {
@@ -46,7 +61,7 @@ export async function storeWithRepeatMarkers(
   const stored = outcome.status === "fulfilled" && outcome.value.stored;
   if (!stored && counted.status === "fulfilled") await uncount(webhook);
   if (outcome.status === "rejected") throw outcome.reason;
-  if (!outcome.value.stored) return { stored: false, result: outcome.value.first };
+  if (!outcome.value.stored) return { stored: false, result: repeatResult(outcome.value.marker, outcome.value.first) };
   if (counted.status === "rejected")
     log.error("webhook count not updated", { webhookId: webhook.id, ...describeError(counted.reason) });
   await recordEvidence(webhook.source, print, now).catch((error: unknown) =>

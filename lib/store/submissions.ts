@@ -69,17 +69,31 @@ export interface Marker {
   key: Key;
   /** Epoch seconds; omitted: kept until the webhook's purge. */
   ttl?: number;
+  /**
+   * A digest of the request that set the marker (Idempotency-Key markers): a later request with
+   * the same key and another digest is a reuse of the key, not a retry (422).
+   */
+  requestHash?: string;
+}
+
+/** What a marker remembers: the first submission's result, and its request's digest when kept. */
+export interface MarkerHit {
+  result: IntakeResult;
+  requestHash?: string;
 }
 
 /** A marker counts until the second its `ttl` names; from then on it is expired (reads and writes agree). */
 const isExpired = (ttl: unknown, nowSeconds: number) => typeof ttl === "number" && ttl <= nowSeconds;
 
 /** Reads a marker's stored result, ignoring one that expired but lingers (TTL deletes lazily). */
-export async function readMarker(marker: Key, nowSeconds = Math.floor(Date.now() / 1000)): Promise<IntakeResult | undefined> {
+export async function readMarker(marker: Key, nowSeconds = Math.floor(Date.now() / 1000)): Promise<MarkerHit | undefined> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: marker, ConsistentRead: true }));
   const item = out.Item;
   if (!item || isExpired(item.ttl, nowSeconds)) return undefined;
-  return item.result as IntakeResult;
+  return {
+    result: item.result as IntakeResult,
+    ...(typeof item.requestHash === "string" ? { requestHash: item.requestHash } : {}),
+  };
 }
 
 /** Rounds of "a marker blocked the write but was gone when read" before the failure is raised. */
@@ -98,7 +112,7 @@ export async function storeSubmission(
   submission: Submission,
   result: IntakeResult,
   markers: Marker[],
-): Promise<{ stored: true } | { stored: false; first: IntakeResult }> {
+): Promise<{ stored: true } | { stored: false; first: MarkerHit; marker: Marker }> {
   const TableName = tableName();
   const Item = submissionItem(submission);
   if (markers.length === 0) {
@@ -114,7 +128,13 @@ export async function storeSubmission(
           ...markers.map((marker) => ({
             Put: {
               TableName,
-              Item: { ...marker.key, type: "marker", result, ...(marker.ttl ? { ttl: marker.ttl } : {}) },
+              Item: {
+                ...marker.key,
+                type: "marker",
+                result,
+                ...(marker.ttl ? { ttl: marker.ttl } : {}),
+                ...(marker.requestHash ? { requestHash: marker.requestHash } : {}),
+              },
               // An expired marker that DynamoDB has not deleted yet may be overwritten.
               ConditionExpression: "attribute_not_exists(pk) OR #ttl <= :now",
               ExpressionAttributeNames: { "#ttl": "ttl" },
@@ -130,7 +150,7 @@ export async function storeSubmission(
       for (const [i, marker] of markers.entries()) {
         if (reasons[i + 1] !== "ConditionalCheckFailed") continue;
         const first = await readMarker(marker.key, nowSeconds);
-        if (first) return { stored: false, first };
+        if (first) return { stored: false, first, marker };
       }
       // The marker that blocked the write was gone when read (it expired meanwhile): write again.
       if (attempt >= MARKER_RACE_ATTEMPTS) throw error;

@@ -72,6 +72,22 @@ test("a form in use keeps every field that concurrent submissions add", async ()
   );
 }, 60_000);
 
+test("concurrent posts reusing one Idempotency-Key for different data: one is stored, the others are 422", async () => {
+  const t = await intakeTarget("idem-reuse-race", { name: "Reused" }, owner);
+  accepted(await postIntake(t.webhook, { json: { email: "warm@example.com" } }));
+  const headers = { "idempotency-key": "reused-key" };
+  const answers = await Promise.all(
+    Array.from({ length: 8 }, (_, i) => postIntake(t.webhook, { json: { email: `n${i}@example.com` }, headers })),
+  );
+  const statuses = answers.map((a) => a.status);
+  expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+  expect(statuses.filter((s) => s === 422)).toHaveLength(7);
+  expect(answers.filter((a) => a.status === 422).every((a) => a.body.error.code === "IDEMPOTENCY_KEY_REUSED")).toBe(true);
+  const form = await linkedForm(t.webhook.id);
+  expect(await formSubmissions(form.id)).toHaveLength(2);
+  expect((await webhookItem(t.webhook.id))?.submissionCount).toBe(2);
+}, 60_000);
+
 test("concurrent retries with one Idempotency-Key store once and all get the first result", async () => {
   const t = await intakeTarget("idem-race", { name: "Retried" }, owner);
   accepted(await postIntake(t.webhook, { json: { email: "warm@example.com" } }));

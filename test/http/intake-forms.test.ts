@@ -176,8 +176,11 @@ describe("stored submissions", () => {
     const first = accepted(await postIntake(t.webhook, { json: { a: "1" }, headers: key }));
     const retry = accepted(await postIntake(t.webhook, { json: { a: "1" }, headers: key }));
     expect(retry).toEqual(first);
-    // The key decides, not the body: a retry whose body changed still gets the first result.
-    expect(accepted(await postIntake(t.webhook, { json: { a: "changed" }, headers: key }))).toEqual(first);
+    // A key names one request: reused for other data it is 422 IDEMPOTENCY_KEY_REUSED, and nothing is
+    // stored (as Stripe answers); the same data in another order or encoding is still the retry.
+    expectStatus(await postIntake(t.webhook, { json: { a: "changed" }, headers: key }), 422, "IDEMPOTENCY_KEY_REUSED");
+    expectStatus(await postIntake(t.webhook, { json: { a: "1", b: "2" }, headers: key }), 422, "IDEMPOTENCY_KEY_REUSED");
+    expect(accepted(await postIntake(t.webhook, { form: { a: "1" }, headers: key }))).toEqual(first);
     // The marker: keyed by the key's hash, kept 24 hours (TTL), holding the first result.
     const marker = (
       await db().send(

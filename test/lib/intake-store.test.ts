@@ -108,7 +108,11 @@ describe("storeSubmission with markers, under TransactionConflict", () => {
         throw transactionConflict(2);
       }
     });
-    await expect(storeSubmission(mine, resultOf(mine), [m])).resolves.toEqual({ stored: false, first: resultOf(theirs) });
+    await expect(storeSubmission(mine, resultOf(mine), [m])).resolves.toEqual({
+      stored: false,
+      first: { result: resultOf(theirs) },
+      marker: m,
+    });
     expect(transactions(send)).toHaveLength(2);
     jest.restoreAllMocks();
     expect(await readItem(keys.submission(mine.id))).toBeUndefined();
