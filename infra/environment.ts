@@ -9,7 +9,6 @@ import type { RouteDef } from "../functions/routes";
 import { type ConfigInput, type ConfigKey, checkSetting } from "../lib/config";
 import { EXPORT_PREFIX } from "../lib/store/exports";
 import { keys } from "../lib/store/keys";
-import { bindNotifications } from "./notifications";
 
 /**
  * A function's environment, typed from the settings table (lib/config.ts): a key the table does
@@ -159,7 +158,6 @@ export function bindRoute(
   bindTable(fn, resources.table, route.table);
   bindQueue(fn, resources.queue, route.queue);
   bindBucket(fn, resources.bucket, route.bucket);
-  if (route.email === "send") bindNotifications(fn);
   // Write routes already hold dynamodb:UpdateItem on the whole table.
   if (route.auth !== "public" && route.table === "read") allowBookkeepingUpdates(fn, resources.table);
 }

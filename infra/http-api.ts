@@ -12,6 +12,7 @@ import { Construct } from "constructs";
 import { ROUTES, type RouteDef } from "../functions/routes";
 import { bindRoute, setEnvironment, settingsFromContext } from "./environment";
 import { InletFunction } from "./inlet-function";
+import { bindNotifications } from "./notifications";
 
 /** API Gateway's route key of the catch-all route. */
 export const DEFAULT_ROUTE_KEY = "$default";
@@ -97,6 +98,8 @@ export class InletHttpApi extends Construct {
         timeoutSeconds: route.timeoutSeconds,
       });
       bindRoute(fn.fn, route, { table: props.table, queue: props.queue, bucket: props.exportBucket });
+      // Signup and the address's links send their own emails (docs/accounts.md).
+      if (route.email === "send") bindNotifications(fn.fn);
       functions.set(route.route, fn);
     }
     this.functions = functions;

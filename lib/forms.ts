@@ -116,7 +116,7 @@ async function insertBuilderForm(
     createdAt: now,
     updatedAt: now,
   };
-  await putForm(form);
+  if ((await putForm(form)) === "SITE_GONE") throw notFound("Site");
   return detailView(form);
 }
 

@@ -108,8 +108,17 @@ export async function updateSite(orgId: string, siteId: string, update: SiteUpda
 export async function removeSite(orgId: string, siteId: string) {
   const outcome = await deleteSite(orgId, siteId);
   if (outcome === "GONE") throw notFound("Site");
-  if (outcome === "NOT_EMPTY") {
-    throw new AppError("SITE_NOT_EMPTY", "Archive and permanently delete the site's webhooks first");
+  if (outcome !== "OK") {
+    // Names what is left, so nobody deletes a site and leaves its forms and submissions behind
+    // where no list and no erasure reaches them (docs/api.md, "Sites").
+    const left = [
+      ...(outcome.webhooks > 0 ? [`${outcome.webhooks} webhook${outcome.webhooks === 1 ? "" : "s"}`] : []),
+      ...(outcome.forms > 0 ? [`${outcome.forms} form${outcome.forms === 1 ? "" : "s"}`] : []),
+    ];
+    throw new AppError("SITE_NOT_EMPTY", `The site still has ${left.join(" and ")}: archive and permanently delete them first`, [
+      ...(outcome.webhooks > 0 ? [{ path: "webhooks", message: `${outcome.webhooks} left` }] : []),
+      ...(outcome.forms > 0 ? [{ path: "forms", message: `${outcome.forms} left` }] : []),
+    ]);
   }
   return { message: "Site deleted" };
 }

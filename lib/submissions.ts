@@ -2,9 +2,9 @@ import type { Principal } from "./auth/principal";
 import { AppError, notFound } from "./errors";
 import { findForm } from "./forms";
 import { nowIso } from "./ids";
-import { findSite } from "./sites";
 import { allSiteForms } from "./store/form-management";
 import { getForm } from "./store/forms";
+import { getSite } from "./store/sites";
 import {
   deleteSubmission,
   deleteSubmissions,
@@ -173,10 +173,13 @@ function decodeEraseCursor(cursor: string): EraseCursor {
  * same request with that cursor continues where it stopped.
  */
 export async function eraseByEmail(principal: Principal, siteId: string, address: string, cursor?: string, now = Date.now) {
-  const site = await findSite(principal.orgId, siteId);
   const email = address.trim().toLowerCase();
   const deadline = now() + ERASE_TIME_BUDGET_MS;
-  const forms = await allSiteForms(site.id);
+  // A site can no longer be deleted while it has forms, but one deleted before that rule may
+  // have left forms behind: erasure by the old site's id still reaches their submissions.
+  const [site, siteForms] = await Promise.all([getSite(principal.orgId, siteId), allSiteForms(siteId)]);
+  const forms = siteForms.filter((form) => form.orgId === principal.orgId);
+  if (!site && forms.length === 0) throw notFound("Site");
   let resume = cursor ? decodeEraseCursor(cursor) : undefined;
   let start = resume ? forms.findIndex((f) => f.id === resume?.formId) : 0;
   if (start < 0) {
@@ -190,7 +193,7 @@ export async function eraseByEmail(principal: Principal, siteId: string, address
     const key = resume?.formId === form.id ? resume.key : undefined;
     resume = undefined;
     for await (const page of everyFormSubmission(form.id, { spam: "all", match: (s) => holdsEmail(s, email) }, key)) {
-      const ids = page.items.filter((s) => s.siteId === site.id).map((s) => s.id);
+      const ids = page.items.filter((s) => s.siteId === siteId && s.orgId === principal.orgId).map((s) => s.id);
       await deleteSubmissions(ids);
       deleted += ids.length;
       if (page.lastKey && now() > deadline) {

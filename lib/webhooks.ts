@@ -197,14 +197,18 @@ export async function deleteWebhookPermanently(principal: Principal, siteId: str
     throw new AppError("WEBHOOK_NOT_ARCHIVED", "Archive the webhook before deleting it permanently");
   }
   let purgeFormId: string | undefined;
+  let counted = false;
   if (webhook.formId) {
     const form = await getForm(webhook.formId);
     if (form && !form.deletedAt && form.origin === "webhook" && form.createdByWebhookId === webhook.id) {
       const others = (await listSiteWebhooks(webhook.siteId)).filter((w) => w.id !== webhook.id && w.formId === form.id);
-      if (others.length === 0) purgeFormId = form.id;
+      if (others.length === 0) {
+        purgeFormId = form.id;
+        counted = form.countedOnSite === true;
+      }
     }
   }
-  const outcome = await deleteArchivedWebhook(webhook, purgeFormId ? { formId: purgeFormId, now: nowIso() } : undefined);
+  const outcome = await deleteArchivedWebhook(webhook, purgeFormId ? { formId: purgeFormId, now: nowIso(), counted } : undefined);
   if (outcome === "NOT_ARCHIVED") {
     throw new AppError("WEBHOOK_NOT_ARCHIVED", "Archive the webhook before deleting it permanently");
   }

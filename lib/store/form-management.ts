@@ -1,7 +1,7 @@
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { cancellationReasons, db, tableName } from "../aws/dynamodb";
 import { allMatching, filteredPage } from "./filtered-query";
-import { type Form, toForm } from "./forms";
+import { countOnSite, type Form, toForm } from "./forms";
 import { keys } from "./keys";
 import { updateIfUnchanged } from "./optimistic";
 import { purgeJobItem } from "./purge-jobs";
@@ -138,6 +138,8 @@ export async function deleteFormPermanently(
             ExpressionAttributeValues: { ":none": null, ":formId": form.id },
           },
         })),
+        // A counted form takes its count off the site (the site exists while it has counted forms).
+        ...(form.countedOnSite ? [countOnSite(form, -1)] : []),
       ],
     });
     return "OK";

@@ -1,5 +1,6 @@
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
+import { countOn, insertCounted } from "./counted";
 import { fromItem } from "./items";
 import { keys } from "./keys";
 
@@ -48,9 +49,19 @@ export interface Form {
   archivedAt: string | null;
   /** Set when the form is being purged: it is gone for every reader from then on. */
   deletedAt: string | null;
+  /**
+   * Counted in its site's `formCount` (every form created since sites count them): its permanent
+   * deletion takes the count back. A site is deleted only when the count is 0 (lib/store/sites.ts).
+   */
+  countedOnSite?: true;
   createdAt: string;
   updatedAt: string;
 }
+
+/** The site's form counter, and the transaction item that moves it (the site must exist). */
+export const SITE_FORM_COUNTER = "formCount";
+export const countOnSite = (form: Pick<Form, "orgId" | "siteId">, delta: 1 | -1) =>
+  countOn(keys.site(form.orgId, form.siteId), SITE_FORM_COUNTER, delta);
 
 export const formItem = (form: Form) => ({
   ...keys.form(form.id),
@@ -78,10 +89,18 @@ export async function getForm(formId: string, { consistent = false } = {}): Prom
   return out.Item ? toForm(out.Item) : undefined;
 }
 
-export async function putForm(form: Form): Promise<void> {
-  await db().send(
-    new PutCommand({ TableName: tableName(), Item: formItem(form), ConditionExpression: "attribute_not_exists(pk)" }),
-  );
+/**
+ * Stores a builder form and counts it on its site in one transaction, which holds only while the
+ * site exists: a form can never be created into a site deleted meanwhile. "SITE_GONE" otherwise.
+ */
+export async function putForm(form: Form): Promise<"OK" | "SITE_GONE"> {
+  const outcome = await insertCounted({
+    item: formItem({ ...form, countedOnSite: true }),
+    parent: keys.site(form.orgId, form.siteId),
+    counter: SITE_FORM_COUNTER,
+    max: Number.MAX_SAFE_INTEGER,
+  });
+  return outcome.inserted ? "OK" : "SITE_GONE";
 }
 
 /**
@@ -100,7 +119,9 @@ export async function createLinkedForm(
     await db().send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName, Item: formItem(form), ConditionExpression: "attribute_not_exists(pk)" } },
+          {
+            Put: { TableName, Item: formItem({ ...form, countedOnSite: true }), ConditionExpression: "attribute_not_exists(pk)" },
+          },
           {
             Update: {
               TableName,
@@ -110,6 +131,8 @@ export async function createLinkedForm(
               ExpressionAttributeValues: { ":formId": form.id, ":old": replacing },
             },
           },
+          // Counted on the site like a builder form (a site with a webhook cannot be deleted, so it exists).
+          countOnSite(form, 1),
         ],
       }),
     );

@@ -1,8 +1,12 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { db, isConditionFailure, tableName } from "../aws/dynamodb";
+import type { AttributeValue } from "@aws-sdk/client-dynamodb";
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { unmarshall } from "@aws-sdk/util-dynamodb";
+import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
+import { SITE_FORM_COUNTER } from "./forms";
 import { fromItem } from "./items";
 import { keys } from "./keys";
 import { queryPage } from "./pagination";
+import { GSI1 } from "./table-definition";
 
 export interface CaptchaSettings {
   provider: "score" | "challenge";
@@ -24,9 +28,9 @@ export interface Site {
   updatedAt: string;
 }
 
-/** Counters kept on the site item (webhookCount) are not part of the site's settings. */
+/** Counters kept on the site item (webhookCount, formCount) are not part of the site's settings. */
 const toSite = (item: Record<string, unknown>): Site => {
-  return fromItem<Site>(item, "webhookCount");
+  return fromItem<Site>(item, "webhookCount", SITE_FORM_COUNTER);
 };
 
 export async function putSite(site: Site): Promise<void> {
@@ -89,21 +93,80 @@ export async function saveSiteSettings(site: Site, expectedUpdatedAt: string): P
   }
 }
 
-/** Deletes a site that has no webhooks left: "NOT_EMPTY" otherwise, "GONE" when absent. */
-export async function deleteSite(orgId: string, siteId: string): Promise<"OK" | "NOT_EMPTY" | "GONE"> {
+/** What keeps a site from being deleted. */
+export interface SiteContents {
+  webhooks: number;
+  forms: number;
+}
+
+/**
+ * Deletes a site that has no webhooks and no forms left (archived ones included; a form being
+ * purged no longer counts): the contents otherwise, "GONE" when absent. The counters on the site
+ * item move in the same transactions as the webhooks and forms they count, so the delete's
+ * condition holds against a form or webhook created at the same moment. Forms stored before
+ * sites counted them are found through the site's form index first (one query).
+ */
+export async function deleteSite(orgId: string, siteId: string): Promise<"OK" | "GONE" | SiteContents> {
+  const uncounted = await liveSiteForms(orgId, siteId);
+  const contents = (item: Record<string, unknown>): SiteContents => {
+    const counted = (name: string) => Math.max(0, Number(item[name] ?? 0));
+    return { webhooks: counted("webhookCount"), forms: Math.max(counted(SITE_FORM_COUNTER), uncounted) };
+  };
+  if (uncounted > 0) {
+    const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.site(orgId, siteId), ConsistentRead: true }));
+    return out.Item ? contents(out.Item) : "GONE";
+  }
   try {
+    // The site and its reference-number sequence go together: nothing of the site is left behind.
     await db().send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: keys.site(orgId, siteId),
-        ConditionExpression: "attribute_exists(pk) AND (attribute_not_exists(webhookCount) OR webhookCount = :zero)",
-        ExpressionAttributeValues: { ":zero": 0 },
-        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Delete: {
+              TableName: tableName(),
+              Key: keys.site(orgId, siteId),
+              ConditionExpression:
+                "attribute_exists(pk) AND (attribute_not_exists(webhookCount) OR webhookCount = :zero) AND (attribute_not_exists(#forms) OR #forms <= :zero)",
+              ExpressionAttributeNames: { "#forms": SITE_FORM_COUNTER },
+              ExpressionAttributeValues: { ":zero": 0 },
+              ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+            },
+          },
+          { Delete: { TableName: tableName(), Key: keys.siteSequence(siteId) } },
+        ],
       }),
     );
     return "OK";
   } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    return (error as { Item?: unknown }).Item ? "NOT_EMPTY" : "GONE";
+    if (cancellationReasons(error)?.[0] !== "ConditionalCheckFailed") throw error;
+    // The document client does not unmarshall an error's payload: the item comes as AttributeValues.
+    const old = (error as { CancellationReasons?: { Item?: Record<string, AttributeValue> }[] }).CancellationReasons?.[0]?.Item;
+    return old ? contents(unmarshall(old)) : "GONE";
   }
+}
+
+/**
+ * How many of the site's forms are not being purged, by the site's form index (GSI1), counting
+ * only (no item is returned). The index lags writes by a moment: a form created just now is
+ * caught by the site's formCount instead.
+ */
+async function liveSiteForms(orgId: string, siteId: string): Promise<number> {
+  let count = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: GSI1,
+        KeyConditionExpression: "gsi1pk = :pk",
+        FilterExpression: "orgId = :org AND deletedAt = :none",
+        ExpressionAttributeValues: { ":pk": keys.formIndexPartition(siteId), ":org": orgId, ":none": null },
+        Select: "COUNT",
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    count += out.Count ?? 0;
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return count;
 }

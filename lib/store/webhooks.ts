@@ -1,6 +1,7 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { countOn, insertCounted } from "./counted";
+import { SITE_FORM_COUNTER } from "./forms";
 import { fromItem } from "./items";
 import { keys } from "./keys";
 import { updateIfUnchanged } from "./optimistic";
@@ -111,7 +112,8 @@ export async function updateWebhook(
  */
 export async function deleteArchivedWebhook(
   webhook: Webhook,
-  purge: { formId: string; now: string } | undefined,
+  /** The auto-created form purged with it; `counted` when the form is counted on the site (Form.countedOnSite). */
+  purge: { formId: string; now: string; counted: boolean } | undefined,
 ): Promise<"OK" | "NOT_ARCHIVED" | "GONE"> {
   const TableName = tableName();
   const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]["TransactItems"]> = [
@@ -124,7 +126,20 @@ export async function deleteArchivedWebhook(
         ReturnValuesOnConditionCheckFailure: "ALL_OLD",
       },
     },
-    countOn(keys.site(webhook.orgId, webhook.siteId), "webhookCount", -1),
+    // One update of the site item (a transaction touches an item once): its webhook count, and its
+    // form count when the purged form is counted there.
+    purge?.counted
+      ? {
+          Update: {
+            TableName,
+            Key: keys.site(webhook.orgId, webhook.siteId),
+            UpdateExpression: "ADD webhookCount :minus, #forms :minus",
+            ConditionExpression: "attribute_exists(pk)",
+            ExpressionAttributeNames: { "#forms": SITE_FORM_COUNTER },
+            ExpressionAttributeValues: { ":minus": -1 },
+          },
+        }
+      : countOn(keys.site(webhook.orgId, webhook.siteId), "webhookCount", -1),
   ];
   if (purge) {
     items.push(
