@@ -21,12 +21,14 @@ Object.assign(process.env, {
   DYNAMODB_ENDPOINT: info.dynamodbEndpoint,
   AWS_REGION: info.region,
   BASE_URL: info.baseUrl,
+  // The verification email goes to the stack's SES emulator, as the gateway's would.
+  ...(info.sesEndpoint ? { SES_ENDPOINT: info.sesEndpoint } : {}),
   AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? LOCAL_CREDENTIALS.accessKeyId,
   AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? LOCAL_CREDENTIALS.secretAccessKey,
 });
 
 const { AppError } = await import("../../lib/errors");
-const { login, signup } = await import("../../lib/accounts");
+const { login, signup, verifyEmail } = await import("../../lib/accounts");
 const { changePlan } = await import("../../lib/admin");
 const { createSite, sitesOf } = await import("../../lib/sites");
 const { createForm, listForms } = await import("../../lib/forms");
@@ -41,6 +43,22 @@ try {
   if (!(error instanceof AppError && error.code === "EMAIL_TAKEN")) throw error;
   auth = await login({ email: DEMO.email, password: DEMO.password, sourceIp: "127.0.0.1" });
   console.log("The demo account exists already; logged in.");
+}
+// Verify the demo address the way a person would: the link in the email the emulator received.
+let verification = "already verified";
+if (!auth.user.emailVerified && info.sesEndpoint) {
+  const res = await fetch(`${info.sesEndpoint}/store`);
+  const { emails } = (await res.json()) as { emails: { destination: { to: string[] }; body: { text?: string } }[] };
+  const tokens = emails
+    .filter((e) => e.destination.to.includes(DEMO.email))
+    .map((e) => /#token=(inlet_eml_[0-9A-Za-z]+)/.exec(e.body.text ?? "")?.[1])
+    .filter((t): t is string => t !== undefined);
+  const token = tokens.at(-1);
+  verification = "not verified: no verification email found; POST /api/v1/auth/verify-email/resend sends one";
+  if (token) {
+    await verifyEmail(token);
+    verification = `verified with the link emailed to it (open ${info.sesEndpoint} to see the email)`;
+  }
 }
 await changePlan(auth.organization.id, "agency");
 const existing = await sitesOf(auth.organization.id, 1);
@@ -72,7 +90,7 @@ const hook = existingHook
 
 const api = `${info.url}/api/v1`;
 console.log(`
-  Email            ${DEMO.email}
+  Email            ${DEMO.email} (${verification})
   Password         ${DEMO.password}
   Organization     ${auth.organization.id} (agency plan)
   Site             ${site.id} (${site.name})

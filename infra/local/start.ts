@@ -14,10 +14,11 @@ Inlet is running at ${info.url}   (started in ${((Date.now() - started) / 1000).
   API base URL     ${info.baseUrl}/api/v1
   DynamoDB Local   ${info.dynamodbEndpoint}   table ${info.tableName}
   SQS emulator     ${info.sqsEndpoint}
-  Emails (SES)     ${info.sesEndpoint}   open it in a browser: every notification sent; JSON at /store
+  Emails (SES)     ${info.sesEndpoint}   open it in a browser: every email sent (notifications, verification links); JSON at /store
   Data folder      ${info.dataDir}
 
-Create a first account (the first account of a deployment is its platform admin):
+Create a first account (locally only, the first account becomes the platform admin once its
+address is verified: the verification link is in the Emails page above):
   curl -s -X POST ${info.url}/api/v1/auth/signup -H 'content-type: application/json' \\
     -d '{"email":"you@example.com","password":"a-long-password","name":"You","organizationName":"Acme"}'
 or run \`npm run seed\` in another terminal for a demo owner, an Agency organization and a site.
