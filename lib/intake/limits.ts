@@ -23,6 +23,12 @@ export const INTAKE_LIMITS = {
   listedNames: 50,
   /** Fields an auto-created form gains from submissions; keys beyond are stored, not added. */
   formFields: 500,
+  /**
+   * Bytes of an auto-created form's field map (its JSON): the form stops gaining fields beyond,
+   * so its item stays well inside DynamoDB's 400 KB whatever the names (500 fields of 100
+   * four-byte characters would not fit otherwise).
+   */
+  formSchemaBytes: 256 * 1024,
   /** Characters of a field label taken from a sender (the ads platform's column_name). */
   labelLength: 255,
 } as const;

@@ -100,6 +100,10 @@ export function mapToForm(
   });
   const newFields: Record<string, FormField> = Object.create(null);
   let order = fields.reduce((max, [, f]) => Math.max(max, f.order), 0);
+  // The schema's size as stored (about: the field map's JSON), which must leave the form item
+  // inside DynamoDB's 400 KB however long the names and labels are (100 four-byte characters
+  // each, a 255-character label from an ads platform).
+  let schemaBytes = form.origin === "webhook" ? Buffer.byteLength(JSON.stringify(form.fields)) : 0;
   for (const [key, value] of unmatched) {
     const text = first(value);
     const byType = (type: FieldType, test: (v: string) => boolean) => {
@@ -121,13 +125,19 @@ export function mapToForm(
     const room = fields.length + Object.keys(newFields).length < INTAKE_LIMITS.formFields;
     if (form.origin === "webhook" && room && !Object.hasOwn(form.fields, storedKey)) {
       // `order` keeps arrival order; concurrent additions may share a number, which is harmless.
-      newFields[storedKey] = {
+      const field: FormField = {
         label: (hints.labels && Object.hasOwn(hints.labels, key) ? hints.labels[key] : undefined) ?? labelFromKey(key),
         type: (hints.types && Object.hasOwn(hints.types, key) ? hints.types[key] : undefined) ?? inferFieldType(key, value),
         required: false,
-        order: ++order,
+        order: order + 1,
       };
-      mapped.add(storedKey);
+      const bytes = Buffer.byteLength(JSON.stringify({ [storedKey]: field }));
+      if (schemaBytes + bytes <= INTAKE_LIMITS.formSchemaBytes) {
+        schemaBytes += bytes;
+        order += 1;
+        newFields[storedKey] = field;
+        mapped.add(storedKey);
+      }
     }
   }
   return { data, fieldsMapped: [...mapped], newFields };

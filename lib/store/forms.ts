@@ -1,5 +1,6 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
+import { log } from "../log";
 import { countOn, insertCounted } from "./counted";
 import { fromItem } from "./items";
 import { keys } from "./keys";
@@ -194,6 +195,18 @@ async function setFieldsIfAbsent(formId: string, entries: [string, FormField][],
     );
   } catch (error) {
     // A form deleted meanwhile keeps no schema; the submission itself is stored regardless.
-    if (!isConditionFailure(error)) throw error;
+    if (isConditionFailure(error)) return;
+    // Concurrent additions that each fit (lib/intake/mapping.ts keeps a schema under 256 KB) could
+    // together take the item past 400 KB: the form then stops growing, as at its field limit, and
+    // the submission is still stored with every key.
+    if (isItemTooLarge(error)) {
+      log.warn("form schema full: new fields not added", { formId, fields: entries.length });
+      return;
+    }
+    throw error;
   }
 }
+
+const isItemTooLarge = (error: unknown) =>
+  (error as { name?: string } | null)?.name === "ValidationException" &&
+  /item size/i.test((error as { message?: string }).message ?? "");

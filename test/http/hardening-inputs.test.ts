@@ -34,6 +34,23 @@ describe("a wide submission is stored, and its new fields reach the form", () =>
     expect(await formSubmissions(form.id)).toHaveLength(3);
   });
 
+  test("long multi-byte names: the form stops growing at its schema budget, every submission is stored", async () => {
+    const t = await intakeTarget("wide-bytes", undefined, owner);
+    // 100 four-byte characters per name: 200 new fields are ~170 KB of schema each time.
+    const emoji = (n: number, tag: string) =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`${tag}${String(i).padStart(3, "0")}`.padEnd(100 - 4, "😀"), "v"]));
+    const posts = [emoji(200, "a"), emoji(200, "b"), emoji(200, "c")];
+    for (const data of posts) {
+      const { submissionId } = accepted(await postIntake(t.webhook, { json: data }));
+      expect(Object.keys((await storedSubmission(submissionId))?.data ?? {})).toHaveLength(200);
+    }
+    const form = await linkedForm(t.webhook.id);
+    const schemaBytes = Buffer.byteLength(JSON.stringify(form.fields));
+    expect(schemaBytes).toBeLessThanOrEqual(256 * 1024);
+    expect(Object.keys(form.fields).length).toBeGreaterThan(200);
+    expect(Object.keys(form.fields).length).toBeLessThan(600);
+  });
+
   test("200 fields in the very first submission create the form with all of them", async () => {
     const t = await intakeTarget("wide-first", undefined, owner);
     accepted(await postIntake(t.webhook, { form: wide(200, "first") }));

@@ -1,5 +1,5 @@
 import { Annotations, Match, type Template } from "aws-cdk-lib/assertions";
-import { QUEUE_CONSUMER } from "../../functions/routes";
+import { QUEUE_CONSUMER, ROUTES } from "../../functions/routes";
 import { INTAKE_FILTER_PATTERNS } from "../../infra/intake-filter";
 import {
   CONSUMER_MAX_BATCHING_WINDOW_SECONDS,
@@ -213,12 +213,26 @@ describe("notification emails", () => {
           .map((st) => ({ statement: st, roles: asList(r.Properties.Roles).map((ref: any) => ref.Ref as string) })),
       );
 
-  test("only the consumer may send, only ses:SendEmail, on any identity when no sesIdentity is given (suppression justified)", () => {
-    const roleId = consumerIn(resources).Properties.Role["Fn::GetAtt"][0] as string;
+  /** The role of each function that may send: the consumer, and the routes whose entry says `email: "send"`. */
+  const sendingRoles = (res: Record<string, Resource>) => {
+    const descriptions = [
+      "Inlet intake queue consumer",
+      ...ROUTES.filter((r) => "email" in r && r.email === "send").map((r) => `Inlet ${r.route}`),
+    ];
+    return descriptions.map((d) => {
+      const fn = Object.values(res).find((r) => r.Type === "AWS::Lambda::Function" && r.Properties.Description === d);
+      return fn?.Properties.Role["Fn::GetAtt"][0] as string;
+    });
+  };
+
+  test("only the consumer and the account-email routes may send, only ses:SendEmail, on any identity when no sesIdentity is given (suppression justified)", () => {
+    const roles = sendingRoles(resources);
+    expect(roles).toHaveLength(4);
     const found = sesStatements(resources);
-    expect(found).toEqual([
-      { statement: expect.objectContaining({ Effect: "Allow", Action: "ses:SendEmail", Resource: "*" }), roles: [roleId] },
-    ]);
+    expect(found.flatMap((f) => f.roles).sort()).toEqual([...roles].sort());
+    for (const { statement } of found) {
+      expect(statement).toEqual(expect.objectContaining({ Effect: "Allow", Action: "ses:SendEmail", Resource: "*" }));
+    }
     // The schema's default sender applies: no NOTIFY_FROM in the environment.
     expect(consumerIn(resources).Properties.Environment.Variables.NOTIFY_FROM).toBeUndefined();
   });
@@ -231,7 +245,8 @@ describe("notification emails", () => {
     const res = customTemplate.toJSON().Resources as Record<string, Resource>;
     expect(consumerIn(res).Properties.Environment.Variables.NOTIFY_FROM).toBe("Acme Forms <forms@mail.example.com>");
     const found = sesStatements(res);
-    expect(found).toHaveLength(1);
+    expect(found).toHaveLength(sendingRoles(res).length);
+    expect(new Set(found.map((f) => JSON.stringify(f.statement))).size).toBe(1);
     expect(found[0]?.statement.Action).toBe("ses:SendEmail");
     expect(found[0]?.statement.Resource).toEqual({
       "Fn::Join": [

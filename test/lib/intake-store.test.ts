@@ -263,3 +263,26 @@ describe("receiveSubmission under injected faults", () => {
     );
   });
 });
+
+describe("a form's schema at DynamoDB's item size limit", () => {
+  test("new fields that would take the form past 400 KB are not added, and nothing is thrown", async () => {
+    const { addFormFields } = await import("../../lib/store/forms");
+    const formId = newId("form");
+    // A form item of about 390 KB, as concurrent additions that each fit the budget could leave it.
+    const big = Object.fromEntries(
+      Array.from({ length: 39 }, (_, i) => [`f${i}`, { label: "x".repeat(10_000), type: "text", required: false, order: i }]),
+    );
+    await db().send(
+      new PutCommand({ TableName: tableName(), Item: { ...keys.form(formId), type: "form", id: formId, fields: big } }),
+    );
+    const more = Object.fromEntries(
+      Array.from({ length: 5 }, (_, i) => [
+        `g${i}`,
+        { label: "y".repeat(5_000), type: "text" as const, required: false, order: 40 + i },
+      ]),
+    );
+    await expect(addFormFields(formId, more, new Date().toISOString())).resolves.toBeUndefined();
+    const item = (await db().send(new GetCommand({ TableName: tableName(), Key: keys.form(formId) }))).Item;
+    expect(Object.keys(item?.fields ?? {})).toHaveLength(39);
+  });
+});

@@ -64,6 +64,8 @@ describe("parseConfig", () => {
       AWS_REGION: "us-east-1",
       NOTIFY_FROM: "Inlet <notifications@inlet.localhost>",
       DEFAULT_PLAN: "free",
+      EMAIL_LINK_TTL_HOURS: 24,
+      FIRST_ACCOUNT_ADMIN: "false",
       PLATFORM_ADMIN_EMAILS: [],
       SIGNUP_MODE: "open",
       SESSION_TTL_HOURS: 168,

@@ -26,7 +26,8 @@ export async function hiddenForm(notifyEmails: string[]): Promise<Form> {
       { label: f.label, type: f.type as Form["fields"][string]["type"], required: false, order: i + 1 },
     ]),
   );
-  return insertForm(account, newId("site"), { name: "Hidden form", fields, settings: { notifyEmails } });
+  // Siteless (no stack route reaches it): written as a form not counted on a site.
+  return insertForm(account, newId("site"), { name: "Hidden form", fields, settings: { notifyEmails } }, { uncounted: true });
 }
 
 export async function hiddenSubmission(
