@@ -59,6 +59,23 @@ export function settingsFromContext(scope: Construct): FunctionEnvironment {
   return env as FunctionEnvironment;
 }
 
+/**
+ * A deployment names its platform admins: without them the functions would have none (they
+ * never run the local first-account rule, FIRST_ACCOUNT_ADMIN), and a first-signup rule would
+ * hand the whole deployment to whoever signs up first after `cdk deploy` (docs/accounts.md).
+ * Each listed address becomes admin once its owner signs up and verifies it.
+ */
+export function requirePlatformAdmins(scope: Construct): void {
+  const raw: unknown = scope.node.tryGetContext("platformAdminEmails");
+  const given = Array.isArray(raw) ? raw.map(String).join(",") : String(raw ?? "");
+  if (given.split(",").some((email) => email.trim() !== "")) return;
+  throw new Error(
+    "The context value platformAdminEmails is required: the email addresses of this deployment's platform admins, comma-separated. " +
+      "For example: npx cdk deploy -c platformAdminEmails=ops@example.com (or set it in cdk.json's context). " +
+      "Each becomes a platform admin once its owner signs up and verifies the address (docs/accounts.md).",
+  );
+}
+
 /** `read` → read-only grant, `write` → read/write grant; TABLE_NAME comes with either. */
 export function bindTable(fn: LambdaFunction, table: ITable, access: RouteDef["table"]): void {
   if (access === "none") return;

@@ -3,6 +3,7 @@ import type { Construct } from "constructs";
 import { DataStore } from "./data-store";
 import { ExportStorage } from "./exports";
 import { InletHttpApi } from "./http-api";
+import { requirePlatformAdmins } from "./environment";
 import { IntakePipeline } from "./intake-pipeline";
 
 /**
@@ -18,6 +19,7 @@ export class InletStack extends Stack {
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
+    requirePlatformAdmins(this);
 
     this.dataStore = new DataStore(this, "DataStore");
     this.intake = new IntakePipeline(this, "Intake", { table: this.dataStore.table });

@@ -23,6 +23,8 @@
  *   secret-ish value must not end up in the logs.
  */
 
+import { looksLikeEmail } from "./email-address";
+
 type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
 
 const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
@@ -100,16 +102,17 @@ function oneOf<const V extends readonly string[]>(values: V): Kind<V[number], V[
   };
 }
 
-/** A comma-separated list, items trimmed and lowercased, empty items dropped. */
-function csv(): Kind<string, string[]> {
+/** A comma-separated list of email addresses, items trimmed and lowercased, empty items dropped. */
+function emailList(): Kind<string, string[]> {
   return {
-    parse: (value) =>
-      ok(
-        value
-          .split(",")
-          .map((item) => item.trim().toLowerCase())
-          .filter((item) => item.length > 0),
-      ),
+    parse: (value) => {
+      const items = value
+        .split(",")
+        .map((item) => item.trim().toLowerCase())
+        .filter((item) => item.length > 0);
+      const bad = items.find((item) => !looksLikeEmail(item));
+      return bad === undefined ? ok(items) : fail(`Not an email address: ${JSON.stringify(bad)}`);
+    },
   };
 }
 
@@ -177,7 +180,7 @@ const SETTINGS = {
   SES_ENDPOINT: optional(url()),
   DEFAULT_PLAN: withDefault(oneOf(PLANS), "free"),
   /** Comma-separated; read trimmed and lowercased, empty items dropped. Unset: none. */
-  PLATFORM_ADMIN_EMAILS: withDefault(csv(), []),
+  PLATFORM_ADMIN_EMAILS: withDefault(emailList(), []),
   SIGNUP_MODE: withDefault(oneOf(["open", "invite-only"]), "open"),
   SESSION_TTL_HOURS: withDefault(int({ min: 1 }), 24 * 7),
   INVITE_TTL_HOURS: withDefault(int({ min: 1 }), 24 * 7),

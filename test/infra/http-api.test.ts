@@ -85,5 +85,19 @@ describe("deployment settings from CDK context", () => {
 
   test("an invalid value fails synth", () => {
     expect(() => synth({ signupMode: "closed" })).toThrow(/signupMode.*SIGNUP_MODE/);
+    expect(() => synth({ platformAdminEmails: "not an email" })).toThrow(/platformAdminEmails.*PLATFORM_ADMIN_EMAILS/);
+  });
+
+  test("platformAdminEmails is required: synth stops with how to give it; the first-account rule is never deployed", () => {
+    for (const missing of [undefined, "", " , ", []]) {
+      expect(() => synth({ platformAdminEmails: missing })).toThrow(
+        /platformAdminEmails is required.*cdk deploy -c platformAdminEmails=ops@example\.com/,
+      );
+    }
+    const functions = Object.values(template.findResources("AWS::Lambda::Function")) as Resource[];
+    for (const fn of functions) {
+      expect(fn.Properties.Environment.Variables.PLATFORM_ADMIN_EMAILS).toBe("ops@example.com");
+      expect(fn.Properties.Environment.Variables.FIRST_ACCOUNT_ADMIN).toBeUndefined();
+    }
   });
 });

@@ -59,7 +59,10 @@ function substitute(value: unknown, parameters: Record<string, unknown>): unknow
 }
 
 export function synth(context: Record<string, unknown> = {}): Synthesized {
-  const app = new App({ context: { ...cdkJson.context, "aws:cdk:bundling-stacks": [], ...context } });
+  // A deployment must name its platform admins (infra/environment.ts, requirePlatformAdmins).
+  const app = new App({
+    context: { ...cdkJson.context, "aws:cdk:bundling-stacks": [], platformAdminEmails: "ops@example.com", ...context },
+  });
   const stack = new InletStack(app, "Inlet");
   Aspects.of(app).add(new AwsSolutionsChecks());
   const parent = Template.fromStack(stack);

@@ -232,6 +232,7 @@ describe("parseConfig", () => {
     );
     expect(parseConfig({ ...base, PLATFORM_ADMIN_EMAILS: "" }).PLATFORM_ADMIN_EMAILS).toEqual([]);
     expect(parseConfig(base).PLATFORM_ADMIN_EMAILS).toEqual([]);
+    expect(() => parseConfig({ ...base, PLATFORM_ADMIN_EMAILS: "ops@example.com,ops" })).toThrow(/PLATFORM_ADMIN_EMAILS/);
     // Each parse has its own list: a caller changing one must not change the next config.
     parseConfig(base).PLATFORM_ADMIN_EMAILS.push("x@example.com");
     expect(parseConfig(base).PLATFORM_ADMIN_EMAILS).toEqual([]);
