@@ -1,6 +1,14 @@
 import { Duration, NestedStack, RemovalPolicy, Stack } from "aws-cdk-lib";
 import { AccessLogFormat } from "aws-cdk-lib/aws-apigateway";
-import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage, LogGroupLogDestination } from "aws-cdk-lib/aws-apigatewayv2";
+import {
+  type CfnStage,
+  HttpApi,
+  HttpMethod,
+  HttpRoute,
+  HttpRouteKey,
+  HttpStage,
+  LogGroupLogDestination,
+} from "aws-cdk-lib/aws-apigatewayv2";
 import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
 import { Alarm, ComparisonOperator, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
@@ -18,11 +26,54 @@ import { bindNotifications } from "./notifications";
 export const DEFAULT_ROUTE_KEY = "$default";
 
 /**
- * Stage-wide throttling (token bucket, per second), well under the account's regional quota
- * (10,000 rps) so one stage cannot starve the others or run up an unbounded bill.
+ * Throttling per route family (API Gateway token buckets: a steady rate per second and a burst),
+ * so one anonymous flood cannot starve everyone: a flood of signups or logins meets the
+ * authentication limit and leaves intake and management alone, a flood of junk posts to intake
+ * URLs leaves sign-in and the management API alone. Each route of a family gets its family's
+ * limits as its route settings (an HTTP API throttles each route by its own bucket); together they
+ * stay under the account's regional quota (10,000 rps, shared by every API of the account).
+ * An operator changes them with CDK context: `-c intakeThrottle=500/1000` (rate/burst), and the
+ * same for `authThrottle` and `managementThrottle` (docs/deployment.md, "Throttling").
  * https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-throttling.html
  */
-export const STAGE_THROTTLE = { rateLimit: 100, burstLimit: 200 } as const;
+export const ROUTE_FAMILY_THROTTLES = {
+  /** Lead sources: forms, ads platforms, automation tools. The busiest, and the product's purpose. */
+  intake: { rateLimit: 200, burstLimit: 400 },
+  /** Signup, login and the address's links: people typing, plus scripted abuse to keep out. */
+  auth: { rateLimit: 10, burstLimit: 20 },
+  /** The management API (integrators' keys and the dashboard's sessions) and the catch-all 404. */
+  management: { rateLimit: 50, burstLimit: 100 },
+} as const;
+
+export type RouteFamily = keyof typeof ROUTE_FAMILY_THROTTLES;
+
+/** The throttling family of a route key: by its path (`$default` is management's). */
+export function throttleFamily(routeKey: string): RouteFamily {
+  const path = routeKey.split(" ")[1] ?? "";
+  if (path.startsWith("/api/v1/incoming/")) return "intake";
+  if (path.startsWith("/api/v1/auth/")) return "auth";
+  return "management";
+}
+
+/** The family limits, each overridable by its context value `<family>Throttle=<rate>/<burst>`. */
+export function familyThrottles(scope: Construct): Record<RouteFamily, { rateLimit: number; burstLimit: number }> {
+  const out = { ...ROUTE_FAMILY_THROTTLES } as Record<RouteFamily, { rateLimit: number; burstLimit: number }>;
+  for (const family of Object.keys(ROUTE_FAMILY_THROTTLES) as RouteFamily[]) {
+    const key = `${family}Throttle`;
+    const raw: unknown = scope.node.tryGetContext(key);
+    if (raw === undefined || raw === null || raw === "") continue;
+    const match = /^\s*(\d+(?:\.\d+)?)\s*\/\s*(\d+)\s*$/.exec(String(raw));
+    const rateLimit = Number(match?.[1]);
+    const burstLimit = Number(match?.[2]);
+    if (!match || rateLimit <= 0 || burstLimit <= 0 || burstLimit > 5000 || rateLimit > 10_000) {
+      throw new Error(
+        `Context value ${key}=${JSON.stringify(raw)} is not <rate>/<burst> (requests per second, then burst; e.g. ${key}=${ROUTE_FAMILY_THROTTLES[family].rateLimit}/${ROUTE_FAMILY_THROTTLES[family].burstLimit}; burst at most 5000)`,
+      );
+    }
+    out[family] = { rateLimit, burstLimit };
+  }
+  return out;
+}
 
 /** `auth/signup` → `AuthSignup`: stable construct ids derived from the handler path. */
 export function constructName(handler: string): string {
@@ -116,6 +167,7 @@ export class InletHttpApi extends Construct {
       createDefaultStage: false,
     });
 
+    const throttles = familyThrottles(this);
     const accessLogs = new LogGroup(this, "LogGroupAccess", {
       retention: RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
@@ -124,7 +176,8 @@ export class InletHttpApi extends Construct {
       httpApi: this.api,
       stageName: "$default",
       autoDeploy: true,
-      throttle: STAGE_THROTTLE,
+      // Any route without settings of its own (none today) falls back to management's limits.
+      throttle: throttles.management,
       accessLogSettings: {
         destination: new LogGroupLogDestination(accessLogs),
         // Variables: https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-logging-variables.html
@@ -160,6 +213,17 @@ export class InletHttpApi extends Construct {
         integration: new HttpLambdaIntegration(`Integration${name}`, fn.fn),
       });
     }
+
+    // Each route's own limits, by family. The stage names routes by key, so it is created after
+    // the nested stacks that create them (a route setting for a route not yet there fails).
+    const cfnStage = this.stage.node.defaultChild as CfnStage;
+    cfnStage.routeSettings = Object.fromEntries(
+      routes.map((route) => {
+        const limits = throttles[throttleFamily(route.route)];
+        return [route.route, { ThrottlingRateLimit: limits.rateLimit, ThrottlingBurstLimit: limits.burstLimit }];
+      }),
+    );
+    for (const stack of families.values()) this.stage.node.addDependency(stack);
 
     // Links in e-mails and responses use BASE_URL: a custom domain given as context wins over
     // the API's own endpoint.

@@ -1,9 +1,9 @@
 import { CfnOutput, Stack, type StackProps } from "aws-cdk-lib";
 import type { Construct } from "constructs";
 import { DataStore } from "./data-store";
+import { requirePlatformAdmins } from "./environment";
 import { ExportStorage } from "./exports";
 import { InletHttpApi } from "./http-api";
-import { requirePlatformAdmins } from "./environment";
 import { IntakePipeline } from "./intake-pipeline";
 
 /**
