@@ -8,7 +8,15 @@ import type { Construct } from "constructs";
 import type { RouteDef } from "../functions/routes";
 import { type ConfigInput, type ConfigKey, checkSetting } from "../lib/config";
 import { EXPORT_PREFIX } from "../lib/store/exports";
-import { keys } from "../lib/store/keys";
+import { GSI1 } from "../lib/store/table-definition";
+import {
+  API_KEY_BOOKKEEPING_ATTRIBUTES,
+  BOOKKEEPING,
+  grantOf,
+  leadingKeyPattern,
+  type TableGrant,
+  type WriteOperation,
+} from "./table-grants";
 
 /**
  * A function's environment, typed from the settings table (lib/config.ts): a key the table does
@@ -76,26 +84,64 @@ export function requirePlatformAdmins(scope: Construct): void {
   );
 }
 
-/** `read` → read-only grant, `write` → read/write grant; TABLE_NAME comes with either. */
-export function bindTable(fn: LambdaFunction, table: ITable, access: RouteDef["table"]): void {
-  if (access === "none") return;
-  if (access === "read") table.grantReadData(fn);
-  else table.grantReadWriteData(fn);
+/**
+ * The function's table grant (infra/table-grants.ts) as IAM statements, and TABLE_NAME. Reads
+ * cover the table and its one index by name (no wildcard); writes are per operation, each on the
+ * partitions the grant names.
+ */
+export function bindTable(fn: LambdaFunction, table: ITable, grant: TableGrant): void {
+  if (grant.access === "none") return;
+  for (const statement of tableStatements(table, grant)) fn.addToRolePolicy(statement);
   setEnvironment(fn, { TABLE_NAME: table.tableName });
-  if (fn.role) {
-    NagSuppressions.addResourceSuppressions(
-      fn.role,
-      [
-        {
-          id: "AwsSolutions-IAM5",
-          reason:
-            "The table grants cover the table's global secondary indexes as `<table ARN>/index/*` (the ARN is a parameter in a route family's nested stack): the wildcard matches index names of this one table only (its single index, gsi1, is queried for the organization list and other access patterns in docs/data-model.md), never another table.",
-          appliesTo: [{ regex: "/^Resource::<[A-Za-z0-9]+\\.?Arn>\\/index\\/\\*$/" }],
-        },
-      ],
-      true,
+}
+
+const leadingKeys = (prefixes: readonly string[]) => ({
+  "ForAllValues:StringLike": { "dynamodb:LeadingKeys": prefixes.map(leadingKeyPattern) },
+});
+
+/** The IAM statements of `grant` on `table` (read, then writes grouped by equal prefix sets, then bookkeeping). */
+export function tableStatements(table: ITable, grant: TableGrant): PolicyStatement[] {
+  if (grant.access === "none") return [];
+  const statements = [
+    new PolicyStatement({
+      actions: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query", "dynamodb:ConditionCheckItem"],
+      resources: [table.tableArn, `${table.tableArn}/index/${GSI1}`],
+    }),
+  ];
+  const byPrefixes = new Map<string, WriteOperation[]>();
+  for (const [operation, prefixes] of Object.entries(grant.writes) as [WriteOperation, readonly string[]][]) {
+    const id = JSON.stringify([...prefixes].sort());
+    byPrefixes.set(id, [...(byPrefixes.get(id) ?? []), operation]);
+  }
+  for (const [id, operations] of byPrefixes) {
+    statements.push(
+      new PolicyStatement({
+        actions: operations.map((op) => `dynamodb:${op}`),
+        resources: [table.tableArn],
+        conditions: leadingKeys(JSON.parse(id) as string[]),
+      }),
     );
   }
+  if (grant.bookkeeping) {
+    statements.push(
+      new PolicyStatement({
+        actions: ["dynamodb:UpdateItem"],
+        resources: [table.tableArn],
+        conditions: leadingKeys([BOOKKEEPING.counter]),
+      }),
+      // An API key's own bookkeeping attributes only, returning nothing else.
+      new PolicyStatement({
+        actions: ["dynamodb:UpdateItem"],
+        resources: [table.tableArn],
+        conditions: {
+          ...leadingKeys([BOOKKEEPING.apiKey]),
+          "ForAllValues:StringEquals": { "dynamodb:Attributes": [...API_KEY_BOOKKEEPING_ATTRIBUTES] },
+          StringEqualsIfExists: { "dynamodb:ReturnValues": ["NONE"] },
+        },
+      }),
+    );
+  }
+  return statements;
 }
 
 /** `send` → may send to the intake queue, and knows its URL. */
@@ -133,35 +179,6 @@ export function bindBucket(fn: LambdaFunction, bucket: IBucket | undefined, acce
   }
 }
 
-/** `COUNTER#login#a@b.c` → `COUNTER#`. */
-const partitionPrefix = (pk: string) => pk.slice(0, pk.indexOf("#") + 1);
-
-/**
- * Partition key prefixes of the bookkeeping items every authenticated request may update even
- * on a read-only route: rate-limit counters and an API key's lastUsedAt. Derived from
- * lib/store/keys.ts (the only module that builds keys) so a renamed prefix follows into IAM.
- */
-export const BOOKKEEPING_KEY_PREFIXES = [keys.counter("scope", "subject", 0).pk, keys.apiKey("id").pk].map(partitionPrefix);
-
-/**
- * `dynamodb:UpdateItem` on bookkeeping items only. `dynamodb:LeadingKeys` is the partition key
- * of the item the request touches; with ForAllValues:StringLike every one of them must match.
- * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/specifying-conditions.html
- */
-export function allowBookkeepingUpdates(fn: LambdaFunction, table: ITable): void {
-  fn.addToRolePolicy(
-    new PolicyStatement({
-      actions: ["dynamodb:UpdateItem"],
-      resources: [table.tableArn],
-      conditions: {
-        "ForAllValues:StringLike": {
-          "dynamodb:LeadingKeys": BOOKKEEPING_KEY_PREFIXES.map((prefix) => `${prefix}*`),
-        },
-      },
-    }),
-  );
-}
-
 /** Everything a route entry says its function may touch: grants and environment together. */
 export function bindRoute(
   fn: LambdaFunction,
@@ -172,9 +189,7 @@ export function bindRoute(
     // Authenticating a request reads its session or API key from the table.
     throw new Error(`Route ${route.route} authenticates (${route.auth}) but has table: "none"`);
   }
-  bindTable(fn, resources.table, route.table);
+  bindTable(fn, resources.table, grantOf(route));
   bindQueue(fn, resources.queue, route.queue);
   bindBucket(fn, resources.bucket, route.bucket);
-  // Write routes already hold dynamodb:UpdateItem on the whole table.
-  if (route.auth !== "public" && route.table === "read") allowBookkeepingUpdates(fn, resources.table);
 }

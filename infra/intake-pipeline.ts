@@ -14,6 +14,7 @@ import { InletFunction } from "./inlet-function";
 import { INTAKE_FILTER_PATTERNS } from "./intake-filter";
 import { bindNotifications } from "./notifications";
 import { MAX_FILTERS } from "./stream-filter-match";
+import { grantOf } from "./table-grants";
 
 /** The intake consumer's timeout, from its entry in functions/routes.ts. */
 export const CONSUMER_TIMEOUT_SECONDS = QUEUE_CONSUMER.timeoutSeconds;
@@ -170,7 +171,7 @@ export class IntakePipeline extends Construct {
       timeoutSeconds: QUEUE_CONSUMER.timeoutSeconds,
       environment: settingsFromContext(this),
     });
-    bindTable(this.consumer.fn, props.table, QUEUE_CONSUMER.table);
+    bindTable(this.consumer.fn, props.table, grantOf(QUEUE_CONSUMER));
     // Notification emails: NOTIFY_FROM and ses:SendEmail, from CDK context (infra/notifications.ts).
     if (QUEUE_CONSUMER.email === "send") bindNotifications(this.consumer.fn);
     // Outbound webhook retries are internal messages the consumer sends to its own queue

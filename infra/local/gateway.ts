@@ -5,6 +5,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import { ROUTES, type RouteDef } from "../../functions/routes";
+import { grantOf } from "../table-grants";
+import { runAs } from "./grants";
 
 /** API Gateway's own payload limit for HTTP APIs. */
 export const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
@@ -204,7 +206,8 @@ export async function handle(req: IncomingMessage, res: ServerResponse, extraRou
     const timeout = new Promise<"timeout">((r) => {
       timer = setTimeout(() => r("timeout"), INTEGRATION_TIMEOUT_MS);
     });
-    const result = await Promise.race([handler(event, lambdaContext(def, event.requestContext.requestId)), timeout]);
+    const invocation = () => handler(event, lambdaContext(def, event.requestContext.requestId));
+    const result = await Promise.race([runAs(def.handler, grantOf(def), invocation), timeout]);
     clearTimeout(timer);
     if (result === "timeout") return apiGatewayError(res, 503, "Service Unavailable");
     writeResult(res, result);

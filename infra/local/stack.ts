@@ -1,7 +1,9 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { QUEUE_CONSUMER } from "../../functions/routes";
+import { db } from "../../lib/aws/dynamodb";
 import type { LocalConfig } from "../../lib/config";
+import { grantOf } from "../table-grants";
 import {
   ensureTable,
   LOCAL_CREDENTIALS,
@@ -12,6 +14,7 @@ import {
   startSes,
   startSqs,
 } from "./emulators";
+import { guardTableGrants, runAs } from "./grants";
 import { type SqsHandler, startQueuePoller } from "./queue-poller";
 import { type LocalStackInfo, stackFile } from "./stack-file";
 import { startStreamFollower } from "./stream-follower";
@@ -57,6 +60,9 @@ export async function startLocalStack(local: LocalConfig) {
   const gateway = await startGateway(local.PORT);
   const baseUrl = local.BASE_URL ?? (local.PORT === 3000 ? "http://localhost:3000" : gateway.url);
   process.env.BASE_URL = baseUrl;
+  // The test stack holds every function to its declared table grant (infra/local/grants.ts);
+  // lib's client reads the config, so only now that it is complete.
+  guardTableGrants(db(), process.env.INLET_GRANTS);
 
   // Table stream → queue, with the position kept in the data folder: see stream-follower.ts.
   const follower = await startStreamFollower({
@@ -76,7 +82,7 @@ export async function startLocalStack(local: LocalConfig) {
   const poller = await startQueuePoller({
     sqs: sqs.client,
     queueUrl: sqs.queueUrl,
-    handler: consumer.handler,
+    handler: (event, context) => runAs(QUEUE_CONSUMER.handler, grantOf(QUEUE_CONSUMER), () => consumer.handler(event, context)),
     batchSize: QUEUE_CONSUMER.batchSize,
     timeoutSeconds: QUEUE_CONSUMER.timeoutSeconds,
     memoryMb: QUEUE_CONSUMER.memoryMb,

@@ -48,7 +48,7 @@ describe("throttling by route family", () => {
       .filter(([, r]) => r.Type === "AWS::CloudFormation::Stack")
       .map(([id]) => id);
     expect(nested.length).toBeGreaterThan(0);
-    expect(stage.DependsOn).toEqual(expect.arrayContaining(nested));
+    expect((stage as Resource & { DependsOn?: string[] }).DependsOn).toEqual(expect.arrayContaining(nested));
   });
 
   test("an operator sets a family's limits with context <family>Throttle=<rate>/<burst>; a malformed value fails synth", () => {

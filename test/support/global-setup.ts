@@ -43,6 +43,9 @@ export default async function globalSetup(): Promise<void> {
     ALLOW_PRIVATE_WEBHOOK_TARGETS: "true",
     OUTBOUND_RETRY_SCHEDULE_SECONDS: "1,1,1,1",
     OUTBOUND_TIMEOUT_MS: "2000",
+    // Every function is held to its IAM table grant, as in AWS (infra/local/grants.ts); set
+    // INLET_GRANTS=record:<file> to list what each function writes instead.
+    INLET_GRANTS: process.env.INLET_GRANTS ?? "enforce",
   };
   const child = spawn(process.execPath, ["--import", "tsx", "infra/local/start.ts"], {
     cwd: root,
