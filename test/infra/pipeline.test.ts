@@ -6,6 +6,7 @@ import {
   INTAKE_MAX_RECEIVE_COUNT,
   INTAKE_VISIBILITY_TIMEOUT_SECONDS,
 } from "../../infra/intake-pipeline";
+import { TABLE_WRITES } from "../../infra/table-grants";
 import { actionsOf, asList, loadApp, onlyLogicalId, type Resource, type Statement, synth } from "./support";
 
 let template: Template;
@@ -166,6 +167,28 @@ describe("intake consumer", () => {
     const [, fn] = consumer();
     const visibility = resources[intakeQueueId()]?.Properties.VisibilityTimeout as number;
     expect(visibility).toBeGreaterThanOrEqual(6 * (fn.Properties.Timeout as number));
+  });
+
+  test("writes only its own partitions: each write operation conditioned on the partitions of TABLE_WRITES", () => {
+    const writes = consumerStatements().filter((st) =>
+      actionsOf([st]).some((a) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(a)),
+    );
+    const granted = new Map<string, string[]>();
+    for (const st of writes) {
+      const leading = st.Condition?.["ForAllValues:StringLike"]?.["dynamodb:LeadingKeys"] as string[];
+      expect(leading).toBeDefined();
+      for (const action of actionsOf([st])) granted.set(action.replace("dynamodb:", ""), [...leading].sort());
+    }
+    const declared = TABLE_WRITES[QUEUE_CONSUMER.handler] ?? {};
+    expect(Object.fromEntries([...granted].sort())).toEqual(
+      Object.fromEntries(
+        Object.entries(declared)
+          .map(([op, prefixes]) => [op, (prefixes ?? []).map((p) => `${p}*`).sort()])
+          .sort(),
+      ),
+    );
+    // It deletes claims, releases and purge jobs; it never deletes accounts, keys, sites or webhooks.
+    expect(granted.get("DeleteItem")).toEqual(["ACTION#*", "PURGE#*", "RELEASE#*"]);
   });
 
   test("may write the table, consume the intake queue and send to it (outbound webhook retries), nothing else", () => {
