@@ -21,6 +21,8 @@ Object.assign(process.env, {
   DYNAMODB_ENDPOINT: info.dynamodbEndpoint,
   AWS_REGION: info.region,
   BASE_URL: info.baseUrl,
+  // As in the local stack: the first account of this local deployment becomes its platform admin once verified.
+  FIRST_ACCOUNT_ADMIN: process.env.FIRST_ACCOUNT_ADMIN ?? "true",
   // The verification email goes to the stack's SES emulator, as the gateway's would.
   ...(info.sesEndpoint ? { SES_ENDPOINT: info.sesEndpoint } : {}),
   AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? LOCAL_CREDENTIALS.accessKeyId,
