@@ -19,6 +19,11 @@ const body = z
       message: "Give organizationName to create an organization, or inviteToken to join one (not both)",
       path: ["organizationName"],
     }),
+    // A reclaimed address gets an organization of its own; joining one stays the invite's business.
+    z.refine((b) => b.reclaimToken === undefined || b.inviteToken === undefined, {
+      message: "Give reclaimToken with organizationName, not with inviteToken",
+      path: ["reclaimToken"],
+    }),
   );
 
 export const handler = publicHandler(route("POST /api/v1/auth/signup"), { body, status: 201 }, ({ body }) => signup(body));

@@ -36,7 +36,10 @@ export function apiKeyIdFromHash(secretHash: string): string {
 async function legacyCreatorRole(key: ApiKey): Promise<Role | null> {
   const [item] = await getItems([keys.member(key.orgId, key.createdBy.userId)]);
   const role = asMember(item)?.role ?? null;
-  await setCreatorRole(key.id, role);
+  // Best effort: if the write fails, the next request reads the creator again.
+  await setCreatorRole(key.id, role).catch((error: unknown) =>
+    log.warn("could not record the API key's creator role", { keyId: key.id, ...describeError(error) }),
+  );
   return role;
 }
 

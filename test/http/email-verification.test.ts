@@ -130,6 +130,8 @@ describe("reclaiming an address an unverified account holds", () => {
     const wrongLink = await signup(victim, { organizationName: "Mine", reclaimToken: squatterLink });
     expect([wrongLink.status, wrongLink.body.error.code]).toEqual([400, "EMAIL_LINK_INVALID"]);
 
+    const withInvite = await signup(victim, { inviteToken: "inlet_inv_x", reclaimToken });
+    expect([withInvite.status, withInvite.body.error.code]).toEqual([400, "VALIDATION_ERROR"]);
     const mine = await signup(victim, { organizationName: "Mine", reclaimToken });
     expect(mine.status).toBe(201);
     expect(mine.body.data.user.emailVerified).toBe(true);
