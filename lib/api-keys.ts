@@ -100,6 +100,8 @@ export async function createApiKey(
         `An organization can hold ${MAX_API_KEYS} API keys; permanently delete a revoked one to free a slot`,
       );
     }
+    // The creator's role changed between this request's authentication and the key's write.
+    if (outcome === "ROLE_CHANGED") throw new AppError("CONFLICT", "Your role changed while the key was being created; retry");
     if (outcome === "ORG_NOT_FOUND" || attempt >= 2) throw new AppError("CONFLICT", "The organization changed; retry");
     key.plan = outcome.planChanged;
   }

@@ -64,7 +64,7 @@ export async function listApiKeys(orgId: string): Promise<ApiKey[]> {
   return items.map(toApiKey);
 }
 
-export type InsertOutcome = "OK" | "LIMIT_REACHED" | "ORG_NOT_FOUND" | { planChanged: Plan };
+export type InsertOutcome = "OK" | "LIMIT_REACHED" | "ORG_NOT_FOUND" | "ROLE_CHANGED" | { planChanged: Plan };
 
 /**
  * Stores a new key and counts it on the organization's META item in one transaction, so the
@@ -78,8 +78,21 @@ export async function insertApiKey(key: ApiKey, maxKeys: number): Promise<Insert
     counter: "apiKeyCount",
     max: maxKeys,
     require: { expression: "#plan = :plan", names: { "#plan": "plan" }, values: { ":plan": key.plan } },
+    // The creator's role copied onto the key must still be theirs: a key created while its creator
+    // is being demoted or removed cannot keep the old role.
+    ...(key.creatorRole
+      ? {
+          check: {
+            key: keys.member(key.orgId, key.createdBy.userId),
+            expression: "#role = :role",
+            names: { "#role": "role" },
+            values: { ":role": key.creatorRole },
+          },
+        }
+      : {}),
   });
   if (outcome.inserted) return "OK";
+  if (outcome.checkFailed) return "ROLE_CHANGED";
   // Which condition failed, from the organization as it was.
   const org = outcome.parent as { plan?: Plan; apiKeyCount?: number } | undefined;
   if (!org) return "ORG_NOT_FOUND";

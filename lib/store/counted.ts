@@ -25,6 +25,8 @@ export interface CountedInsert {
   require?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
   /** Attributes set on the parent as well (e.g. a counter item's type). */
   setOnParent?: Record<string, unknown>;
+  /** Another item's condition that must hold at the same moment (e.g. the creator's role), checked in the transaction. */
+  check?: { key: Key; expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
 }
 
 /**
@@ -34,7 +36,7 @@ export interface CountedInsert {
  */
 export async function insertCounted(
   input: CountedInsert,
-): Promise<{ inserted: true } | { inserted: false; parent: Record<string, unknown> | undefined }> {
+): Promise<{ inserted: true } | { inserted: false; parent: Record<string, unknown> | undefined; checkFailed?: true }> {
   const conditions = ["(attribute_not_exists(#count) OR #count < :max)"];
   if (input.parentMustExist !== false) conditions.unshift("attribute_exists(pk)");
   if (input.require) conditions.push(`(${input.require.expression})`);
@@ -56,11 +58,28 @@ export async function insertCounted(
           },
         },
         { Put: { TableName: tableName(), Item: input.item, ConditionExpression: "attribute_not_exists(pk)" } },
+        ...(input.check
+          ? [
+              {
+                ConditionCheck: {
+                  TableName: tableName(),
+                  Key: input.check.key,
+                  ConditionExpression: input.check.expression,
+                  ...(input.check.names ? { ExpressionAttributeNames: input.check.names } : {}),
+                  ...(input.check.values ? { ExpressionAttributeValues: input.check.values } : {}),
+                },
+              },
+            ]
+          : []),
       ],
     });
     return { inserted: true };
   } catch (error) {
-    if (cancellationReasons(error)?.[0] !== "ConditionalCheckFailed") throw error;
+    const reasons = cancellationReasons(error);
+    if (input.check && reasons?.[2] === "ConditionalCheckFailed" && reasons[0] !== "ConditionalCheckFailed") {
+      return { inserted: false, parent: undefined, checkFailed: true };
+    }
+    if (reasons?.[0] !== "ConditionalCheckFailed") throw error;
     // The document client does not unmarshall an error's payload: the item comes as AttributeValues.
     const old = (error as { CancellationReasons?: { Item?: Record<string, AttributeValue> }[] }).CancellationReasons?.[0]?.Item;
     return { inserted: false, parent: old ? unmarshall(old) : undefined };

@@ -18,7 +18,7 @@ import {
 } from "../../lib/store/api-keys";
 import { keys } from "../../lib/store/keys";
 import { TRANSACTION_ATTEMPTS } from "../../lib/store/transactions";
-import { setPlan, signupOwner } from "../support/api";
+import { addMember, setPlan, signupOwner } from "../support/api";
 
 type Send = (command: unknown) => Promise<unknown>;
 
@@ -246,5 +246,31 @@ describe("authenticating a key (injected clock)", () => {
       }),
     );
     await expect(resolveApiKey(key.secretKey)).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+  });
+});
+
+describe("a key created while its creator's role changes", () => {
+  test("is refused (409 CONFLICT) when the creator's role is no longer the one the request saw; nothing is stored", async () => {
+    const owner = await signupOwner("role-race");
+    await setPlan(owner.orgId, "agency");
+    const admin = await addMember(owner, "admin", "racer");
+    // The request authenticated as admin...
+    const principal = await resolveSession(admin.token);
+    // ...and the demotion lands before its key is written.
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.member(owner.orgId, admin.userId),
+        UpdateExpression: "SET #role = :member",
+        ExpressionAttributeNames: { "#role": "role" },
+        ExpressionAttributeValues: { ":member": "member" },
+      }),
+    );
+    await expect(createApiKey(principal, { name: "stale role" })).rejects.toMatchObject({ code: "CONFLICT" });
+    expect((await listApiKeys(owner.orgId)).filter((k) => k.name === "stale role")).toEqual([]);
+    // With the role as it is now, the key is created and carries it.
+    const fresh = await resolveSession(admin.token);
+    const created = await createApiKey(fresh, { name: "fresh role" });
+    expect((await getApiKey(created.key.id))?.creatorRole).toBe("member");
   });
 });
