@@ -1,5 +1,6 @@
 import { login } from "../../lib/accounts";
 import { publicHandler } from "../../lib/http/public-handler";
+import { signedIn } from "../../lib/http/session-answer";
 import * as z from "../../lib/validation";
 import { route } from "../routes";
 
@@ -8,6 +9,6 @@ const body = z.strictObject({
   password: z.string().check(z.minLength(1), z.maxLength(200)),
 });
 
-export const handler = publicHandler(route("POST /api/v1/auth/login"), { body }, ({ body, sourceIp }) =>
-  login({ ...body, sourceIp }),
+export const handler = publicHandler(route("POST /api/v1/auth/login"), { body }, async ({ body, sourceIp, event }) =>
+  signedIn(await login({ ...body, sourceIp }), event.headers),
 );

@@ -1,6 +1,7 @@
 import { signup } from "../../lib/accounts";
 import { publicHandler } from "../../lib/http/public-handler";
 import { email, name } from "../../lib/http/schemas";
+import { signedIn } from "../../lib/http/session-answer";
 import * as z from "../../lib/validation";
 import { route } from "../routes";
 
@@ -26,4 +27,6 @@ const body = z
     }),
   );
 
-export const handler = publicHandler(route("POST /api/v1/auth/signup"), { body, status: 201 }, ({ body }) => signup(body));
+export const handler = publicHandler(route("POST /api/v1/auth/signup"), { body, status: 201 }, async ({ body, event }) =>
+  signedIn(await signup(body), event.headers, 201),
+);

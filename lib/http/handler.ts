@@ -1,6 +1,7 @@
-import { authenticate } from "../auth/authenticate";
+import { authenticate, authenticateCookie } from "../auth/authenticate";
 import { authorize, type RouteRequirements } from "../auth/authorize";
 import type { Principal, SessionPrincipal } from "../auth/principal";
+import { sessionFromCookies } from "../auth/session-cookie";
 import {
   buildHandler,
   header,
@@ -19,7 +20,14 @@ export type PrincipalFor<R extends AuthenticatedRoute> = R["auth"] extends "sess
 
 const authentication = (route: AuthenticatedRoute): InletMiddleware => ({
   before: async (request: InletRequest) => {
-    const principal = await authenticate(header(request.event, "authorization"));
+    // A bearer token (API clients) first; else the dashboard's session cookie.
+    const event = request.event;
+    const authorization = header(event, "authorization");
+    const cookie = authorization === undefined ? sessionFromCookies(event.cookies) : undefined;
+    const principal =
+      cookie === undefined
+        ? await authenticate(authorization)
+        : await authenticateCookie(cookie, event.requestContext.http.method, header(event, "origin"));
     request.event.inlet ??= {};
     const state = request.event.inlet;
     state.principal = principal;
