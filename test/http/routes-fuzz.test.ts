@@ -22,7 +22,8 @@ interface World {
   /** Ids of the caller's own resources and of another organization's, by path parameter. */
   own: Record<string, string>;
   foreign: Record<string, string>;
-  credentials: Record<string, string | undefined>;
+  /** Headers each credential sends, by name. */
+  credentials: Record<string, Record<string, string>>;
 }
 
 /** Two organizations, each with a site, a webhook with a submission, its form and an outbound endpoint. */
@@ -59,14 +60,21 @@ beforeAll(async () => {
     own: mine.ids,
     foreign: theirs.ids,
     credentials: {
-      none: undefined,
-      garbage: "Bearer not-a-token",
-      malformedScheme: "Basic dXNlcjpwYXNz",
-      wrongChecksum: `Bearer ${mine.key.slice(0, -1)}${mine.key.endsWith("A") ? "B" : "A"}`,
-      session: `Bearer ${mine.account.token}`,
-      apiKey: `Bearer ${mine.key}`,
-      foreignSession: `Bearer ${theirs.account.token}`,
-      platformAdmin: `Bearer ${await platformAdminToken()}`,
+      none: {},
+      garbage: { authorization: "Bearer not-a-token" },
+      malformedScheme: { authorization: "Basic dXNlcjpwYXNz" },
+      wrongChecksum: { authorization: `Bearer ${mine.key.slice(0, -1)}${mine.key.endsWith("A") ? "B" : "A"}` },
+      session: { authorization: `Bearer ${mine.account.token}` },
+      apiKey: { authorization: `Bearer ${mine.key}` },
+      foreignSession: { authorization: `Bearer ${theirs.account.token}` },
+      platformAdmin: { authorization: `Bearer ${await platformAdminToken()}` },
+      // The dashboard's cookie, from the service's own origin and from another.
+      cookieSameOrigin: {
+        cookie: `__Host-inlet_session=${mine.account.token}`,
+        origin: new URL(process.env.BASE_URL as string).origin,
+      },
+      cookieCrossOrigin: { cookie: `__Host-inlet_session=${mine.account.token}`, origin: "https://evil.example" },
+      cookieJunk: { cookie: "__Host-inlet_session=inlet_ss_x; other=1" },
     },
   };
 }, 60_000);
@@ -203,10 +211,9 @@ describe("every route, random requests: never a 5xx, every error the JSON envelo
   test.each(ROUTES.map((def) => [def.route, def] as const))("%s", async (_route, def) => {
     await fc.assert(
       fc.asyncProperty(requestFor(def as RouteDef), async (request) => {
-        const authorization = world.credentials[request.credential];
         const res = await fetch(`${process.env.INLET_URL}${request.path}`, {
           method: request.method,
-          headers: { ...request.headers, ...(authorization ? { authorization } : {}) },
+          headers: { ...request.headers, ...world.credentials[request.credential] },
           ...(request.body ? { body: request.body } : {}),
           redirect: "manual",
         });
