@@ -1,6 +1,6 @@
 import type { Principal } from "./auth/principal";
 import { fieldList, findForm } from "./forms";
-import { successResponse } from "./http/response";
+import { RawResponse } from "./http/response";
 import { nowIso, randomBase62 } from "./ids";
 import { exportObjectKey, storeExport } from "./store/exports";
 import type { Form } from "./store/forms";
@@ -8,8 +8,8 @@ import { everyFormSubmission, type StoredSubmission } from "./store/submissions"
 import { type ListFilters, submissionQuery, submissionView } from "./submissions";
 
 /**
- * Largest answer sent inline, measured as the Lambda result API Gateway receives (the JSON of
- * statusCode, headers and the envelope as a string, so the file's text is escaped twice). Lambda
+ * Largest file answered inline, measured as the Lambda result API Gateway receives (the JSON of
+ * statusCode, headers and the body as a string, so the file's text is escaped once). Lambda
  * caps a synchronous response at 6 MB
  * (https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-limits.html); anything larger is
  * written to S3 and answered with a download link.
@@ -112,11 +112,45 @@ export async function exportSubmissions(principal: Principal, formId: string, fo
   const bytes = Buffer.byteLength(content);
   const filename = `${slug(form.name)}-submissions-${exportedAt.slice(0, 10)}.${format}`;
   const summary = { format, rows: submissions.length, bytes, filename, contentType: CONTENT_TYPES[format] };
-  if (bytes <= INLINE_EXPORT_MAX_BYTES) {
-    const inline = { ...summary, delivery: "inline" as const, content };
-    if (Buffer.byteLength(JSON.stringify(successResponse(inline))) <= INLINE_EXPORT_MAX_BYTES) return inline;
+  if (bytes <= INLINE_EXPORT_MAX_BYTES && Buffer.byteLength(JSON.stringify(content)) <= INLINE_EXPORT_MAX_BYTES) {
+    return { ...summary, delivery: "inline" as const, content };
   }
   const key = exportObjectKey(principal.orgId, form.id, exportedAt.replace(/[:.]/g, "-"), randomBase62(12), format);
   const link = await storeExport(key, Buffer.from(content), CONTENT_TYPES[format], filename);
   return { ...summary, delivery: "link" as const, ...link };
+}
+
+type ExportResult = Awaited<ReturnType<typeof exportSubmissions>>;
+
+/**
+ * The export as a person opens it (docs/api.md, "Export"): the file itself, with
+ * `Content-Disposition: attachment` and its name, so `curl -OJ` and a browser download both save
+ * a .csv or .json file; a file too large for a Lambda answer is a 303 to its short-lived link
+ * (S3 names the download the same way). The metadata rides in headers for the API clients that
+ * want it.
+ */
+export function exportAnswer(result: ExportResult): RawResponse {
+  const metadata = {
+    "x-inlet-export-rows": String(result.rows),
+    "x-inlet-export-bytes": String(result.bytes),
+    "x-inlet-export-filename": result.filename,
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+  };
+  if (result.delivery === "link") {
+    return new RawResponse({
+      statusCode: 303,
+      headers: { ...metadata, location: result.url, "x-inlet-export-expires": result.expiresAt },
+      body: "",
+    });
+  }
+  return new RawResponse({
+    statusCode: 200,
+    headers: {
+      ...metadata,
+      "content-type": result.contentType,
+      "content-disposition": `attachment; filename="${result.filename}"`,
+    },
+    body: result.content,
+  });
 }

@@ -1,4 +1,4 @@
-import { exportSubmissions } from "../../lib/export";
+import { exportAnswer, exportSubmissions } from "../../lib/export";
 import { httpHandler } from "../../lib/http/handler";
 import { filtersQuery } from "../../lib/submissions";
 import * as z from "../../lib/validation";
@@ -9,5 +9,6 @@ const query = z.extend(filtersQuery, { format: z._default(z.enum(["csv", "json"]
 export const handler = httpHandler(
   route("GET /api/v1/forms/{formId}/submissions/export"),
   { query },
-  ({ principal, params, query: { format, ...filters } }) => exportSubmissions(principal, params.formId, format, filters),
+  async ({ principal, params, query: { format, ...filters } }) =>
+    exportAnswer(await exportSubmissions(principal, params.formId, format, filters)),
 );

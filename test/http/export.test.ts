@@ -1,7 +1,7 @@
 import { parse } from "csv-parse/sync";
 import { INLINE_EXPORT_MAX_BYTES } from "../../lib/export";
 import type { Form } from "../../lib/store/forms";
-import { type Account, addMember, api, createSite, signupOwner } from "../support/api";
+import { type Account, addMember, api, baseUrl, createSite, signupOwner } from "../support/api";
 import { apiKeyWith, insertForm } from "../support/fixtures";
 import { makeSubmission, minutesAgo, putSubmissions } from "../support/submissions";
 
@@ -12,6 +12,13 @@ import { makeSubmission, minutesAgo, putSubmissions } from "../support/submissio
 const parseCsv = (text: string): string[][] => parse(text, { bom: true, relax_column_count: false });
 
 const exportPath = (formId: string, query = "") => `/api/v1/forms/${formId}/submissions/export${query}`;
+
+/** The export as a browser or `curl -OJ` gets it: the status, headers and the file's exact bytes (a BOM included). */
+async function exportFile(path: string, token: string) {
+  const res = await fetch(`${baseUrl()}${path}`, { headers: { authorization: `Bearer ${token}` }, redirect: "manual" });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  return { status: res.status, headers: res.headers, bytes, text: bytes.toString("utf8") };
+}
 
 const FIELDS: Form["fields"] = {
   name: { label: "Name", type: "name", required: true, order: 1 },
@@ -64,20 +71,16 @@ describe("CSV and JSON export", () => {
   });
 
   test("CSV: header from the fields plus referenceId, createdAt, spam; RFC 4180 quoting; formulas neutralized", async () => {
-    const res = await api("GET", exportPath(form.id, "?format=csv"), { token: owner.token });
+    const res = await exportFile(exportPath(form.id, "?format=csv"), owner.token);
     expect(res.status).toBe(200);
-    const data = res.body.data;
-    expect(data).toEqual({
-      format: "csv",
-      rows: 3,
-      bytes: expect.any(Number),
-      filename: expect.stringMatching(/^contact-sales-submissions-\d{4}-\d{2}-\d{2}\.csv$/),
-      contentType: "text/csv; charset=utf-8",
-      delivery: "inline",
-      content: expect.any(String),
-    });
-    const content = data.content as string;
-    expect(Buffer.byteLength(content)).toBe(data.bytes);
+    // The file itself, named, as a download: never a JSON envelope around it.
+    expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    const filename = res.headers.get("x-inlet-export-filename") as string;
+    expect(filename).toMatch(/^contact-sales-submissions-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="${filename}"`);
+    expect(res.headers.get("x-inlet-export-rows")).toBe("3");
+    expect(Number(res.headers.get("x-inlet-export-bytes"))).toBe(res.bytes.length);
+    const content = res.text;
     expect(content.startsWith("\uFEFF")).toBe(true);
     // Every record ends with CRLF; the only bare line breaks are inside quoted cells.
     expect(content.endsWith("\r\n")).toBe(true);
@@ -106,9 +109,9 @@ describe("CSV and JSON export", () => {
 
   test("the list's filters apply: spam, search and dates", async () => {
     const refs = async (query: string) => {
-      const res = await api("GET", exportPath(form.id, query), { token: owner.token });
+      const res = await exportFile(exportPath(form.id, query), owner.token);
       expect(res.status).toBe(200);
-      return parseCsv(res.body.data.content)
+      return parseCsv(res.text)
         .slice(1)
         .map((row) => row[row.length - 3]);
     };
@@ -121,18 +124,18 @@ describe("CSV and JSON export", () => {
       ),
     ).toEqual(["EXP-3", "EXP-2"]);
     // Nothing matches: a header alone.
-    const empty = await api("GET", exportPath(form.id, "?q=nothing-like-this"), { token: owner.token });
-    expect(empty.body.data.rows).toBe(0);
-    expect(parseCsv(empty.body.data.content)).toEqual([["Name", "Email", "Note", "Tags", "referenceId", "createdAt", "spam"]]);
+    const empty = await exportFile(exportPath(form.id, "?q=nothing-like-this"), owner.token);
+    expect(empty.headers.get("x-inlet-export-rows")).toBe("0");
+    expect(parseCsv(empty.text)).toEqual([["Name", "Email", "Note", "Tags", "referenceId", "createdAt", "spam"]]);
   });
 
   test("JSON: the form's fields and every submission in the API's shape", async () => {
-    const res = await api("GET", exportPath(form.id, "?format=json&spam=all"), { token: owner.token });
+    const res = await exportFile(exportPath(form.id, "?format=json&spam=all"), owner.token);
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual(
-      expect.objectContaining({ format: "json", rows: 4, delivery: "inline", contentType: "application/json; charset=utf-8" }),
-    );
-    const file = JSON.parse(res.body.data.content);
+    expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="contact-sales-submissions-.*\.json"$/);
+    expect(res.headers.get("x-inlet-export-rows")).toBe("4");
+    const file = JSON.parse(res.text);
     expect(file.form).toEqual({
       id: form.id,
       name: "Contact: Sales!",
@@ -171,8 +174,8 @@ describe("CSV and JSON export", () => {
     const denied = await api("GET", exportPath(f.id), { token: lacking });
     expect([denied.status, denied.body.error.code]).toEqual([403, "INSUFFICIENT_PERMISSION"]);
     expect(denied.body.error.message).toContain("submissions.export");
-    const allowed = await api("GET", exportPath(f.id), { token: await apiKeyWith(own, ["submissions.export"]) });
-    expect([allowed.status, allowed.body.data.rows]).toEqual([200, 1]);
+    const allowed = await exportFile(exportPath(f.id), await apiKeyWith(own, ["submissions.export"]));
+    expect([allowed.status, allowed.headers.get("x-inlet-export-rows")]).toEqual([200, "1"]);
     const member = await addMember(own, "member");
     expect((await api("GET", exportPath(f.id), { token: member.token })).status).toBe(200);
     expect((await api("GET", exportPath(f.id))).status).toBe(401);
@@ -214,22 +217,21 @@ describe("large exports", () => {
     await putSubmissions(subs);
     const written = Date.now();
 
-    const res = await api("GET", exportPath(form.id, "?spam=true"), { token: own.token });
-    expect(res.status).toBe(200);
-    const data = res.body.data;
-    expect(data).toEqual({
-      format: "csv",
-      rows: COUNT,
-      bytes: expect.any(Number),
-      filename: expect.stringMatching(/^big-form-submissions-.*\.csv$/),
-      contentType: "text/csv; charset=utf-8",
-      delivery: "link",
-      url: expect.stringMatching(/^http/),
-      expiresAt: expect.any(String),
-    });
+    const res = await exportFile(exportPath(form.id, "?spam=true"), own.token);
+    // Too large for a Lambda answer: a redirect to the file's short-lived link, which a browser follows.
+    expect(res.status).toBe(303);
+    const data = {
+      rows: Number(res.headers.get("x-inlet-export-rows")),
+      bytes: Number(res.headers.get("x-inlet-export-bytes")),
+      url: res.headers.get("location") as string,
+      expiresAt: res.headers.get("x-inlet-export-expires") as string,
+    };
+    expect(data.rows).toBe(COUNT);
+    expect(res.headers.get("x-inlet-export-filename")).toMatch(/^big-form-submissions-.*\.csv$/);
+    expect(data.url).toMatch(/^http/);
     expect(data.bytes).toBeGreaterThan(INLINE_EXPORT_MAX_BYTES);
-    // The answer itself stays small; the link expires within 15 minutes and is signed.
-    expect(res.text.length).toBeLessThan(4096);
+    // The answer itself is empty; the link expires within 15 minutes and is signed.
+    expect(res.bytes.length).toBe(0);
     const ttl = Date.parse(data.expiresAt) - Date.now();
     expect(ttl).toBeGreaterThan(10 * 60_000);
     expect(ttl).toBeLessThanOrEqual(15 * 60_000);
