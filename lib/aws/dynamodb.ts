@@ -1,5 +1,6 @@
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { type AttributeValue, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { unmarshall } from "@aws-sdk/util-dynamodb";
 import { loadConfig } from "../config";
 
 let client: DynamoDBDocumentClient | undefined;
@@ -30,6 +31,18 @@ export const tableName = () => loadConfig().TABLE_NAME;
 export function isConditionFailure(error: unknown): boolean {
   const name = (error as { name?: string } | null)?.name;
   return name === "ConditionalCheckFailedException";
+}
+
+/**
+ * The item the `index`th action of a cancelled transaction found (its
+ * ReturnValuesOnConditionCheckFailure ALL_OLD), unmarshalled: the document client leaves an
+ * error's payload as AttributeValues. Undefined when there was no item.
+ */
+export function cancelledItem(error: unknown, index: number): Record<string, unknown> | undefined {
+  const item = (error as { CancellationReasons?: { Item?: Record<string, AttributeValue> }[] } | null)?.CancellationReasons?.[
+    index
+  ]?.Item;
+  return item ? unmarshall(item) : undefined;
 }
 
 /** The cancellation reason codes of a failed transaction, in item order ("None" where fine). */

@@ -1,6 +1,4 @@
-import type { AttributeValue } from "@aws-sdk/client-dynamodb";
-import { unmarshall } from "@aws-sdk/util-dynamodb";
-import { cancellationReasons, tableName } from "../aws/dynamodb";
+import { cancellationReasons, cancelledItem, tableName } from "../aws/dynamodb";
 import type { Key } from "./keys";
 import { transactWithRetry } from "./transactions";
 
@@ -80,9 +78,7 @@ export async function insertCounted(
       return { inserted: false, parent: undefined, checkFailed: true };
     }
     if (reasons?.[0] !== "ConditionalCheckFailed") throw error;
-    // The document client does not unmarshall an error's payload: the item comes as AttributeValues.
-    const old = (error as { CancellationReasons?: { Item?: Record<string, AttributeValue> }[] }).CancellationReasons?.[0]?.Item;
-    return { inserted: false, parent: old ? unmarshall(old) : undefined };
+    return { inserted: false, parent: cancelledItem(error, 0) };
   }
 }
 

@@ -1,9 +1,9 @@
-import { QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { cancellationReasons, db, tableName } from "../aws/dynamodb";
+import { cancellationReasons, tableName } from "../aws/dynamodb";
 import { allMatching, filteredPage } from "./filtered-query";
 import { countOnSite, type Form, toForm } from "./forms";
 import { keys } from "./keys";
 import { updateIfUnchanged } from "./optimistic";
+import { forEachPage } from "./pagination";
 import { purgeJobItem } from "./purge-jobs";
 import { GSI1 } from "./table-definition";
 import { transactWithRetry } from "./transactions";
@@ -45,24 +45,20 @@ export async function allSiteForms(siteId: string): Promise<Form[]> {
 export async function countFormSubmissions(formId: string): Promise<{ submissions: number; spam: number }> {
   let submissions = 0;
   let spam = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: GSI1,
-        KeyConditionExpression: "gsi1pk = :pk",
-        ExpressionAttributeValues: { ":pk": keys.submissionIndexPartition(formId) },
-        ProjectionExpression: "isSpam",
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    for (const item of out.Items ?? []) {
-      if (item.isSpam === true) spam++;
-      else submissions++;
-    }
-    start = out.LastEvaluatedKey;
-  } while (start);
+  await forEachPage(
+    {
+      IndexName: GSI1,
+      KeyConditionExpression: "gsi1pk = :pk",
+      ExpressionAttributeValues: { ":pk": keys.submissionIndexPartition(formId) },
+      ProjectionExpression: "isSpam",
+    },
+    (out) => {
+      for (const item of out.Items ?? []) {
+        if (item.isSpam === true) spam++;
+        else submissions++;
+      }
+    },
+  );
   return { submissions, spam };
 }
 

@@ -1,4 +1,4 @@
-import { QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
+import { QueryCommand, type QueryCommandInput, type QueryCommandOutput } from "@aws-sdk/lib-dynamodb";
 import { db, tableName } from "../aws/dynamodb";
 import { AppError } from "../errors";
 import { GSI1 } from "./table-definition";
@@ -60,15 +60,23 @@ export async function queryAll(
   input: Omit<QueryCommandInput, "TableName" | "ExclusiveStartKey">,
 ): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
+  await forEachPage(input, (out) => items.push(...(out.Items ?? [])));
+  return items;
+}
+
+/** Runs a query of this table page after page to its end, handing each page's output to `onPage`. */
+export async function forEachPage(
+  input: Omit<QueryCommandInput, "TableName" | "ExclusiveStartKey">,
+  onPage: (out: QueryCommandOutput) => void,
+): Promise<void> {
   let start: Record<string, unknown> | undefined;
   do {
     const out = await db().send(
       new QueryCommand({ ...input, TableName: tableName(), ...(start ? { ExclusiveStartKey: start } : {}) }),
     );
-    items.push(...(out.Items ?? []));
+    onPage(out);
     start = out.LastEvaluatedKey;
   } while (start);
-  return items;
 }
 
 /**

@@ -1,11 +1,9 @@
-import type { AttributeValue } from "@aws-sdk/client-dynamodb";
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { unmarshall } from "@aws-sdk/util-dynamodb";
-import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { cancellationReasons, cancelledItem, db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { SITE_FORM_COUNTER } from "./forms";
 import { fromItem } from "./items";
 import { keys } from "./keys";
-import { queryPage } from "./pagination";
+import { forEachPage, queryPage } from "./pagination";
 import { GSI1 } from "./table-definition";
 
 export interface CaptchaSettings {
@@ -139,9 +137,8 @@ export async function deleteSite(orgId: string, siteId: string): Promise<"OK" | 
     return "OK";
   } catch (error) {
     if (cancellationReasons(error)?.[0] !== "ConditionalCheckFailed") throw error;
-    // The document client does not unmarshall an error's payload: the item comes as AttributeValues.
-    const old = (error as { CancellationReasons?: { Item?: Record<string, AttributeValue> }[] }).CancellationReasons?.[0]?.Item;
-    return old ? contents(unmarshall(old)) : "GONE";
+    const old = cancelledItem(error, 0);
+    return old ? contents(old) : "GONE";
   }
 }
 
@@ -152,21 +149,17 @@ export async function deleteSite(orgId: string, siteId: string): Promise<"OK" | 
  */
 async function liveSiteForms(orgId: string, siteId: string): Promise<number> {
   let count = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: GSI1,
-        KeyConditionExpression: "gsi1pk = :pk",
-        FilterExpression: "orgId = :org AND deletedAt = :none",
-        ExpressionAttributeValues: { ":pk": keys.formIndexPartition(siteId), ":org": orgId, ":none": null },
-        Select: "COUNT",
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    count += out.Count ?? 0;
-    start = out.LastEvaluatedKey;
-  } while (start);
+  await forEachPage(
+    {
+      IndexName: GSI1,
+      KeyConditionExpression: "gsi1pk = :pk",
+      FilterExpression: "orgId = :org AND deletedAt = :none",
+      ExpressionAttributeValues: { ":pk": keys.formIndexPartition(siteId), ":org": orgId, ":none": null },
+      Select: "COUNT",
+    },
+    (out) => {
+      count += out.Count ?? 0;
+    },
+  );
   return count;
 }
