@@ -90,9 +90,22 @@ function isTextual(contentType: string | undefined): boolean {
   return type === "" || type === "application/json" || type.endsWith("+json") || type.startsWith("text/");
 }
 
+/**
+ * The request target as a URL. An origin-form target is read as a path even when it starts with
+ * `//`, which `new URL(target, base)` would read as a host name (and throw on `//%60x/`, or route
+ * `//evil/api/v1/sites` to `/api/v1/sites`); a target that is no URL at all is read as `/`.
+ */
+export function requestUrl(target = "/"): URL {
+  try {
+    return new URL(target.startsWith("/") ? `http://localhost${target}` : target, "http://localhost");
+  } catch {
+    return new URL("http://localhost/");
+  }
+}
+
 /** Builds an HTTP API payload format 2.0 event, as API Gateway does. */
 export function toEvent(req: IncomingMessage, body: Buffer, def: RouteDef, pathParameters?: Record<string, string>) {
-  const url = new URL(req.url ?? "/", "http://localhost");
+  const url = requestUrl(req.url);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || name === "cookie") continue;
@@ -194,7 +207,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
 export async function handle(req: IncomingMessage, res: ServerResponse, extraRoutes: readonly ExtraRoute[] = []): Promise<void> {
   const body = await readBody(req);
   if (!body) return apiGatewayError(res, 413, "Request Entity Too Large");
-  const url = new URL(req.url ?? "/", "http://localhost");
+  const url = requestUrl(req.url);
   const extra = extraRoutes.find((r) => r.def.route === `${req.method ?? "GET"} ${url.pathname}`);
   const { def, pathParameters } = extra
     ? { def: extra.def, pathParameters: undefined }
