@@ -7,6 +7,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { ROUTES, type RouteDef } from "../../functions/routes";
 import { grantOf } from "../table-grants";
 import { runAs } from "./grants";
+import { isApiPath, serveWeb } from "./web-static";
 
 /** API Gateway's own payload limit for HTTP APIs. */
 export const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
@@ -204,10 +205,22 @@ async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   return Buffer.concat(chunks);
 }
 
-export async function handle(req: IncomingMessage, res: ServerResponse, extraRoutes: readonly ExtraRoute[] = []): Promise<void> {
+export interface GatewayOptions {
+  /** Routes matched before the route table (exact method and path, no parameters). */
+  extraRoutes?: readonly ExtraRoute[];
+  /** The dashboard's build (web/dist): every path outside /api/ is served from it, as CloudFront does. */
+  webDir?: string;
+}
+
+export async function handle(req: IncomingMessage, res: ServerResponse, options: GatewayOptions = {}): Promise<void> {
+  const { extraRoutes = [], webDir } = options;
+  const url = requestUrl(req.url);
+  if (webDir && !isApiPath(url.pathname)) {
+    req.resume();
+    return serveWeb(webDir, req, res, url.pathname);
+  }
   const body = await readBody(req);
   if (!body) return apiGatewayError(res, 413, "Request Entity Too Large");
-  const url = requestUrl(req.url);
   const extra = extraRoutes.find((r) => r.def.route === `${req.method ?? "GET"} ${url.pathname}`);
   const { def, pathParameters } = extra
     ? { def: extra.def, pathParameters: undefined }
@@ -231,14 +244,13 @@ export async function handle(req: IncomingMessage, res: ServerResponse, extraRou
   }
 }
 
-/** `extraRoutes` (exact method and path, no parameters) are matched before the route table. */
 export async function startGateway(
   port: number,
   host = "127.0.0.1",
-  extraRoutes: readonly ExtraRoute[] = [],
+  options: GatewayOptions = {},
 ): Promise<{ server: Server; url: string; port: number }> {
   const server = createServer((req, res) => {
-    handle(req, res, extraRoutes).catch((error) => {
+    handle(req, res, options).catch((error) => {
       console.error(error);
       if (!res.headersSent) apiGatewayError(res, 500, "Internal Server Error");
     });

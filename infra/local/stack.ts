@@ -21,12 +21,12 @@ import { startStreamFollower } from "./stream-follower";
 
 /**
  * Starts the whole service on this machine: DynamoDB Local, the SQS emulator, the table and
- * queues, the gateway serving the route table, then the intake pipeline (a stream follower
+ * queues, the gateway serving the route table (and the dashboard, when given its build), then the intake pipeline (a stream follower
  * standing in for the EventBridge Pipe, a queue poller standing in for Lambda's event source
  * mapping). The service's own configuration (lib/config.ts) is set in this process's
  * environment before any handler loads.
  */
-export async function startLocalStack(local: LocalConfig) {
+export async function startLocalStack(local: LocalConfig, options: { webDir?: string } = {}) {
   const dataDir = resolve(local.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   const [dynamo, sqs, ses] = await Promise.all([
@@ -57,7 +57,8 @@ export async function startLocalStack(local: LocalConfig) {
 
   // The gateway imports the route table and handlers, which read the config set above.
   const { startGateway } = await import("./gateway");
-  const gateway = await startGateway(local.PORT);
+  // With the dashboard's build, the gateway serves it at / as CloudFront does (npm start).
+  const gateway = await startGateway(local.PORT, undefined, options.webDir ? { webDir: options.webDir } : {});
   const baseUrl = local.BASE_URL ?? (local.PORT === 3000 ? "http://localhost:3000" : gateway.url);
   process.env.BASE_URL = baseUrl;
   // The test stack holds every function to its declared table grant (infra/local/grants.ts);

@@ -3,14 +3,18 @@
  * Ctrl-C stops it; data stays in DATA_DIR (delete the folder for a fresh database).
  */
 import { parseLocalConfig } from "../../lib/config";
+import { ensureWebBuild } from "../web-build";
 import { startLocalStack } from "./stack";
 
 const local = parseLocalConfig(process.env);
 const started = Date.now();
-const { info, stop } = await startLocalStack(local);
+// The dashboard is built first when its build is missing or older than web/'s sources.
+const webDir = ensureWebBuild();
+const { info, stop } = await startLocalStack(local, { webDir });
 
 console.log(`
 Inlet is running at ${info.url}   (started in ${((Date.now() - started) / 1000).toFixed(1)} s)
+  Dashboard        ${info.baseUrl}/
   API base URL     ${info.baseUrl}/api/v1
   DynamoDB Local   ${info.dynamodbEndpoint}   table ${info.tableName}
   SQS emulator     ${info.sqsEndpoint}

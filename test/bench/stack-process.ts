@@ -13,7 +13,7 @@ const local = parseLocalConfig(process.env);
 const { info, stop } = await startLocalStack(local);
 const { startGateway } = await import("../../infra/local/gateway");
 const { singlePutRoute, intakeCallsRoute } = await import("./single-put");
-const bench = await startGateway(0, "127.0.0.1", [singlePutRoute, intakeCallsRoute]);
+const bench = await startGateway(0, "127.0.0.1", { extraRoutes: [singlePutRoute, intakeCallsRoute] });
 writeFileSync(
   join(resolve(local.DATA_DIR), "bench-gateway.json"),
   JSON.stringify({ ...info, benchUrl: bench.url.replace("localhost", "127.0.0.1") }),

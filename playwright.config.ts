@@ -1,0 +1,55 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defineConfig } from "@playwright/test";
+
+/**
+ * The dashboard's tests: Playwright drives Debian's Chromium (never a downloaded browser:
+ * `executablePath`, no `channel`) against the same local stack `npm start` runs, on its own
+ * port and a fresh data folder, with the dashboard built first when stale (docs/dashboard.md).
+ */
+const port = Number(process.env.E2E_PORT ?? 3100);
+// Set once in the main process; the workers inherit it, so they find the same stack.
+process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), "inlet-e2e-"));
+
+export const CHROMIUM_ARGS = [
+  "--disable-gpu",
+  "--disable-quic",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+];
+
+export default defineConfig({
+  testDir: "test/e2e",
+  testMatch: "**/*.spec.ts",
+  outputDir: join(process.env.E2E_DATA_DIR, "results"),
+  workers: 2,
+  timeout: 45_000,
+  expect: { timeout: 10_000 },
+  reporter: "list",
+  use: {
+    baseURL: `http://localhost:${port}`,
+    browserName: "chromium",
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS },
+    trace: "retain-on-failure",
+  },
+  webServer: {
+    command: "node --import tsx infra/local/start.ts",
+    // The dashboard's index.html: the gateway is up and the build is served.
+    url: `http://127.0.0.1:${port}/`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      PORT: String(port),
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      // A low scrypt cost keeps sign-ups fast in tests; production uses 2^15 (lib/config.ts).
+      PASSWORD_HASH_COST: "1024",
+      LOG_LEVEL: "warn",
+      INLET_GRANTS: "enforce",
+      PURGE_GRACE_SECONDS: "0",
+    },
+  },
+});

@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: the API and infrastructure tests (jest, against the local emulators), then the
+ * dashboard's tests (Playwright, in Chromium). Paths narrow it: `npm test -- test/http/x.test.ts`
+ * runs jest on those, `npm test -- test/e2e/inbox.spec.ts` Playwright on those.
+ */
+import { spawnSync } from "node:child_process";
+
+const args = process.argv.slice(2);
+const specs = args.filter((a) => a.endsWith(".spec.ts") || a.startsWith("test/e2e"));
+const rest = args.filter((a) => !specs.includes(a));
+const run = (command, commandArgs) => {
+  const { status } = spawnSync(command, commandArgs, { stdio: "inherit" });
+  if (status !== 0) process.exit(status ?? 1);
+};
+
+if (args.length === 0 || rest.length > 0) {
+  run(process.execPath, ["--experimental-vm-modules", "node_modules/jest/bin/jest.js", ...rest]);
+}
+if (args.length === 0 || specs.length > 0) {
+  run(process.execPath, ["node_modules/@playwright/test/cli.js", "test", ...specs]);
+}

@@ -1,0 +1,32 @@
+/**
+ * The one table from the API's error codes (docs/api.md, "Errors") to what a person reads.
+ * Codes not listed show the API's own message, which is written for people too.
+ */
+const MESSAGES: Record<string, string> = {
+  VALIDATION_ERROR: "Some fields need attention.",
+  INVALID_CREDENTIALS: "That email and password do not match an account.",
+  SESSION_EXPIRED: "Your session has ended. Please sign in again.",
+  UNAUTHORIZED: "Please sign in.",
+  EMAIL_TAKEN: "An account with this email already exists. Sign in instead, or reclaim the address if it was never verified.",
+  INVITE_INVALID: "This invite link is unknown, used, expired, or for another email address.",
+  SIGNUP_CLOSED: "Sign-up is by invitation only on this service.",
+  EMAIL_LINK_INVALID: "This link is not valid any more. Ask for a new one.",
+  EMAIL_LINK_EXPIRED: "This link has expired. Ask for a new one.",
+  RATE_LIMITED: "Too many attempts. Please wait a moment and try again.",
+  INSUFFICIENT_PERMISSION: "Your role does not allow this.",
+  ROLE_REQUIRED: "Your role does not allow this.",
+  PLAN_REQUIRED: "Your plan does not include this.",
+  CSRF_ORIGIN_MISMATCH: "This request did not come from the dashboard. Reload the page and try again.",
+  NOT_FOUND: "This no longer exists, or it belongs to another organization.",
+  CONFLICT: "Someone else changed this at the same time. Reload and try again.",
+  WEBHOOK_LIMIT_REACHED: "This site already has 50 sources (archived ones count). Permanently delete one to make room.",
+  WEBHOOK_NOT_ARCHIVED: "Archive the source first.",
+  WEBHOOK_RESTORE_REQUIRED: "Restore the source before enabling it.",
+  SITE_NOT_EMPTY: "The site still has sources or forms.",
+  INTERNAL_ERROR: "Something went wrong on our side. Please try again.",
+  SERVICE_UNAVAILABLE: "The service is busy. Please try again in a moment.",
+  NETWORK_ERROR: "The service could not be reached. Check your connection and try again.",
+};
+
+/** The sentence for an API error, by its code, falling back to the API's own message. */
+export const messageFor = (code: string, fallback: string): string => MESSAGES[code] ?? fallback;

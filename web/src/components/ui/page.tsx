@@ -1,0 +1,25 @@
+import type { ReactNode } from "react";
+
+/** A page's one h1, with what it is for and its main actions. */
+export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+  return (
+    <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
+      <div>
+        <h1 className="text-2xl font-semibold">{title}</h1>
+        {description && <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{description}</p>}
+      </div>
+      {actions && <div className="flex flex-wrap gap-2">{actions}</div>}
+    </div>
+  );
+}
+
+/** What a list shows while it loads, or when a query failed. */
+export function Loading({ label = "Loading…" }: { label?: string }) {
+  return (
+    <p role="status" className="text-sm text-slate-600 dark:text-slate-300">
+      {label}
+    </p>
+  );
+}
+
+export const card = "rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900";

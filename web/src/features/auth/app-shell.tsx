@@ -1,0 +1,55 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Link, Outlet, useNavigate } from "@tanstack/react-router";
+import { Button } from "../../components/ui/button";
+import { meQuery, signOut } from "./session";
+
+/** The frame of every signed-in page: who is signed in, where to go, and signing out. */
+export function AppShell() {
+  const { data: me } = useQuery(meQuery);
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return (
+    <div className="min-h-screen">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2">
+        Skip to content
+      </a>
+      <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+        <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3">
+          <nav aria-label="Main" className="flex items-center gap-4">
+            <Link to="/" className="text-lg font-semibold text-slate-900 no-underline dark:text-slate-100">
+              Inlet
+            </Link>
+            <Link to="/" activeOptions={{ exact: true }}>
+              Sites
+            </Link>
+          </nav>
+          <div className="flex items-center gap-3 text-sm">
+            {me && (
+              <span>
+                {me.user.name} · {me.organization.name} <span className="text-slate-500 dark:text-slate-400">({me.role})</span>
+              </span>
+            )}
+            <Button
+              variant="secondary"
+              onClick={async () => {
+                await signOut().catch(() => undefined);
+                queryClient.clear();
+                await navigate({ to: "/sign-in", search: {} });
+              }}
+            >
+              Sign out
+            </Button>
+          </div>
+        </div>
+      </header>
+      {me && !me.user.emailVerified && (
+        <p className="bg-amber-100 px-4 py-2 text-center text-sm text-amber-950 dark:bg-amber-900 dark:text-amber-50">
+          Please confirm your email address: we sent you a link.
+        </p>
+      )}
+      <main id="main" className="mx-auto max-w-6xl px-4 py-8">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

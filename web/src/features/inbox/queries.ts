@@ -1,0 +1,84 @@
+import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
+import { api, unwrap } from "../../api/client";
+
+export interface ListFilters {
+  q?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+export type Folder = "inbox" | "spam";
+
+/** Rows per page: a person reads a screenful at a time, and no request reads the whole form. */
+export const PAGE_SIZE = 50;
+
+export const inboxKeys = {
+  form: (formId: string) => ["forms", formId] as const,
+  list: (formId: string, folder: Folder, filters: ListFilters) => ["forms", formId, "submissions", folder, filters] as const,
+  newest: (formId: string, folder: Folder, filters: ListFilters) => ["forms", formId, "newest", folder, filters] as const,
+  submission: (id: string) => ["submissions", id] as const,
+};
+
+const listQuery = (folder: Folder, filters: ListFilters, cursor?: string) => ({
+  spam: folder === "spam" ? ("true" as const) : ("false" as const),
+  limit: PAGE_SIZE,
+  ...(filters.q ? { q: filters.q } : {}),
+  ...(filters.from ? { from: filters.from } : {}),
+  ...(filters.to ? { to: filters.to } : {}),
+  ...(cursor ? { cursor } : {}),
+});
+
+const fetchPage = async (formId: string, folder: Folder, filters: ListFilters, cursor?: string) =>
+  (
+    await unwrap(
+      api.GET("/api/v1/forms/{formId}/submissions", { params: { path: { formId }, query: listQuery(folder, filters, cursor) } }),
+    )
+  ).data;
+
+export const formQuery = (formId: string) =>
+  queryOptions({
+    queryKey: inboxKeys.form(formId),
+    queryFn: async () => (await unwrap(api.GET("/api/v1/forms/{formId}", { params: { path: { formId } } }))).data.form,
+  });
+
+/** The folder's submissions, newest first, a page at a time (the API's cursor). */
+export const submissionsQuery = (formId: string, folder: Folder, filters: ListFilters) =>
+  infiniteQueryOptions({
+    queryKey: inboxKeys.list(formId, folder, filters),
+    queryFn: ({ pageParam }) => fetchPage(formId, folder, filters, pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+  });
+
+/** The newest page alone, polled to tell the person that new submissions arrived. */
+export const newestQuery = (formId: string, folder: Folder, filters: ListFilters) =>
+  queryOptions({
+    queryKey: inboxKeys.newest(formId, folder, filters),
+    queryFn: () => fetchPage(formId, folder, filters),
+    refetchInterval: 10_000,
+  });
+
+export const submissionQuery = (id: string) =>
+  queryOptions({
+    queryKey: inboxKeys.submission(id),
+    queryFn: async () =>
+      (await unwrap(api.GET("/api/v1/submissions/{submissionId}", { params: { path: { submissionId: id } } }))).data.submission,
+  });
+
+export const setSpam = (id: string, isSpam: boolean) =>
+  unwrap(api.PUT("/api/v1/submissions/{submissionId}", { params: { path: { submissionId: id } }, body: { isSpam } }));
+
+export const deleteSubmission = (id: string) =>
+  unwrap(api.DELETE("/api/v1/submissions/{submissionId}", { params: { path: { submissionId: id } } }));
+
+export const bulkDelete = (ids: string[]) => unwrap(api.POST("/api/v1/submissions/bulk-delete", { body: { ids } }));
+
+/** The export of what the view shows, as a file the browser downloads (the API answers the file itself). */
+export function exportUrl(formId: string, folder: Folder, filters: ListFilters, format: "csv" | "json"): string {
+  const query = new URLSearchParams({ format, spam: folder === "spam" ? "true" : "false" });
+  for (const key of ["q", "from", "to"] as const) {
+    const value = filters[key];
+    if (value) query.set(key, value);
+  }
+  return `/api/v1/forms/${encodeURIComponent(formId)}/submissions/export?${query}`;
+}

@@ -1,0 +1,50 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { ApiError } from "../../api/client";
+import { Button } from "../../components/ui/button";
+import { FormError, TextField } from "../../components/ui/field";
+import { createSite, siteKeys } from "./queries";
+
+/** Name a site (and, optionally, the domain its forms live on). */
+export function CreateSiteForm({
+  onCreated,
+  submitLabel = "Create site",
+}: {
+  onCreated: (siteId: string) => void;
+  submitLabel?: string;
+}) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState("");
+  const [domain, setDomain] = useState("");
+  const create = useMutation({
+    mutationFn: () => createSite({ name, domain: domain.trim() === "" ? null : domain }),
+    onSuccess: async (site) => {
+      await queryClient.invalidateQueries({ queryKey: siteKeys.all });
+      onCreated(site.id);
+    },
+  });
+  const error = create.error instanceof ApiError ? create.error : undefined;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
+      <FormError message={error && !error.details.length ? error.message : undefined} />
+      <TextField label="Site name" required value={name} onChange={(e) => setName(e.target.value)} error={error?.field("name")} />
+      <TextField
+        label="Domain (optional)"
+        placeholder="example.com"
+        value={domain}
+        onChange={(e) => setDomain(e.target.value)}
+        error={error?.field("domain")}
+        hint="Where your forms live. Redirects after a submission may only go there."
+      />
+      <div>
+        <Button type="submit" disabled={create.isPending}>
+          {create.isPending ? "Creating…" : submitLabel}
+        </Button>
+      </div>
+    </form>
+  );
+}

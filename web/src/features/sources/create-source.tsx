@@ -1,0 +1,57 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { ApiError } from "../../api/client";
+import { Button } from "../../components/ui/button";
+import { FormError, SelectField, TextField } from "../../components/ui/field";
+import { createSource, SOURCE_LABELS, type SourceKind, sourceKeys } from "./queries";
+
+export interface CreatedSource {
+  id: string;
+  webhookUrl: string;
+  secretKey: string;
+}
+
+const OPTIONS = (Object.keys(SOURCE_LABELS) as SourceKind[]).map((value) => ({ value, label: SOURCE_LABELS[value] }));
+
+/** Name a new source and say what sends to it; the answer (with its secret) goes to `onCreated`. */
+export function CreateSourceForm({ siteId, onCreated }: { siteId: string; onCreated: (source: CreatedSource) => void }) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState("");
+  const [source, setSource] = useState<SourceKind>("generic");
+  const create = useMutation({
+    mutationFn: () => createSource(siteId, { name, source }),
+    onSuccess: async (created) => {
+      await queryClient.invalidateQueries({ queryKey: sourceKeys.site(siteId) });
+      onCreated(created);
+    },
+  });
+  const error = create.error instanceof ApiError ? create.error : undefined;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
+      <FormError message={error && !error.details.length ? error.message : undefined} />
+      <TextField
+        label="Source name"
+        required
+        placeholder="Contact form"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={error?.field("name")}
+      />
+      <SelectField
+        label="What sends to it"
+        options={OPTIONS}
+        value={source}
+        onChange={(e) => setSource(e.target.value as SourceKind)}
+      />
+      <div>
+        <Button type="submit" disabled={create.isPending}>
+          {create.isPending ? "Creating…" : "Create source"}
+        </Button>
+      </div>
+    </form>
+  );
+}

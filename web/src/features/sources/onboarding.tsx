@@ -1,0 +1,80 @@
+import { useQuery } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import { useState } from "react";
+import { card, PageHeader } from "../../components/ui/page";
+import { CreateSiteForm } from "../sites/create-site";
+import { siteQuery } from "../sites/queries";
+import { type CreatedSource, CreateSourceForm } from "./create-source";
+import { sourceQuery } from "./queries";
+import { SourceSetup } from "./source-setup";
+
+function Step({ n, title, done, children }: { n: number; title: string; done: boolean; children?: React.ReactNode }) {
+  return (
+    <li className={card}>
+      <h2 className="text-lg font-medium">
+        <span className="mr-2 inline-block w-6 text-slate-500 dark:text-slate-400">{n}.</span>
+        {title}
+        {done && <span className="ml-2 text-sm text-green-700 dark:text-green-400">Done</span>}
+      </h2>
+      {children && <div className="mt-4">{children}</div>}
+    </li>
+  );
+}
+
+/** Waits for the source's first submission, polling, and says when it arrived. */
+function FirstSubmission({ siteId, webhookId }: { siteId: string; webhookId: string }) {
+  const source = useQuery({
+    ...sourceQuery(siteId, webhookId),
+    refetchInterval: (query) => ((query.state.data?.submissionCount ?? 0) > 0 ? false : 3000),
+  });
+  const arrived = (source.data?.submissionCount ?? 0) > 0;
+  if (!arrived) {
+    return (
+      <p role="status" className="flex items-center gap-2 text-sm">
+        <span aria-hidden="true" className="inline-block h-3 w-3 animate-pulse rounded-full bg-indigo-600" />
+        Waiting for your first submission… Send one with any snippet above; this page checks every few seconds.
+      </p>
+    );
+  }
+  return (
+    <p role="status" className="text-sm">
+      Your first submission arrived.{" "}
+      {source.data?.formId ? (
+        <Link to="/forms/$formId" params={{ formId: source.data.formId }} search={{}}>
+          Open the inbox
+        </Link>
+      ) : (
+        <Link to="/sites/$siteId" params={{ siteId }} search={{}}>
+          Open the site
+        </Link>
+      )}
+    </p>
+  );
+}
+
+/** A first-time user's path: a site, a source, its snippet, and the first submission arriving. */
+export function Onboarding({ siteId, onSiteCreated }: { siteId?: string | undefined; onSiteCreated: (siteId: string) => void }) {
+  const [created, setCreated] = useState<CreatedSource>();
+  const site = useQuery({ ...siteQuery(siteId ?? ""), enabled: siteId !== undefined });
+  return (
+    <>
+      <PageHeader title="Welcome to Inlet" description="Four steps to your first lead. It takes about two minutes." />
+      <ol className="flex flex-col gap-4">
+        <Step n={1} title="Create a site" done={siteId !== undefined}>
+          {siteId === undefined && <CreateSiteForm onCreated={onSiteCreated} submitLabel="Create site" />}
+        </Step>
+        <Step n={2} title="Create a source" done={created !== undefined}>
+          {siteId !== undefined && created === undefined && <CreateSourceForm siteId={siteId} onCreated={setCreated} />}
+        </Step>
+        <Step n={3} title="Paste the snippet into your site" done={false}>
+          {siteId !== undefined && created && (
+            <SourceSetup url={created.webhookUrl} secret={created.secretKey} domain={site.data?.domain} />
+          )}
+        </Step>
+        <Step n={4} title="Watch your first submission arrive" done={false}>
+          {siteId !== undefined && created && <FirstSubmission siteId={siteId} webhookId={created.id} />}
+        </Step>
+      </ol>
+    </>
+  );
+}

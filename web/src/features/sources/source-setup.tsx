@@ -1,0 +1,41 @@
+import { Tabs } from "radix-ui";
+import { CopyField } from "../../components/ui/copy";
+import { snippetsFor } from "./snippets";
+
+const tab =
+  "rounded-md px-3 py-1.5 text-sm data-[state=active]:bg-indigo-700 data-[state=active]:text-white dark:data-[state=active]:bg-indigo-400 dark:data-[state=active]:text-slate-950";
+
+/**
+ * How to send to a source: its URL, its secret when it is known (right after creation or
+ * rotation, once), and a setup per kind of sender.
+ */
+export function SourceSetup({ url, secret, domain }: { url: string; secret?: string | undefined; domain?: string | null }) {
+  const snippets = snippetsFor(url, secret, domain);
+  return (
+    <div className="flex flex-col gap-4">
+      <CopyField label="Intake URL" value={url} />
+      {secret && (
+        <div className="flex flex-col gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 dark:border-amber-700 dark:bg-amber-950">
+          <CopyField label="Secret" value={secret} />
+          <p className="text-sm">Copy the secret now: it is shown only this once. If you lose it, rotate it to get a new one.</p>
+        </div>
+      )}
+      <Tabs.Root defaultValue="html">
+        <Tabs.List aria-label="Ready-to-paste setups" className="flex flex-wrap gap-1">
+          {snippets.map((s) => (
+            <Tabs.Trigger key={s.id} value={s.id} className={tab}>
+              {s.title}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+        {snippets.map((s) => (
+          <Tabs.Content key={s.id} value={s.id} className="mt-3 flex flex-col gap-3">
+            {s.parts.map((p) => (
+              <CopyField key={p.label} label={p.label} value={p.value} multiline={p.multiline ?? false} />
+            ))}
+          </Tabs.Content>
+        ))}
+      </Tabs.Root>
+    </div>
+  );
+}

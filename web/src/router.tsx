@@ -1,0 +1,134 @@
+import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
+import {
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  Outlet,
+  redirect,
+} from "@tanstack/react-router";
+import * as z from "zod/mini";
+import { ApiError } from "./api/client";
+import { AppShell } from "./features/auth/app-shell";
+import { meQuery } from "./features/auth/session";
+import { SignIn } from "./features/auth/sign-in";
+
+/** Filters of an inbox or spam folder: in the URL, so a view is a link to bookmark or share. */
+const listSearch = z.object({
+  q: z.optional(z.string()),
+  from: z.optional(z.string()),
+  to: z.optional(z.string()),
+});
+
+/** Where a person goes back to once signed in. */
+const returnSearch = z.object({ redirect: z.optional(z.string()) });
+
+function toSignIn() {
+  const { pathname, search } = window.location;
+  if (pathname === "/sign-in") return;
+  queryClient.clear();
+  void router.navigate({ to: "/sign-in", search: { redirect: pathname + search } });
+}
+
+/** An answer saying the session is gone (expired, signed out elsewhere) leads back to sign-in. */
+const onError = (error: Error) => {
+  if (error instanceof ApiError && error.signedOut) toSignIn();
+};
+
+export const queryClient = new QueryClient({
+  queryCache: new QueryCache({ onError }),
+  mutationCache: new MutationCache({ onError }),
+  defaultOptions: {
+    queries: {
+      staleTime: 15_000,
+      retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
+    },
+  },
+});
+
+const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({ component: Outlet });
+
+const signInRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/sign-in",
+  validateSearch: returnSearch,
+  component: SignIn,
+});
+const signUpRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/sign-up",
+  component: lazyRouteComponent(() => import("./features/auth/sign-up"), "SignUp"),
+});
+/** The invite link (`/invite#token=…`): the token stays in the fragment, never sent to a server. */
+const inviteRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/invite",
+  component: lazyRouteComponent(() => import("./features/auth/sign-up"), "InviteSignUp"),
+});
+const verifyRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/verify-email",
+  component: lazyRouteComponent(() => import("./features/auth/email-links"), "VerifyEmail"),
+});
+
+/** Every page behind it needs a session; without one, sign-in first and then back here. */
+const appRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: "app",
+  component: AppShell,
+  beforeLoad: async ({ context, location }) => {
+    try {
+      return { me: await context.queryClient.ensureQueryData(meQuery) };
+    } catch (error) {
+      if (error instanceof ApiError && error.signedOut) {
+        throw redirect({ to: "/sign-in", search: { redirect: location.href } });
+      }
+      throw error;
+    }
+  },
+});
+
+const homeRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/",
+  component: lazyRouteComponent(() => import("./features/sites/home"), "Home"),
+});
+const sourcesRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/sites/$siteId",
+  validateSearch: z.object({ archived: z.optional(z.boolean()) }),
+  component: lazyRouteComponent(() => import("./features/sources/sources-page"), "SourcesPage"),
+});
+const inboxRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/forms/$formId",
+  validateSearch: listSearch,
+  component: lazyRouteComponent(() => import("./features/inbox/inbox-page"), "InboxPage"),
+});
+const spamRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/forms/$formId/spam",
+  validateSearch: listSearch,
+  component: lazyRouteComponent(() => import("./features/inbox/inbox-page"), "SpamPage"),
+});
+const submissionRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/submissions/$submissionId",
+  component: lazyRouteComponent(() => import("./features/inbox/submission-page"), "SubmissionPage"),
+});
+
+const routeTree = rootRoute.addChildren([
+  signInRoute,
+  signUpRoute,
+  inviteRoute,
+  verifyRoute,
+  appRoute.addChildren([homeRoute, sourcesRoute, inboxRoute, spamRoute, submissionRoute]),
+]);
+
+export const router = createRouter({ routeTree, context: { queryClient }, defaultPreload: "intent", scrollRestoration: true });
+
+declare module "@tanstack/react-router" {
+  interface Register {
+    router: typeof router;
+  }
+}

@@ -1,0 +1,33 @@
+import { fileURLToPath } from "node:url";
+import tailwindcss from "@tailwindcss/vite";
+import { defineConfig } from "vite";
+
+/** Where `npm run dev` sends `/api`: the local stack started by `npm start` (docs/dashboard.md). */
+const api = process.env.INLET_API_URL ?? "http://localhost:3000";
+
+export default defineConfig({
+  root: fileURLToPath(new URL(".", import.meta.url)),
+  plugins: [tailwindcss()],
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    // The polyfill would be an inline script, which the Content-Security-Policy refuses; every
+    // browser the dashboard supports preloads modules natively.
+    modulePreload: { polyfill: false },
+    rollupOptions: {
+      // Radix marks its modules "use client" for React Server Components; a client-only app
+      // has nothing to preserve, so the bundler's note about dropping it is noise.
+      onwarn(warning, warn) {
+        if (warning.code !== "MODULE_LEVEL_DIRECTIVE") warn(warning);
+      },
+    },
+  },
+  server: {
+    port: 5173,
+    proxy: {
+      // The API checks a cookie-signed request's Origin against its own (CSRF): the dev
+      // server's origin differs, so the proxy presents the API's.
+      "/api": { target: api, headers: { origin: new URL(api).origin } },
+    },
+  },
+});
