@@ -47,6 +47,14 @@ module.exports = {
       to: { path: "^lib/", pathNot: `^lib/(store/|aws/)|${LEAVES}` },
     },
     {
+      name: "no-lambda-loads-the-openapi-generator",
+      severity: "error",
+      comment:
+        "lib/openapi/ builds the OpenAPI document with zod's JSON-schema conversion: a build tool (npm run openapi), never part of a Lambda bundle. The served document is the committed docs/openapi.json.",
+      from: { path: "^functions/" },
+      to: { path: "^lib/openapi/" },
+    },
+    {
       name: "aws-clients-are-leaves",
       severity: "error",
       comment: "lib/aws/ builds clients from config; it knows no domain.",

@@ -197,7 +197,7 @@ export function buildHandler<B, Q, P extends Principal | undefined, Params>(
   // Credentials are checked before the body is read: an anonymous caller learns nothing about a
   // route's body rules.
   if (authentication) chain.use(authentication);
-  return chain
+  const handler = chain
     .use(pathIds(paramNames))
     .use(jsonBody(options.body !== undefined))
     .handler(async (event, context) => {
@@ -216,4 +216,26 @@ export function buildHandler<B, Q, P extends Principal | undefined, Params>(
       const response = result instanceof RawResponse ? result.result : successResponse(result, options.status);
       return finish(event, response, options.headers);
     });
+  return describeRoute(handler, route, options);
+}
+
+/** What a handler validates, as `httpHandler`/`publicHandler` were given it (see `describeRoute`). */
+export interface RouteDescription {
+  route: string;
+  body?: Schema<unknown>;
+  query?: Schema<unknown>;
+  status?: number;
+}
+
+/** The non-enumerable property of a built handler that holds its RouteDescription. */
+export const ROUTE_DESCRIPTION = "inletRoute";
+
+/**
+ * Attaches the route's key and the schemas the handler validates with to the Lambda handler, so
+ * the OpenAPI generator (infra/openapi/) reads them from the handler modules instead of a copy.
+ * One property assignment at cold start; nothing here converts a schema.
+ */
+function describeRoute<H extends object>(handler: H, route: RouteKeyed, options: Options<unknown, unknown>): H {
+  const description: RouteDescription = { route: route.route, body: options.body, query: options.query, status: options.status };
+  return Object.defineProperty(handler, ROUTE_DESCRIPTION, { value: description, enumerable: false });
 }

@@ -25,7 +25,7 @@ describe("the route table", () => {
     expect(new Set(keys).size).toBe(keys.length);
     for (const key of keys) {
       if (key === "$default") continue;
-      expect(key).toMatch(/^(GET|POST|PUT|DELETE|PATCH|OPTIONS) \/api\/v1(\/[a-z0-9-]+|\/\{[A-Za-z]+\})+$/);
+      expect(key).toMatch(/^(GET|POST|PUT|DELETE|PATCH|OPTIONS) \/api\/v1(\/[a-z0-9.-]+|\/\{[A-Za-z]+\})+$/);
     }
   });
 

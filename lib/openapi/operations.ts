@@ -1,0 +1,249 @@
+import type { ErrorCode } from "../errors";
+import { exportJson, openApiDocument } from "./responses";
+
+/**
+ * What the OpenAPI document says of each route beyond what the route table and the handler's
+ * own schemas give (infra/openapi/): a summary, the error codes the route's own logic answers
+ * (the generic ones, authentication, authorization, path ids and body parsing, are derived from
+ * the entry in ./document.ts), and the answers that are not a JSON success body.
+ */
+export interface OperationExtras {
+  summary: string;
+  /** Codes the route's lib/ code throws (beyond those derived from the entry). */
+  errors?: readonly ErrorCode[];
+  /** A plain handler outside the middy chain: it answers only what `responses` says. */
+  plain?: true;
+  /**
+   * Answers other than the JSON success body, as OpenAPI response objects by status; a zod schema
+   * in a `content` entry is converted like the rest.
+   */
+  responses?: Record<string, unknown>;
+  /** A request body the handler reads itself (intake), as an OpenAPI request body object. */
+  requestBody?: unknown;
+  /** Parameters the handler reads itself (intake), as OpenAPI parameter objects. */
+  parameters?: unknown[];
+  description?: string;
+}
+
+const CURSOR: ErrorCode[] = ["INVALID_CURSOR"];
+
+const CORS_HEADER = {
+  "Access-Control-Allow-Origin": { description: "`*`: every intake answer, errors and 303 included", schema: { type: "string" } },
+};
+
+/** The checks of intake (docs/intake.md, "Check order"), and of the ping that answers as a POST would. */
+const WEBHOOK_STATE: ErrorCode[] = ["WEBHOOK_ARCHIVED", "WEBHOOK_DISABLED", "SITE_INACTIVE"];
+const INTAKE_ERRORS: ErrorCode[] = [
+  ...WEBHOOK_STATE,
+  "UNSUPPORTED_MEDIA_TYPE",
+  "PAYLOAD_TOO_LARGE",
+  "INVALID_BODY",
+  "NO_DATA_FIELDS",
+  "TOO_MANY_FIELDS",
+  "FIELD_NAME_TOO_LONG",
+  "FIELD_VALUE_TOO_LONG",
+  "WEBHOOK_KEY_REQUIRED",
+  "WEBHOOK_KEY_INVALID",
+  "INVALID_IDEMPOTENCY_KEY",
+  "INVALID_REDIRECT",
+  "CAPTCHA_REQUIRED",
+  "CAPTCHA_FAILED",
+  "CAPTCHA_UNAVAILABLE",
+  "IDEMPOTENCY_KEY_REUSED",
+];
+
+const anyFields = { type: "object", additionalProperties: true };
+
+export const OPERATIONS: Record<string, OperationExtras> = {
+  "POST /api/v1/auth/signup": {
+    summary: "Sign up: create an organization, or join one with an invite",
+    errors: ["EMAIL_TAKEN", "INVITE_INVALID", "EMAIL_LINK_INVALID", "EMAIL_LINK_EXPIRED", "SIGNUP_CLOSED"],
+    description: "With `X-Inlet-Session: cookie` the session is set as an HttpOnly cookie and `token` is left out of the body.",
+  },
+  "POST /api/v1/auth/login": {
+    summary: "Sign in",
+    errors: ["INVALID_CREDENTIALS", "RATE_LIMITED"],
+    description: "With `X-Inlet-Session: cookie` the session is set as an HttpOnly cookie and `token` is left out of the body.",
+  },
+  "POST /api/v1/auth/logout": { summary: "Sign out: end the session and clear the session cookie" },
+  "GET /api/v1/auth/me": { summary: "The signed-in user, organization, role and permissions" },
+  "POST /api/v1/auth/verify-email": {
+    summary: "Verify the address with the emailed token",
+    errors: ["EMAIL_LINK_INVALID", "EMAIL_LINK_EXPIRED"],
+  },
+  "POST /api/v1/auth/verify-email/resend": {
+    summary: "Send a new verification link",
+    errors: ["EMAIL_ALREADY_VERIFIED", "RATE_LIMITED"],
+  },
+  "POST /api/v1/auth/reclaim-email": {
+    summary: "Send a link that reclaims an address an unverified account holds",
+    errors: ["RATE_LIMITED"],
+  },
+
+  "GET /api/v1/team": { summary: "List the organization's members", errors: CURSOR },
+  "POST /api/v1/team/invites": { summary: "Invite a member" },
+  "PUT /api/v1/team/members/{userId}": { summary: "Change a member's role", errors: ["CANNOT_CHANGE_OWNER", "CONFLICT"] },
+  "DELETE /api/v1/team/members/{userId}": { summary: "Remove a member", errors: ["CANNOT_CHANGE_OWNER", "CONFLICT"] },
+
+  "GET /api/v1/admin/organizations": { summary: "List every organization (platform admins)", errors: CURSOR },
+  "PUT /api/v1/admin/organizations/{orgId}": { summary: "Change an organization's plan (platform admins)" },
+
+  "POST /api/v1/sites": { summary: "Create a site" },
+  "GET /api/v1/sites": { summary: "List sites", errors: CURSOR },
+  "GET /api/v1/sites/{id}": { summary: "Read a site" },
+  "PUT /api/v1/sites/{id}": { summary: "Update a site (name, domain, state, reference prefix, captcha)", errors: ["CONFLICT"] },
+  "DELETE /api/v1/sites/{id}": { summary: "Delete an empty site", errors: ["SITE_NOT_EMPTY"] },
+
+  "GET /api/v1/sites/{id}/webhooks": { summary: "List a site's inbound webhooks (active or archived)" },
+  "POST /api/v1/sites/{id}/webhooks": {
+    summary: "Create an inbound webhook: its intake URL and secret (shown once)",
+    errors: ["WEBHOOK_LIMIT_REACHED"],
+  },
+  "GET /api/v1/sites/{id}/webhooks/{webhookId}": { summary: "Read an inbound webhook (secret masked)" },
+  "PUT /api/v1/sites/{id}/webhooks/{webhookId}": {
+    summary: "Update, enable, disable or restore an inbound webhook",
+    errors: ["CONFLICT", "WEBHOOK_NOT_ARCHIVED", "WEBHOOK_RESTORE_REQUIRED"],
+  },
+  "DELETE /api/v1/sites/{id}/webhooks/{webhookId}": {
+    summary: "Archive an inbound webhook, or delete an archived one permanently",
+    errors: ["CONFLICT", "WEBHOOK_NOT_ARCHIVED"],
+  },
+  "POST /api/v1/sites/{id}/webhooks/{webhookId}/rotate-secret": {
+    summary: "Replace an inbound webhook's secret (the new one shown once)",
+    errors: ["CONFLICT"],
+  },
+
+  "GET /api/v1/sites/{id}/forms": { summary: "List a site's forms", errors: CURSOR },
+  "POST /api/v1/sites/{id}/forms": { summary: "Create a form" },
+  "GET /api/v1/forms/{formId}": { summary: "Read a form with its fields and settings" },
+  "PUT /api/v1/forms/{formId}": { summary: "Update or restore a form", errors: ["CONFLICT", "FORM_NOT_ARCHIVED"] },
+  "DELETE /api/v1/forms/{formId}": {
+    summary: "Archive a form, or delete an archived one permanently",
+    errors: ["CONFLICT", "FORM_NOT_ARCHIVED"],
+  },
+  "POST /api/v1/forms/{formId}/duplicate": { summary: "Copy a form's schema and settings into a new draft" },
+  "POST /api/v1/forms/{formId}/publish": { summary: "Publish a form", errors: ["CONFLICT"] },
+  "POST /api/v1/forms/{formId}/unpublish": { summary: "Set a form back to draft", errors: ["CONFLICT"] },
+  "GET /api/v1/forms/{formId}/submissions": { summary: "List a form's submissions, newest first, filtered", errors: CURSOR },
+  "GET /api/v1/forms/{formId}/submissions/export": {
+    summary: "Export a form's submissions as a CSV or JSON file",
+    responses: {
+      "200": {
+        description: "The file itself, `Content-Disposition: attachment`",
+        headers: {
+          "Content-Disposition": {
+            schema: { type: "string" },
+            description: 'attachment; filename="<form>-submissions-<date>.<format>"',
+          },
+          "X-Inlet-Export-Rows": { schema: { type: "string" }, description: "Submissions in the file" },
+          "X-Inlet-Export-Bytes": { schema: { type: "string" }, description: "The file's size" },
+          "X-Inlet-Export-Filename": { schema: { type: "string" }, description: "The file's name" },
+        },
+        content: {
+          "text/csv": { schema: { type: "string", description: "UTF-8 with a byte order mark, RFC 4180" } },
+          "application/json": { schema: exportJson },
+        },
+      },
+      "303": {
+        description: "The file is too large for a Lambda answer: its presigned download link, valid 15 minutes",
+        headers: {
+          Location: { schema: { type: "string" }, description: "The download link" },
+          "X-Inlet-Export-Rows": { schema: { type: "string" } },
+          "X-Inlet-Export-Bytes": { schema: { type: "string" } },
+          "X-Inlet-Export-Filename": { schema: { type: "string" } },
+          "X-Inlet-Export-Expires": { schema: { type: "string" }, description: "When the link stops working" },
+        },
+      },
+    },
+  },
+  "GET /api/v1/submissions/{submissionId}": { summary: "Read a submission" },
+  "PUT /api/v1/submissions/{submissionId}": { summary: "Flag or unflag a submission as spam" },
+  "DELETE /api/v1/submissions/{submissionId}": { summary: "Delete a submission" },
+  "POST /api/v1/submissions/bulk-delete": { summary: "Delete several submissions" },
+  "POST /api/v1/sites/{id}/submissions/erase": {
+    summary: "Erase every submission of a site that holds an email address",
+    errors: CURSOR,
+  },
+
+  "POST /api/v1/forms/{formId}/outbound-webhooks": {
+    summary: "Create an outbound webhook (its signing secret shown once)",
+    errors: ["OUTBOUND_WEBHOOK_URL_NOT_ALLOWED", "OUTBOUND_WEBHOOK_LIMIT_REACHED"],
+  },
+  "GET /api/v1/forms/{formId}/outbound-webhooks": { summary: "List a form's outbound webhooks" },
+  "PUT /api/v1/forms/{formId}/outbound-webhooks/{endpointId}": {
+    summary: "Update, enable or disable an outbound webhook",
+    errors: ["OUTBOUND_WEBHOOK_URL_NOT_ALLOWED"],
+  },
+  "DELETE /api/v1/forms/{formId}/outbound-webhooks/{endpointId}": { summary: "Delete an outbound webhook" },
+  "GET /api/v1/forms/{formId}/outbound-webhooks/{endpointId}/deliveries": {
+    summary: "List an outbound webhook's deliveries",
+    errors: CURSOR,
+  },
+  "POST /api/v1/forms/{formId}/outbound-webhooks/{endpointId}/deliveries/{deliveryId}/retry": {
+    summary: "Attempt a delivery again now",
+    errors: ["CONFLICT", "OUTBOUND_WEBHOOK_DISABLED"],
+  },
+
+  "POST /api/v1/incoming/{webhookId}": {
+    summary: "Submit a form to an inbound webhook (the intake URL)",
+    description: "The webhook's secret authenticates: `?key=`, `X-Webhook-Key`, or an ads payload's key field. docs/intake.md.",
+    errors: INTAKE_ERRORS,
+    parameters: [
+      { name: "key", in: "query", required: false, schema: { type: "string" }, description: "The webhook's secret" },
+      { name: "X-Webhook-Key", in: "header", required: false, schema: { type: "string" }, description: "The webhook's secret" },
+      { name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", maxLength: 255 } },
+    ],
+    requestBody: {
+      required: true,
+      content: {
+        "application/json": { schema: anyFields },
+        "application/x-www-form-urlencoded": { schema: anyFields },
+        "multipart/form-data": { schema: anyFields },
+      },
+    },
+    responses: {
+      "303": {
+        description: "To `_redirect` (or `_next`) with `ref=<referenceId>` appended",
+        headers: { Location: { schema: { type: "string" } }, ...CORS_HEADER },
+      },
+    },
+  },
+  "GET /api/v1/incoming/{webhookId}": { summary: "Check that an inbound webhook accepts submissions", errors: WEBHOOK_STATE },
+  "OPTIONS /api/v1/incoming/{webhookId}": {
+    summary: "The intake URL's CORS preflight",
+    plain: true,
+    responses: {
+      "204": {
+        description: "A constant answer, for any path",
+        headers: {
+          ...CORS_HEADER,
+          "Access-Control-Allow-Methods": { schema: { type: "string" } },
+          "Access-Control-Allow-Headers": { schema: { type: "string" } },
+        },
+      },
+    },
+  },
+
+  "GET /api/v1/api-keys": { summary: "List the organization's API keys" },
+  "POST /api/v1/api-keys": {
+    summary: "Create an API key (its secret shown once)",
+    errors: ["RESTRICTED_PERMISSION", "API_KEY_LIMIT_REACHED", "CONFLICT"],
+  },
+  "GET /api/v1/api-keys/{id}": { summary: "Read an API key" },
+  "PUT /api/v1/api-keys/{id}": {
+    summary: "Rename an API key, change its permissions or rate limit",
+    errors: ["RESTRICTED_PERMISSION"],
+  },
+  "DELETE /api/v1/api-keys/{id}": {
+    summary: "Revoke an API key, or delete a revoked one permanently",
+    errors: ["API_KEY_NOT_REVOKED"],
+  },
+
+  "GET /api/v1/openapi.json": {
+    summary: "This document",
+    plain: true,
+    responses: {
+      "200": { description: "The OpenAPI 3.1 document", content: { "application/json": { schema: openApiDocument } } },
+    },
+  },
+};
