@@ -27,13 +27,10 @@ export const isApiPath = (pathname: string) => pathname === "/api" || pathname.s
  * 404. Only GET and HEAD: the bucket origin allows nothing else.
  */
 export function serveWeb(dir: string, req: IncomingMessage, res: ServerResponse, pathname: string): undefined {
-  const send = (status: number, headers: Record<string, string>, file?: string) => {
+  const send = (status: number, headers: Record<string, string>, file?: string): undefined => {
     res.writeHead(status, { ...DASHBOARD_HEADERS, ...headers });
-    if (!file || req.method === "HEAD") {
-      res.end(file ? undefined : `${status === 405 ? "Method Not Allowed" : "Not Found"}\n`);
-      return;
-    }
-    createReadStream(file).pipe(res);
+    if (!file || req.method === "HEAD") res.end(file ? undefined : `${status === 405 ? "Method Not Allowed" : "Not Found"}\n`);
+    else createReadStream(file).pipe(res);
   };
   if (req.method !== "GET" && req.method !== "HEAD") {
     return send(405, { allow: "GET, HEAD", "content-type": "text/plain; charset=utf-8" });

@@ -149,11 +149,6 @@ function FolderView({ folder }: { folder: Folder }) {
         <Link to="/forms/$formId/spam" params={{ formId }} search={filters} activeOptions={{ exact: true, includeSearch: false }}>
           Spam{form.data ? ` (${form.data.spamCount})` : ""}
         </Link>
-        {form.data && (
-          <Link to="/sites/$siteId" params={{ siteId: form.data.siteId }} search={{}}>
-            Back to the site
-          </Link>
-        )}
       </nav>
       <Filters key={JSON.stringify(filters)} filters={filters} onApply={(next) => void navigate({ search: next })} />
       {fresh > 0 && (

@@ -20,7 +20,13 @@ export const sourcesQuery = (siteId: string, archived: boolean) =>
   queryOptions({
     queryKey: sourceKeys.list(siteId, archived),
     queryFn: async () =>
-      (await unwrap(api.GET("/api/v1/sites/{id}/webhooks", { params: { path: { id: siteId }, query: { archived } } }))).data,
+      (
+        await unwrap(
+          api.GET("/api/v1/sites/{id}/webhooks", {
+            params: { path: { id: siteId }, query: { archived: archived ? "true" : "false" } },
+          }),
+        )
+      ).data,
   });
 
 export const sourceQuery = (siteId: string, webhookId: string) =>
@@ -54,6 +60,6 @@ export const archiveSource = (siteId: string, webhookId: string) =>
 export const deleteSource = (siteId: string, webhookId: string) =>
   unwrap(
     api.DELETE("/api/v1/sites/{id}/webhooks/{webhookId}", {
-      params: { path: { id: siteId, webhookId }, query: { permanent: true } },
+      params: { path: { id: siteId, webhookId }, query: { permanent: "true" } },
     }),
   );
