@@ -17,8 +17,8 @@ const TYPES: Record<string, string> = {
   ".map": "application/json",
 };
 
-/** Whether a request path is the API's (the route table) rather than the dashboard's. */
-export const isApiPath = (pathname: string) => pathname === "/api" || pathname.startsWith("/api/");
+/** Whether a request path is the API's (CloudFront's `/api/*` behaviour) rather than the dashboard's. */
+export const isApiPath = (pathname: string) => pathname.startsWith("/api/");
 
 /**
  * The dashboard's files as CloudFront serves them (infra/web-hosting.ts): a file that exists is
