@@ -1,6 +1,7 @@
 import { App, Aspects } from "aws-cdk-lib";
 import { AwsSolutionsChecks } from "cdk-nag";
 import { InletStack } from "./stack";
+import { ensureWebBuild } from "./web-build";
 
 const app = new App();
 // Every resource is checked against the AWS Solutions rule pack; an unsuppressed finding fails
@@ -9,7 +10,9 @@ Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true }));
 
 // Environment-agnostic: deploys to the account and region of the credentials `cdk deploy` uses.
 new InletStack(app, "Inlet", {
-  description: "Inlet: form intake service (HTTP API, functions, table, intake queue)",
+  description: "Inlet: form intake service (dashboard and HTTP API behind CloudFront, functions, table, intake queue)",
+  // Builds the dashboard first when web/dist is missing or older than web/'s sources.
+  webDist: ensureWebBuild(),
 });
 
 app.synth();

@@ -39,7 +39,6 @@ export function setEnvironment(fn: LambdaFunction, env: FunctionEnvironment): vo
  * defaults in lib/config.ts stay the only defaults.
  */
 export const CONTEXT_SETTINGS = {
-  baseUrl: "BASE_URL",
   defaultPlan: "DEFAULT_PLAN",
   platformAdminEmails: "PLATFORM_ADMIN_EMAILS",
   signupMode: "SIGNUP_MODE",
@@ -65,6 +64,56 @@ export function settingsFromContext(scope: Construct): FunctionEnvironment {
     env[configKey] = value;
   }
   return env as FunctionEnvironment;
+}
+
+/** A custom domain for the distribution, with its certificate (ACM, us-east-1, as CloudFront requires). */
+export interface WebDomain {
+  domainName: string;
+  certificateArn: string;
+}
+
+/** A DNS name of at least two labels, lowercase, no scheme, port, path or trailing dot. */
+const DOMAIN_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+/** CloudFront takes certificates from us-east-1 only. */
+const CERTIFICATE_ARN = /^arn:aws(?:-[a-z]+)*:acm:us-east-1:\d{12}:certificate\/[0-9a-f-]{36}$/;
+
+/**
+ * The optional custom domain of the distribution: context values `domainName` and
+ * `certificateArn`, both or neither. With them BASE_URL is `https://<domainName>`. The former
+ * `baseUrl` setting is refused: BASE_URL must be the origin the dashboard is served from, or
+ * its sessions' CSRF check (lib/auth/session-cookie.ts) refuses every request.
+ */
+export function webDomainFromContext(scope: Construct): WebDomain | undefined {
+  const read = (key: string): string | undefined => {
+    const raw: unknown = scope.node.tryGetContext(key);
+    return raw === undefined || raw === null || raw === "" ? undefined : String(raw);
+  };
+  if (read("baseUrl") !== undefined) {
+    throw new Error(
+      "The context value baseUrl is no longer used: BASE_URL is the CloudFront distribution's URL, or https://<domainName> " +
+        "with -c domainName=forms.example.com -c certificateArn=arn:aws:acm:us-east-1:… (docs/deployment.md, Hosting).",
+    );
+  }
+  const domainName = read("domainName");
+  const certificateArn = read("certificateArn");
+  if (domainName === undefined && certificateArn === undefined) return undefined;
+  if (domainName === undefined || certificateArn === undefined) {
+    throw new Error("The context values domainName and certificateArn go together: give both, or neither.");
+  }
+  if (!DOMAIN_NAME.test(domainName)) {
+    throw new Error(
+      `Context value domainName=${JSON.stringify(domainName)} is not a lowercase host name such as forms.example.com`,
+    );
+  }
+  if (!CERTIFICATE_ARN.test(certificateArn)) {
+    throw new Error(
+      `Context value certificateArn=${JSON.stringify(certificateArn)} is not an ACM certificate ARN in us-east-1 (CloudFront uses certificates from us-east-1 only)`,
+    );
+  }
+  const reason = checkSetting("BASE_URL", `https://${domainName}`);
+  if (reason !== undefined)
+    throw new Error(`Context value domainName=${JSON.stringify(domainName)} makes no valid BASE_URL: ${reason}`);
+  return { domainName, certificateArn };
 }
 
 /**

@@ -225,9 +225,8 @@ export class InletHttpApi extends Construct {
     );
     for (const stack of families.values()) this.stage.node.addDependency(stack);
 
-    // Links in e-mails and responses use BASE_URL: a custom domain given as context wins over
-    // the API's own endpoint.
-    const settings = { BASE_URL: this.api.apiEndpoint, ...settingsFromContext(this) };
+    // BASE_URL is the distribution's URL, set on every function by the stack (infra/stack.ts).
+    const settings = settingsFromContext(this);
     for (const fn of functions.values()) setEnvironment(fn.fn, settings);
 
     this.serverErrorAlarm = new Alarm(this, "AlarmServerErrors", {

@@ -1,14 +1,21 @@
 import { CfnOutput, Stack, type StackProps } from "aws-cdk-lib";
 import type { Construct } from "constructs";
 import { DataStore } from "./data-store";
-import { requirePlatformAdmins } from "./environment";
+import { requirePlatformAdmins, setEnvironment, webDomainFromContext } from "./environment";
 import { ExportStorage } from "./exports";
 import { InletHttpApi } from "./http-api";
+import { InletFunction } from "./inlet-function";
 import { IntakePipeline } from "./intake-pipeline";
+import { WebHosting } from "./web-hosting";
+
+export interface InletStackProps extends StackProps {
+  /** The dashboard's build folder, deployed to the app bucket (infra/web-build.ts, ensureWebBuild). */
+  webDist: string;
+}
 
 /**
- * Inlet in one stack: the table, the intake pipeline fed by its stream, and the HTTP API with one
- * function per route. Construct ids here are part of every logical id: never rename them, or
+ * Inlet in one stack: the table, the intake pipeline fed by its stream, the HTTP API with one
+ * function per route, and the CloudFront distribution that serves the dashboard and the API. Construct ids here are part of every logical id: never rename them, or
  * CloudFormation replaces (and, for the retained table and queues, orphans) the resources.
  */
 export class InletStack extends Stack {
@@ -16,10 +23,13 @@ export class InletStack extends Stack {
   readonly intake: IntakePipeline;
   readonly http: InletHttpApi;
   readonly exports: ExportStorage;
+  readonly web: WebHosting;
 
-  constructor(scope: Construct, id: string, props?: StackProps) {
-    super(scope, id, props);
+  constructor(scope: Construct, id: string, props: InletStackProps) {
+    const { webDist, ...stackProps } = props;
+    super(scope, id, stackProps);
     requirePlatformAdmins(this);
+    const domain = webDomainFromContext(this);
 
     this.dataStore = new DataStore(this, "DataStore");
     this.intake = new IntakePipeline(this, "Intake", { table: this.dataStore.table });
@@ -28,6 +38,21 @@ export class InletStack extends Stack {
       table: this.dataStore.table,
       queue: this.intake.queue,
       exportBucket: this.exports.bucket,
+    });
+    this.web = new WebHosting(this, "Web", { api: this.http.api, webDist, domain });
+
+    // Every function's BASE_URL (intake URLs, email links, the session cookie's CSRF origin) is
+    // where the dashboard is served. The functions depend on the distribution, the distribution
+    // on the API's id only (infra/web-hosting.ts), so there is no cycle.
+    for (const construct of this.node.findAll()) {
+      if (construct instanceof InletFunction) setEnvironment(construct.fn, { BASE_URL: this.web.url });
+    }
+
+    new CfnOutput(this, "OutputDashboardUrl", { key: "DashboardUrl", value: this.web.url });
+    new CfnOutput(this, "OutputDistributionDomainName", {
+      key: "DistributionDomainName",
+      description: "Point the custom domain's DNS (CNAME or alias) here",
+      value: this.web.distribution.distributionDomainName,
     });
 
     new CfnOutput(this, "OutputApiUrl", { key: "ApiUrl", value: this.http.api.apiEndpoint });

@@ -1,15 +1,19 @@
 import { Match, type Template } from "aws-cdk-lib/assertions";
+import type { CfnBucket } from "aws-cdk-lib/aws-s3";
 import { ROUTES, type RouteDef } from "../../functions/routes";
 import { EXPORT_RETENTION_DAYS } from "../../infra/exports";
-import { asList, functionOf, loadApp, onlyLogicalId, type Resource, type Statement, statementsOf } from "./support";
+import { asList, expectPrivateBucket, functionOf, loadApp, type Resource, type Statement, statementsOf } from "./support";
 
 const routes: readonly RouteDef[] = ROUTES;
 
 let template: Template;
 let resources: Record<string, Resource>;
+let exportBucketId: string;
 
 beforeAll(() => {
-  ({ template, resources } = loadApp());
+  const app = loadApp();
+  ({ template, resources } = app);
+  exportBucketId = app.stack.getLogicalId(app.stack.exports.bucket.node.defaultChild as CfnBucket);
 });
 
 describe("data store", () => {
@@ -52,22 +56,12 @@ describe("data store", () => {
 });
 
 describe("export bucket", () => {
-  const bucketId = () => onlyLogicalId(template, "AWS::S3::Bucket");
+  // The app's bucket (infra/web-hosting.ts) is the other one; test/infra/web.test.ts covers it.
+  const bucketId = () => exportBucketId;
 
   test("is private, encrypted, TLS-only, and expires exports after a day", () => {
     const bucket = resources[bucketId()] as Resource;
-    expect(bucket.Properties).toMatchObject({
-      PublicAccessBlockConfiguration: {
-        BlockPublicAcls: true,
-        BlockPublicPolicy: true,
-        IgnorePublicAcls: true,
-        RestrictPublicBuckets: true,
-      },
-      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }] },
-      OwnershipControls: { Rules: [{ ObjectOwnership: "BucketOwnerEnforced" }] },
-    });
-    expect(bucket.Properties.AccessControl).toBeUndefined();
-    expect(bucket.Properties.WebsiteConfiguration).toBeUndefined();
+    expectPrivateBucket(bucket);
     expect(bucket.Properties.LifecycleConfiguration.Rules).toEqual(
       expect.arrayContaining([expect.objectContaining({ Status: "Enabled", ExpirationInDays: EXPORT_RETENTION_DAYS })]),
     );

@@ -2,7 +2,17 @@ import type { Template } from "aws-cdk-lib/assertions";
 import { QUEUE_CONSUMER, ROUTES, type RouteDef } from "../../functions/routes";
 import { FUNCTION_DEFAULTS } from "../../infra/inlet-function";
 import { grantOf, TABLE_WRITES } from "../../infra/table-grants";
-import { actionsOf, asList, functionOf, loadApp, onlyLogicalId, type Resource, type Statement, statementsOf } from "./support";
+import {
+  actionsOf,
+  asList,
+  functionOf,
+  inletFunctions,
+  loadApp,
+  onlyLogicalId,
+  type Resource,
+  type Statement,
+  statementsOf,
+} from "./support";
 
 const routes: readonly RouteDef[] = ROUTES;
 
@@ -18,7 +28,9 @@ beforeAll(() => {
 
 describe("functions", () => {
   test("one function per route entry and the queue consumer, nothing else", () => {
-    template.resourceCountIs("AWS::Lambda::Function", ROUTES.length + 1);
+    // Besides them, only aws-s3-deployment's function that copies the dashboard into its bucket.
+    expect(inletFunctions(template)).toHaveLength(ROUTES.length + 1);
+    template.resourceCountIs("AWS::Lambda::Function", ROUTES.length + 2);
     for (const route of routes) functionOf(route);
   });
 
@@ -57,7 +69,12 @@ describe("functions", () => {
       else expect(vars.TABLE_NAME).toEqual({ Ref: tableId });
       if (route.queue === "send") expect(vars.QUEUE_URL).toBeDefined();
       else expect(vars.QUEUE_URL).toBeUndefined();
-      expect(vars.BASE_URL).toEqual({ "Fn::GetAtt": [onlyLogicalId(template, "AWS::ApiGatewayV2::Api"), "ApiEndpoint"] });
+      expect(vars.BASE_URL).toEqual({
+        "Fn::Join": [
+          "",
+          ["https://", { "Fn::GetAtt": [onlyLogicalId(template, "AWS::CloudFront::Distribution"), "DomainName"] }],
+        ],
+      });
     }
   });
 });

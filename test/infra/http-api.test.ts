@@ -1,6 +1,6 @@
 import { Match, type Template } from "aws-cdk-lib/assertions";
 import { ROUTES, type RouteDef } from "../../functions/routes";
-import { functionOf, loadApp, onlyLogicalId, type Resource, synth } from "./support";
+import { functionOf, inletFunctions, loadApp, onlyLogicalId, type Resource, synth } from "./support";
 
 const routes: readonly RouteDef[] = ROUTES;
 
@@ -66,12 +66,13 @@ describe("HTTP API", () => {
 describe("deployment settings from CDK context", () => {
   test("are validated by the config schema and reach every function", () => {
     const { template: custom } = synth({
-      baseUrl: "https://forms.example.com",
+      domainName: "forms.example.com",
+      certificateArn: "arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-4e5f-6789-abcd-ef0123456789",
       platformAdminEmails: ["ops@example.com", "lead@example.com"],
       signupMode: "invite-only",
       defaultPlan: "pro",
     });
-    const functions = Object.values(custom.findResources("AWS::Lambda::Function")) as Resource[];
+    const functions = inletFunctions(custom);
     expect(functions).toHaveLength(ROUTES.length + 1);
     for (const fn of functions) {
       expect(fn.Properties.Environment.Variables).toMatchObject({
@@ -94,7 +95,7 @@ describe("deployment settings from CDK context", () => {
         /platformAdminEmails is required.*cdk deploy -c platformAdminEmails=ops@example\.com/,
       );
     }
-    const functions = Object.values(template.findResources("AWS::Lambda::Function")) as Resource[];
+    const functions = inletFunctions(template);
     for (const fn of functions) {
       expect(fn.Properties.Environment.Variables.PLATFORM_ADMIN_EMAILS).toBe("ops@example.com");
       expect(fn.Properties.Environment.Variables.FIRST_ACCOUNT_ADMIN).toBeUndefined();

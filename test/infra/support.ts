@@ -1,4 +1,6 @@
-import { readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { App, Aspects, NestedStack, type Stack } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
 import { AwsSolutionsChecks } from "cdk-nag";
@@ -58,12 +60,27 @@ function substitute(value: unknown, parameters: Record<string, unknown>): unknow
   return Object.fromEntries(entries.map(([k, v]) => [k, substitute(v, parameters)]));
 }
 
+/**
+ * A stand-in for the dashboard's build (web/dist), so infra tests never run Vite: an index.html
+ * and one hashed asset are what the deployments need.
+ */
+let fakeDist: string | undefined;
+export function fakeWebDist(): string {
+  if (fakeDist) return fakeDist;
+  const dir = mkdtempSync(join(tmpdir(), "inlet-web-dist-"));
+  mkdirSync(join(dir, "assets"));
+  writeFileSync(join(dir, "index.html"), '<!doctype html><script type="module" src="/assets/x.js"></script>');
+  writeFileSync(join(dir, "assets", "x.js"), "export {};\n");
+  fakeDist = dir;
+  return dir;
+}
+
 export function synth(context: Record<string, unknown> = {}): Synthesized {
   // A deployment must name its platform admins (infra/environment.ts, requirePlatformAdmins).
   const app = new App({
     context: { ...cdkJson.context, "aws:cdk:bundling-stacks": [], platformAdminEmails: "ops@example.com", ...context },
   });
-  const stack = new InletStack(app, "Inlet");
+  const stack = new InletStack(app, "Inlet", { webDist: fakeWebDist() });
   Aspects.of(app).add(new AwsSolutionsChecks());
   const parent = Template.fromStack(stack);
   const parentJson = parent.toJSON() as { Resources: Record<string, Resource> };
@@ -109,6 +126,31 @@ export function onlyLogicalId(template: Template, type: string): string {
   const ids = Object.keys(template.findResources(type));
   expect(ids).toHaveLength(1);
   return ids[0] as string;
+}
+
+/**
+ * Inlet's own functions (one per route and the consumer; InletFunction describes each as
+ * "Inlet …"), without aws-s3-deployment's function that copies the dashboard into its bucket.
+ */
+export const inletFunctions = (template: Template): Resource[] =>
+  (Object.values(template.findResources("AWS::Lambda::Function")) as Resource[]).filter((r) =>
+    String(r.Properties.Description).startsWith("Inlet "),
+  );
+
+/** All public access blocked, ACLs disabled, S3-managed encryption, no website hosting. */
+export function expectPrivateBucket(bucket: Resource): void {
+  expect(bucket.Properties).toMatchObject({
+    PublicAccessBlockConfiguration: {
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    },
+    BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }] },
+    OwnershipControls: { Rules: [{ ObjectOwnership: "BucketOwnerEnforced" }] },
+  });
+  expect(bucket.Properties.AccessControl).toBeUndefined();
+  expect(bucket.Properties.WebsiteConfiguration).toBeUndefined();
 }
 
 /** The function a route entry created, found by the description InletHttpApi gives it. */

@@ -1,0 +1,301 @@
+import { Duration, Fn, RemovalPolicy, Stack } from "aws-cdk-lib";
+import type { IHttpApi } from "aws-cdk-lib/aws-apigatewayv2";
+import { Certificate } from "aws-cdk-lib/aws-certificatemanager";
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  Function as EdgeFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
+  HttpVersion,
+  OriginProtocolPolicy,
+  OriginRequestPolicy,
+  OriginSslPolicy,
+  ResponseHeadersPolicy,
+  SecurityPolicyProtocol,
+  ViewerProtocolPolicy,
+} from "aws-cdk-lib/aws-cloudfront";
+import { HttpOrigin, S3BucketOrigin } from "aws-cdk-lib/aws-cloudfront-origins";
+import { Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
+import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from "aws-cdk-lib/aws-s3";
+import { BucketDeployment, CacheControl, Source } from "aws-cdk-lib/aws-s3-deployment";
+import { NagSuppressions } from "cdk-nag";
+import { Construct } from "constructs";
+import type { WebDomain } from "./environment";
+import {
+  DASHBOARD_CSP,
+  DASHBOARD_CUSTOM_HEADERS,
+  HSTS_MAX_AGE_SECONDS,
+  IMMUTABLE_CACHE_CONTROL,
+  INDEX_CACHE_CONTROL,
+} from "./web-headers";
+
+/** The API's path pattern: everything under it goes to the HTTP API, never to the bucket. */
+export const API_PATH_PATTERN = "/api/*";
+
+/**
+ * Client-side routing (viewer request, default behaviour only, so `/api/*` is untouched): a path
+ * whose last segment has no dot is a route of the app, not a file, and gets the app's
+ * index.html; files (`/assets/app-1a2b.js`, `/favicon.svg`) pass as they are. Custom error
+ * responses would do it after the fact, and would also turn the API's own 404s into the page.
+ * cloudfront-js-2.0: https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/functions-javascript-runtime-20.html
+ */
+export const SPA_ROUTING_CODE = `function handler(event) {
+  var request = event.request;
+  var uri = request.uri;
+  if (uri.lastIndexOf(".") < uri.lastIndexOf("/")) {
+    request.uri = "/index.html";
+  }
+  return request;
+}
+`;
+
+export interface WebHostingProps {
+  /** The HTTP API, origin of `/api/*`. */
+  api: IHttpApi;
+  /** The dashboard's build folder (web/dist; infra/web-build.ts). */
+  webDist: string;
+  /** An optional custom domain with its us-east-1 certificate (infra/environment.ts, webDomainFromContext). */
+  domain?: WebDomain | undefined;
+}
+
+/**
+ * One CloudFront distribution for the dashboard and the API (docs/deployment.md, "Hosting"):
+ * the default behaviour serves the app's files from a private bucket through origin access
+ * control, `/api/*` goes to the HTTP API uncached with everything the viewer sent but Host.
+ */
+export class WebHosting extends Construct {
+  readonly bucket: Bucket;
+  readonly distribution: Distribution;
+  /** `https://<domain>`: the custom domain when given, else the distribution's own. The service's BASE_URL. */
+  readonly url: string;
+  /** The role of the deployment custom resource's function (CDK's singleton, at the stack's top level). */
+  readonly deploymentRole: Role;
+
+  constructor(scope: Construct, id: string, props: WebHostingProps) {
+    super(scope, id);
+
+    this.bucket = new Bucket(this, "BucketApp", {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      // Build output, deployed again by every `cdk deploy`: the deployments below empty the
+      // bucket when they are deleted (retainOnDelete: false), so the stack can delete it.
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    const routing = new EdgeFunction(this, "FunctionSpaRouting", {
+      comment: "Inlet dashboard: paths without a file extension answer index.html",
+      code: FunctionCode.fromInline(SPA_ROUTING_CODE),
+      runtime: FunctionRuntime.JS_2_0,
+    });
+
+    const dashboardHeaders = new ResponseHeadersPolicy(this, "HeadersDashboard", {
+      comment: "Inlet dashboard: infra/web-headers.ts",
+      securityHeadersBehavior: {
+        contentSecurityPolicy: { contentSecurityPolicy: DASHBOARD_CSP, override: true },
+        strictTransportSecurity: {
+          accessControlMaxAge: Duration.seconds(HSTS_MAX_AGE_SECONDS),
+          includeSubdomains: true,
+          override: true,
+        },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.SAME_ORIGIN, override: true },
+      },
+      customHeadersBehavior: {
+        customHeaders: Object.entries(DASHBOARD_CUSTOM_HEADERS).map(([header, value]) => ({ header, value, override: true })),
+      },
+    });
+
+    // The API's answers: transport security and no sniffing only. The functions set their own
+    // Content-Security-Policy on the HTML pages they answer and their own CORS headers; a frame
+    // ban would break forms embedded in an iframe, whose thank-you page shows in that frame.
+    const apiHeaders = new ResponseHeadersPolicy(this, "HeadersApi", {
+      comment: "Inlet API: HSTS and nosniff",
+      securityHeadersBehavior: {
+        strictTransportSecurity: {
+          accessControlMaxAge: Duration.seconds(HSTS_MAX_AGE_SECONDS),
+          includeSubdomains: true,
+          override: true,
+        },
+        contentTypeOptions: { override: true },
+      },
+    });
+
+    // The API's hostname from its endpoint (`https://<id>.execute-api.<region>.amazonaws.com`),
+    // not from the stage: the stage waits for every route's nested stack, whose functions take
+    // this distribution's URL as BASE_URL, so naming the stage here would be a cycle.
+    const apiOrigin = new HttpOrigin(Fn.parseDomainName(props.api.apiEndpoint), {
+      protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+      originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+      // API Gateway's integration limit is 30 s; CloudFront's default read timeout matches it.
+      readTimeout: Duration.seconds(30),
+    });
+
+    const certificate = props.domain
+      ? Certificate.fromCertificateArn(this, "Certificate", props.domain.certificateArn)
+      : undefined;
+
+    this.distribution = new Distribution(this, "Distribution", {
+      comment: "Inlet: dashboard and API",
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      defaultRootObject: "index.html",
+      ...(props.domain && certificate
+        ? {
+            domainNames: [props.domain.domainName],
+            certificate,
+            minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+          }
+        : {}),
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+        // Honours the objects' Cache-Control (below); compresses.
+        cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+        compress: true,
+        responseHeadersPolicy: dashboardHeaders,
+        functionAssociations: [{ eventType: FunctionEventType.VIEWER_REQUEST, function: routing }],
+      },
+      additionalBehaviors: {
+        [API_PATH_PATTERN]: {
+          origin: apiOrigin,
+          // Secrets travel in intake URLs and headers: a plain-HTTP request is refused (403),
+          // not redirected, so an integration set up with http:// fails at once.
+          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: AllowedMethods.ALLOW_ALL,
+          cachePolicy: CachePolicy.CACHING_DISABLED,
+          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          responseHeadersPolicy: apiHeaders,
+          compress: false,
+        },
+      },
+    });
+    this.url = `https://${props.domain?.domainName ?? this.distribution.distributionDomainName}`;
+
+    // One log group for the deployment custom resource's function (a singleton shared by both).
+    const deploymentLogs = new LogGroup(this, "LogGroupDeployment", {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    // Vite's manifest (web/dist/.vite) is for the size-budget test, not for browsers.
+    // Its own role writing to that log group only, instead of AWSLambdaBasicExecutionRole (every
+    // log group of the account); the deployments add their S3 and invalidation grants to it.
+    this.deploymentRole = new Role(this, "RoleDeployment", {
+      assumedBy: new ServicePrincipal("lambda.amazonaws.com"),
+      description: "Copies the dashboard's build into its bucket and invalidates the distribution",
+    });
+    deploymentLogs.grantWrite(this.deploymentRole);
+    const source = Source.asset(props.webDist, { exclude: [".vite", ".vite/**"] });
+    // Hashed files first, kept across deploys (prune: false) so a browser still holding the
+    // previous index.html can load the chunks it names.
+    const assets = new BucketDeployment(this, "DeploymentAssets", {
+      sources: [source],
+      destinationBucket: this.bucket,
+      exclude: ["*"],
+      include: ["assets/*"],
+      prune: false,
+      retainOnDelete: false,
+      cacheControl: [CacheControl.fromString(IMMUTABLE_CACHE_CONTROL)],
+      memoryLimit: 512,
+      logGroup: deploymentLogs,
+      role: this.deploymentRole,
+    });
+    // Then index.html and the other unhashed files, revalidated on every load; the edge's copies
+    // are invalidated once they are in place.
+    const pages = new BucketDeployment(this, "DeploymentPages", {
+      sources: [source],
+      destinationBucket: this.bucket,
+      exclude: ["assets/*"],
+      prune: true,
+      retainOnDelete: false,
+      cacheControl: [CacheControl.fromString(INDEX_CACHE_CONTROL)],
+      distribution: this.distribution,
+      distributionPaths: ["/*"],
+      memoryLimit: 512,
+      logGroup: deploymentLogs,
+      role: this.deploymentRole,
+    });
+    pages.node.addDependency(assets);
+
+    this.suppressFindings(props.domain !== undefined);
+  }
+
+  private suppressFindings(customDomain: boolean): void {
+    NagSuppressions.addResourceSuppressions(this.bucket, [
+      {
+        id: "AwsSolutions-S1",
+        reason:
+          "The bucket holds the dashboard's public build output and is read only by this distribution through origin access control; writes come only from the deployment custom resource during `cdk deploy` (recorded by CloudTrail). Server access logs would record nothing but CloudFront's own reads.",
+      },
+    ]);
+    // The deployment's grants are written by aws-s3-deployment itself: read on the CDK asset
+    // bucket's objects (the zipped build), read/write/delete on this bucket's objects (sync with
+    // prune), and CloudFront invalidations, which it grants on "*".
+    NagSuppressions.addResourceSuppressions(
+      this.deploymentRole,
+      [
+        {
+          id: "AwsSolutions-IAM5",
+          reason:
+            "Written by aws-s3-deployment's BucketDeployment: it reads the build's zip from the CDK asset bucket, syncs it into this app bucket (put, list, delete when pruning), and invalidates the distribution, for which it grants cloudfront:CreateInvalidation/GetInvalidation on '*'. Each wildcard is one of those; the role belongs to the deployment's function alone.",
+          appliesTo: [
+            "Action::s3:GetObject*",
+            "Action::s3:GetBucket*",
+            "Action::s3:List*",
+            "Action::s3:DeleteObject*",
+            "Action::s3:Abort*",
+            "Resource::*",
+            { regex: "/^Resource::<WebBucketApp[A-Za-z0-9]+\\.Arn>\\/\\*$/" },
+            { regex: "/^Resource::arn:<AWS::Partition>:s3:::cdk-[a-z0-9]+-assets-<AWS::AccountId>-<AWS::Region>\\/\\*$/" },
+          ],
+        },
+      ],
+      true,
+    );
+    const handlers = Stack.of(this)
+      .node.findAll()
+      .filter((c) => c.node.id.startsWith("Custom::CDKBucketDeployment"));
+    if (handlers.length !== 1) throw new Error(`Expected one BucketDeployment function, found ${handlers.length}`);
+    NagSuppressions.addResourceSuppressions(handlers, [
+      {
+        id: "AwsSolutions-L1",
+        reason:
+          "The BucketDeployment function's runtime and code come together from aws-cdk-lib (its Python handler with the AWS CLI layer); they are upgraded with aws-cdk-lib, not pinned here.",
+      },
+    ]);
+    NagSuppressions.addResourceSuppressions(this.distribution, [
+      {
+        id: "AwsSolutions-CFR1",
+        reason:
+          "Forms are embedded on sites anywhere and their visitors submit from anywhere; a geo restriction would drop real leads. Abuse is handled by the API's per-route throttles, per-key rate limits and spam scoring.",
+      },
+      {
+        id: "AwsSolutions-CFR2",
+        reason:
+          "No WAF web ACL by default: it costs a monthly fee per ACL and rule plus $0.60 per million requests, on top of API Gateway's per-route throttles and the functions' own rate limits and spam scoring (docs/deployment.md, Hosting). An operator can attach one to the distribution.",
+      },
+      {
+        id: "AwsSolutions-CFR3",
+        reason:
+          "Standard (legacy) access logs record every request's query string, and intake URLs may carry the webhook secret as ?key= (docs/intake.md): logging it would store secrets. API requests are logged by the HTTP API's access log (path only, no query); the dashboard's static files carry no data.",
+      },
+      ...(customDomain
+        ? []
+        : [
+            {
+              id: "AwsSolutions-CFR4",
+              reason:
+                "Without a custom domain the distribution uses CloudFront's default *.cloudfront.net certificate, whose minimum protocol CloudFront fixes at TLSv1; with `-c domainName=… -c certificateArn=…` the minimum is TLSv1.2_2021.",
+            },
+          ]),
+    ]);
+  }
+}
