@@ -43,9 +43,12 @@ export class InletStack extends Stack {
 
     // Every function's BASE_URL (intake URLs, email links, the session cookie's CSRF origin) is
     // where the dashboard is served. The functions depend on the distribution, the distribution
-    // on the API's id only (infra/web-hosting.ts), so there is no cycle.
+    // on the API's id only (infra/web-hosting.ts), so there is no cycle. EDGE_SECRET lets them
+    // trust the visitor's address CloudFront forwards (lib/http/client-ip.ts).
     for (const construct of this.node.findAll()) {
-      if (construct instanceof InletFunction) setEnvironment(construct.fn, { BASE_URL: this.web.url });
+      if (construct instanceof InletFunction) {
+        setEnvironment(construct.fn, { BASE_URL: this.web.url, EDGE_SECRET: this.web.edgeSecret });
+      }
     }
 
     new CfnOutput(this, "OutputDashboardUrl", { key: "DashboardUrl", value: this.web.url });

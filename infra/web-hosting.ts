@@ -24,9 +24,14 @@ import { Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
 import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from "aws-cdk-lib/aws-s3";
 import { BucketDeployment, CacheControl, Source } from "aws-cdk-lib/aws-s3-deployment";
+import { Secret } from "aws-cdk-lib/aws-secretsmanager";
 import { NagSuppressions } from "cdk-nag";
 import { Construct } from "constructs";
 import type { WebDomain } from "./environment";
+
+/** lib/http/client-ip.ts's EDGE_HEADER, as CloudFront sends it. */
+export const EDGE_HEADER_NAME = "X-Inlet-Edge";
+
 import {
   DASHBOARD_CSP,
   DASHBOARD_CUSTOM_HEADERS,
@@ -74,6 +79,11 @@ export class WebHosting extends Construct {
   readonly distribution: Distribution;
   /** `https://<domain>`: the custom domain when given, else the distribution's own. The service's BASE_URL. */
   readonly url: string;
+  /**
+   * The token CloudFront sends to the API in `X-Inlet-Edge` (lib/http/client-ip.ts), as a
+   * CloudFormation dynamic reference: resolved at deploy time, never in the template.
+   */
+  readonly edgeSecret: string;
   /** The role of the deployment custom resource's function (CDK's singleton, at the stack's top level). */
   readonly deploymentRole: Role;
 
@@ -132,7 +142,17 @@ export class WebHosting extends Construct {
     // The API's hostname from its endpoint (`https://<id>.execute-api.<region>.amazonaws.com`),
     // not from the stage: the stage waits for every route's nested stack, whose functions take
     // this distribution's URL as BASE_URL, so naming the stage here would be a cycle.
+    // Behind CloudFront the API sees the edge's address, shared by every visitor of that edge;
+    // the visitor's is the last X-Forwarded-For hop, which the functions trust only from a request
+    // carrying this token (lib/http/client-ip.ts). CloudFront replaces a viewer's header of the
+    // same name with its own, so a visitor cannot present it.
+    const edge = new Secret(this, "SecretEdge", {
+      description: "Inlet: CloudFront's token to the API (X-Inlet-Edge), so the functions may trust X-Forwarded-For",
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
+    this.edgeSecret = edge.secretValue.unsafeUnwrap();
     const apiOrigin = new HttpOrigin(Fn.parseDomainName(props.api.apiEndpoint), {
+      customHeaders: { [EDGE_HEADER_NAME]: this.edgeSecret },
       protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
       originSslProtocols: [OriginSslPolicy.TLS_V1_2],
       // API Gateway's integration limit is 30 s; CloudFront's default read timeout matches it.
@@ -225,10 +245,17 @@ export class WebHosting extends Construct {
     });
     pages.node.addDependency(assets);
 
-    this.suppressFindings(props.domain !== undefined);
+    this.suppressFindings(props.domain !== undefined, edge);
   }
 
-  private suppressFindings(customDomain: boolean): void {
+  private suppressFindings(customDomain: boolean, edge: Secret): void {
+    NagSuppressions.addResourceSuppressions(edge, [
+      {
+        id: "AwsSolutions-SMG4",
+        reason:
+          "Not a credential to data: it only tells the functions that a request came through this distribution, so its X-Forwarded-For names the visitor. A rotation would have to change CloudFront's origin header and every function's environment at the same moment (docs/deployment.md, Hosting).",
+      },
+    ]);
     NagSuppressions.addResourceSuppressions(this.bucket, [
       {
         id: "AwsSolutions-S1",

@@ -322,7 +322,9 @@ export async function createInvite(principal: SessionPrincipal, email: string, r
     createdAt,
     expiresAt,
   });
-  return { inviteToken: token, email: email.toLowerCase(), role, expiresAt };
+  // The dashboard's sign-up that accepts it; the token in the fragment, which browsers never send.
+  const inviteUrl = `${loadConfig().BASE_URL}/invite#token=${token}`;
+  return { inviteToken: token, inviteUrl, email: email.toLowerCase(), role, expiresAt };
 }
 
 const memberView = (m: Member) => ({ id: m.userId, email: m.email, name: m.name, role: m.role, createdAt: m.createdAt });

@@ -178,6 +178,12 @@ const SETTINGS = {
   ),
   /** Set only for the local stack and tests: the SES emulator's address (aws-ses-v2-local). */
   SES_ENDPOINT: optional(url()),
+  /**
+   * The token CloudFront adds to every request it sends to the API (`X-Inlet-Edge`): only a
+   * request carrying it may name its visitor's address in X-Forwarded-For (lib/http/client-ip.ts).
+   * Set by the CDK stack; unset locally, where the gateway's own peer address is the visitor's.
+   */
+  EDGE_SECRET: optional(text({ min: 32 })),
   DEFAULT_PLAN: withDefault(oneOf(PLANS), "free"),
   /** Comma-separated; read trimmed and lowercased, empty items dropped. Unset: none. */
   PLATFORM_ADMIN_EMAILS: withDefault(emailList(), []),

@@ -1,9 +1,11 @@
 import middy, { type MiddlewareObj, type Request } from "@middy/core";
 import type { APIGatewayProxyEventV2, Context } from "aws-lambda";
 import type { Principal } from "../auth/principal";
+import { loadConfig } from "../config";
 import { AppError } from "../errors";
 import { describeError, log } from "../log";
 import type * as z from "../validation";
+import { clientIp } from "./client-ip";
 import { errorResponse, type HttpResult, RawResponse, successResponse } from "./response";
 
 /**
@@ -211,7 +213,7 @@ export function buildHandler<B, Q, P extends Principal | undefined, Params>(
         principal: event.inlet?.principal as P,
         event,
         requestId: context.awsRequestId,
-        sourceIp: event.requestContext.http.sourceIp,
+        sourceIp: clientIp(event, loadConfig().EDGE_SECRET),
       });
       const response = result instanceof RawResponse ? result.result : successResponse(result, options.status);
       return finish(event, response, options.headers);

@@ -9,6 +9,7 @@ describe("team and invites", () => {
     expect(invite.status).toBe(201);
     expect(invite.body.data).toEqual({
       inviteToken: expect.stringMatching(/^inlet_inv_/),
+      inviteUrl: `${process.env.BASE_URL}/invite#token=${invite.body.data.inviteToken}`,
       email,
       role: "member",
       expiresAt: expect.any(String),

@@ -2,7 +2,8 @@ import type { Stack } from "aws-cdk-lib";
 import { Annotations, Match, type Template } from "aws-cdk-lib/assertions";
 import { CachePolicy, OriginRequestPolicy } from "aws-cdk-lib/aws-cloudfront";
 import { DASHBOARD_CSP, DASHBOARD_HEADERS, IMMUTABLE_CACHE_CONTROL, INDEX_CACHE_CONTROL } from "../../infra/web-headers";
-import { API_PATH_PATTERN } from "../../infra/web-hosting";
+import { API_PATH_PATTERN, EDGE_HEADER_NAME } from "../../infra/web-hosting";
+import { EDGE_HEADER } from "../../lib/http/client-ip";
 import { expectPrivateBucket, inletFunctions, loadApp, onlyLogicalId, type Resource, synth } from "./support";
 
 const CERTIFICATE_ARN = "arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-4e5f-6789-abcd-ef0123456789";
@@ -197,6 +198,23 @@ describe("the distribution's URL is the service's", () => {
     expect(functions.map((f) => f.Properties.Description)).toContain("Inlet intake queue consumer");
     for (const fn of functions) expect(fn.Properties.Environment.Variables.BASE_URL).toEqual(distributionUrl());
     template.hasOutput("DashboardUrl", { Value: distributionUrl() });
+  });
+
+  test("CloudFront sends the API its token, and every function knows it: only then is X-Forwarded-For the visitor", () => {
+    const secretId = onlyLogicalId(template, "AWS::SecretsManager::Secret");
+    const dynamicReference = JSON.stringify({
+      "Fn::Join": ["", ["{{resolve:secretsmanager:", { Ref: secretId }, ":SecretString:::}}"]],
+    });
+    const origin = originOf(apiBehavior() as { TargetOriginId: string });
+    expect(origin.OriginCustomHeaders).toHaveLength(1);
+    expect(origin.OriginCustomHeaders[0].HeaderName).toBe(EDGE_HEADER_NAME);
+    expect(JSON.stringify(origin.OriginCustomHeaders[0].HeaderValue)).toBe(dynamicReference);
+    // The bucket origin gets no token: it is for the API alone.
+    expect(JSON.stringify(originOf(config.DefaultCacheBehavior))).not.toContain(secretId);
+    const functions = inletFunctions(template);
+    for (const fn of functions) expect(JSON.stringify(fn.Properties.Environment.Variables.EDGE_SECRET)).toBe(dynamicReference);
+    // lib reads it under the same header name, lower-cased as API Gateway delivers headers.
+    expect(EDGE_HEADER_NAME.toLowerCase()).toBe(EDGE_HEADER);
   });
 
   test("with a custom domain and certificate: the alias, TLS 1.2, and https://<domainName> everywhere; cdk-nag stays clean", () => {

@@ -941,6 +941,7 @@ export interface components {
             success: true;
             data: {
                 inviteToken: string;
+                inviteUrl: string;
                 email: string;
                 /** @enum {string} */
                 role: "admin" | "member";
