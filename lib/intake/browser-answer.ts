@@ -35,9 +35,10 @@ export function isNavigation(headers: APIGatewayProxyEventHeaders): boolean {
 const MAX_BACK_LINK = 2048;
 
 /**
- * The page the visitor came from, for the "back" link: the Referer, else the Origin (a page
- * with `Referrer-Policy: no-referrer` still sends that on a POST), only as an http(s) URL
- * without credentials; anything else (`javascript:`, `data:`, `null`, not a URL) is no link.
+ * The page the visitor came from, for the "back" link: the Referer, else the Origin (which a
+ * browser's POST carries even when a proxy or an extension strips the Referer; a page whose
+ * policy withholds the referrer sends `null`), only as an http(s) URL without credentials;
+ * anything else (`javascript:`, `data:`, `null`, not a URL) is no link.
  */
 export function backLink(headers: APIGatewayProxyEventHeaders): URL | undefined {
   for (const raw of [headers.referer, headers.origin]) {
