@@ -1,25 +1,35 @@
 import { publicHandler } from "../../lib/http/public-handler";
 import { jsonResponse, RawResponse } from "../../lib/http/response";
+import { withBrowserPages } from "../../lib/intake/browser-answer";
 import { CORS_HEADERS } from "../../lib/intake/cors";
 import { receiveSubmission } from "../../lib/intake/intake";
 import { route } from "../routes";
 
-/** Spec 4.2: the result at the top level (not under `data`), or a 303 to `_redirect`. */
-export const handler = publicHandler(
-  route("POST /api/v1/incoming/{webhookId}"),
-  { headers: CORS_HEADERS },
-  async ({ event, params, query, sourceIp }) => {
-    const outcome = await receiveSubmission({
-      webhookId: params.webhookId,
-      query,
-      headers: event.headers ?? {},
-      body: event.body,
-      isBase64Encoded: event.isBase64Encoded,
-      sourceIp,
-    });
-    if (outcome.redirect) {
-      return new RawResponse({ statusCode: 303, headers: { location: outcome.redirect, "cache-control": "no-store" }, body: "" });
-    }
-    return new RawResponse(jsonResponse(200, { success: true, ...outcome.result }));
-  },
+/**
+ * Spec 4.2: the result at the top level (not under `data`), or a 303 to `_redirect`; to a
+ * browser navigation, the same answer as a page (docs/intake.md, "Browser answers").
+ */
+export const handler = withBrowserPages(
+  publicHandler(
+    route("POST /api/v1/incoming/{webhookId}"),
+    { headers: CORS_HEADERS },
+    async ({ event, params, query, sourceIp }) => {
+      const outcome = await receiveSubmission({
+        webhookId: params.webhookId,
+        query,
+        headers: event.headers ?? {},
+        body: event.body,
+        isBase64Encoded: event.isBase64Encoded,
+        sourceIp,
+      });
+      if (outcome.redirect) {
+        return new RawResponse({
+          statusCode: 303,
+          headers: { location: outcome.redirect, "cache-control": "no-store" },
+          body: "",
+        });
+      }
+      return new RawResponse(jsonResponse(200, { success: true, ...outcome.result }));
+    },
+  ),
 );

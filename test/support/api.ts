@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { request } from "node:http";
 import { TEST_ADMIN_EMAIL, TEST_PASSWORD } from "./constants";
 
 export interface ApiResponse<T = any> {
@@ -18,7 +19,14 @@ export const baseUrl = () => {
 export async function api<T = any>(
   method: string,
   path: string,
-  options: { token?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> } = {},
+  options: {
+    token?: string;
+    body?: unknown;
+    rawBody?: string | Buffer;
+    headers?: Record<string, string>;
+    /** Send exactly these headers (node:http): fetch() forces its own `Sec-Fetch-Mode: cors`. */
+    exactHeaders?: boolean;
+  } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -28,7 +36,9 @@ export async function api<T = any>(
     body = JSON.stringify(options.body);
     headers["content-type"] ??= "application/json";
   }
-  const res = await fetch(`${baseUrl()}${path}`, { method, headers, body, redirect: "manual" });
+  const res = options.exactHeaders
+    ? await exactRequest(method, `${baseUrl()}${path}`, headers, body)
+    : await fetch(`${baseUrl()}${path}`, { method, headers, body, redirect: "manual" });
   const text = await res.text();
   let parsed: unknown;
   try {
@@ -37,6 +47,28 @@ export async function api<T = any>(
     parsed = undefined;
   }
   return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
+/** A request with exactly the given headers (node:http adds only Host, Connection and Content-Length). */
+function exactRequest(method: string, url: string, headers: Record<string, string>, body: string | Buffer | undefined) {
+  return new Promise<Response>((resolve, reject) => {
+    const req = request(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("error", reject);
+      res.on("end", () => {
+        const answer = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          for (const one of [value ?? []].flat()) answer.append(name, one);
+        }
+        const status = res.statusCode ?? 0;
+        const content = status === 204 || status === 304 ? null : Buffer.concat(chunks);
+        resolve(new Response(content, { status, headers: answer }));
+      });
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
 }
 
 export const uniqueEmail = (label = "user") => `${label}-${randomUUID()}@example.com`;

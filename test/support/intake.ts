@@ -71,6 +71,8 @@ interface PostOptions {
   headers?: Record<string, string>;
   /** Extra query string, without `?`. */
   query?: string;
+  /** Send exactly `headers` (a browser's `Sec-Fetch-Mode: navigate`, which fetch() replaces). */
+  exactHeaders?: boolean;
 }
 
 /** POST /incoming/{id}: the secret in `?key=` unless told otherwise. */
@@ -95,6 +97,7 @@ export function postIntake(webhook: TestWebhook | string, options: PostOptions =
   return api("POST", `${intakePath(id)}${params ? `?${params}` : ""}`, {
     ...(rawBody !== undefined ? { rawBody } : {}),
     headers,
+    exactHeaders: options.exactHeaders ?? false,
   });
 }
 
@@ -164,6 +167,23 @@ export function expectStatus(res: ApiResponse, status: number, code?: string): v
 export function accepted(res: ApiResponse): { submissionId: string; referenceId: string; fieldsMapped: string[] } {
   expectStatus(res, 200);
   return res.body;
+}
+
+/** The reference a browser's thank-you page shows (docs/intake.md, "Browser answers"). */
+export function pageReference(res: ApiResponse): string {
+  expectStatus(res, 200);
+  const match = /Your reference: <strong>([A-Z0-9]+-\d+)<\/strong>/.exec(res.text);
+  if (!match) throw new Error(`no reference on the page: ${res.text.slice(0, 500)}`);
+  return match[1] as string;
+}
+
+/** The submission a browser's thank-you page names, found in its webhook's form. */
+export async function submissionOnPage(res: ApiResponse, webhookId: string): Promise<SubmissionItem> {
+  const reference = pageReference(res);
+  const form = await linkedForm(webhookId);
+  const stored = (await formSubmissions(form.id)).find((s) => s.referenceId === reference);
+  if (!stored) throw new Error(`no submission ${reference}`);
+  return stored;
 }
 
 export type SubmissionItem = Submission & {
