@@ -7,6 +7,8 @@ import { createSource, SOURCE_LABELS, type SourceKind, sourceKeys } from "./quer
 
 export interface CreatedSource {
   id: string;
+  name: string;
+  source: string;
   webhookUrl: string;
   secretKey: string;
 }

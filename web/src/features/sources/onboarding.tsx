@@ -21,14 +21,15 @@ function Step({ n, title, done, children }: { n: number; title: string; done: bo
   );
 }
 
-/** Waits for the source's first submission, polling, and says when it arrived. */
-function FirstSubmission({ siteId, webhookId }: { siteId: string; webhookId: string }) {
-  const source = useQuery({
-    ...sourceQuery(siteId, webhookId),
-    refetchInterval: (query) => ((query.state.data?.submissionCount ?? 0) > 0 ? false : 3000),
-  });
-  const arrived = (source.data?.submissionCount ?? 0) > 0;
-  if (!arrived) {
+/** Until the source's first submission arrives, the page waits visibly and polls. */
+function FirstSubmission({
+  siteId,
+  source,
+}: {
+  siteId: string;
+  source: { submissionCount: number; formId: string | null } | undefined;
+}) {
+  if (!source || source.submissionCount === 0) {
     return (
       <p role="status" className="flex items-center gap-2 text-sm">
         <span aria-hidden="true" className="inline-block h-3 w-3 animate-pulse rounded-full bg-indigo-600" />
@@ -39,8 +40,8 @@ function FirstSubmission({ siteId, webhookId }: { siteId: string; webhookId: str
   return (
     <p role="status" className="text-sm">
       Your first submission arrived.{" "}
-      {source.data?.formId ? (
-        <Link to="/forms/$formId" params={{ formId: source.data.formId }} search={{}}>
+      {source.formId ? (
+        <Link to="/forms/$formId" params={{ formId: source.formId }} search={{}}>
           Open the inbox
         </Link>
       ) : (
@@ -56,6 +57,12 @@ function FirstSubmission({ siteId, webhookId }: { siteId: string; webhookId: str
 export function Onboarding({ siteId, onSiteCreated }: { siteId?: string | undefined; onSiteCreated: (siteId: string) => void }) {
   const [created, setCreated] = useState<CreatedSource>();
   const site = useQuery({ ...siteQuery(siteId ?? ""), enabled: siteId !== undefined });
+  const source = useQuery({
+    ...sourceQuery(siteId ?? "", created?.id ?? ""),
+    enabled: siteId !== undefined && created !== undefined,
+    refetchInterval: (query) => ((query.state.data?.submissionCount ?? 0) > 0 ? false : 3000),
+  });
+  const arrived = (source.data?.submissionCount ?? 0) > 0;
   return (
     <>
       <PageHeader title="Welcome to Inlet" description="Four steps to your first lead. It takes about two minutes." />
@@ -66,13 +73,13 @@ export function Onboarding({ siteId, onSiteCreated }: { siteId?: string | undefi
         <Step n={2} title="Create a source" done={created !== undefined}>
           {siteId !== undefined && created === undefined && <CreateSourceForm siteId={siteId} onCreated={setCreated} />}
         </Step>
-        <Step n={3} title="Paste the snippet into your site" done={false}>
+        <Step n={3} title="Paste the snippet into your site" done={arrived}>
           {siteId !== undefined && created && (
-            <SourceSetup url={created.webhookUrl} secret={created.secretKey} domain={site.data?.domain} />
+            <SourceSetup url={created.webhookUrl} secret={created.secretKey} domain={site.data?.domain} kind={created.source} />
           )}
         </Step>
-        <Step n={4} title="Watch your first submission arrive" done={false}>
-          {siteId !== undefined && created && <FirstSubmission siteId={siteId} webhookId={created.id} />}
+        <Step n={4} title="Watch your first submission arrive" done={arrived}>
+          {siteId !== undefined && created && <FirstSubmission siteId={siteId} source={source.data} />}
         </Step>
       </ol>
     </>

@@ -2,8 +2,10 @@
  * The ready-to-paste setups a source's page offers, one per kind of sender
  * (docs/intake.md has the contract each one follows).
  */
+export type SnippetId = "html" | "fetch" | "curl" | "ads" | "automation";
+
 export interface Snippet {
-  id: string;
+  id: SnippetId;
   title: string;
   /** Each value is shown in its own copyable box. */
   parts: { label: string; value: string; multiline?: boolean }[];
@@ -20,7 +22,7 @@ export function snippetsFor(url: string, secret: string | undefined, domain: str
   <label>Email <input type="email" name="email" autocomplete="email" required></label>
   <label>Message <textarea name="message"></textarea></label>
   <!-- Spam trap: hidden from people; bots that fill it are flagged. -->
-  <input type="text" name="_gotcha" tabindex="-1" autocomplete="off" hidden>
+  <input type="text" name="_gotcha" tabindex="-1" autocomplete="off" style="position:absolute;left:-9999px" aria-hidden="true">
   <!-- Optional: where to send the visitor afterwards (on your site's domain). -->
   <input type="hidden" name="_redirect" value="${thanks}">
   <button type="submit">Send</button>
@@ -42,6 +44,7 @@ const { referenceId } = await response.json();`;
     {
       id: "ads",
       title: "Google Ads lead form",
+      // The two values of the lead form's webhook integration; Google sends the key as `google_key`.
       parts: [
         { label: "Webhook URL", value: url },
         { label: "Key", value: key },
@@ -50,10 +53,20 @@ const { referenceId } = await response.json();`;
     {
       id: "automation",
       title: "Zapier / Make",
+      // The fields of a "Webhooks by Zapier: POST" step (Make's HTTP module asks the same).
       parts: [
-        { label: "POST URL", value: url },
-        { label: "Header X-Webhook-Key", value: key },
+        { label: "URL", value: url },
+        { label: "Payload type", value: "json" },
+        { label: "Header name", value: "X-Webhook-Key" },
+        { label: "Header value", value: key },
       ],
     },
   ];
 }
+
+/** The setup a source's kind needs first (the others stay one tab away). */
+export const SNIPPET_FOR_KIND: Record<string, SnippetId> = {
+  generic: "html",
+  partner_ads: "ads",
+  partner_automation: "automation",
+};

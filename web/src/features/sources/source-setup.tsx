@@ -1,6 +1,6 @@
 import { Tabs } from "radix-ui";
 import { CopyField } from "../../components/ui/copy";
-import { snippetsFor } from "./snippets";
+import { SECRET_PLACEHOLDER, SNIPPET_FOR_KIND, snippetsFor } from "./snippets";
 
 const tab =
   "rounded-md px-3 py-1.5 text-sm data-[state=active]:bg-indigo-700 data-[state=active]:text-white dark:data-[state=active]:bg-indigo-400 dark:data-[state=active]:text-slate-950";
@@ -9,18 +9,34 @@ const tab =
  * How to send to a source: its URL, its secret when it is known (right after creation or
  * rotation, once), and a setup per kind of sender.
  */
-export function SourceSetup({ url, secret, domain }: { url: string; secret?: string | undefined; domain?: string | null }) {
+export function SourceSetup({
+  url,
+  secret,
+  domain,
+  kind = "generic",
+}: {
+  url: string;
+  secret?: string | undefined;
+  domain?: string | null | undefined;
+  /** The source's kind: its own setup is the tab shown first. */
+  kind?: string;
+}) {
   const snippets = snippetsFor(url, secret, domain);
   return (
     <div className="flex flex-col gap-4">
       <CopyField label="Intake URL" value={url} />
-      {secret && (
+      {secret ? (
         <div className="flex flex-col gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 dark:border-amber-700 dark:bg-amber-950">
           <CopyField label="Secret" value={secret} />
           <p className="text-sm">Copy the secret now: it is shown only this once. If you lose it, rotate it to get a new one.</p>
         </div>
+      ) : (
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          The secret is shown only when the source is created or its secret rotated: the setups below say{" "}
+          <code>{SECRET_PLACEHOLDER}</code> in its place.
+        </p>
       )}
-      <Tabs.Root defaultValue="html">
+      <Tabs.Root defaultValue={SNIPPET_FOR_KIND[kind] ?? "html"}>
         <Tabs.List aria-label="Ready-to-paste setups" className="flex flex-wrap gap-1">
           {snippets.map((s) => (
             <Tabs.Trigger key={s.id} value={s.id} className={tab}>

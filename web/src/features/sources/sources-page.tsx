@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
-import { Tabs } from "radix-ui";
+import { Dialog, Tabs } from "radix-ui";
 import { useState } from "react";
 import { ApiError } from "../../api/client";
 import { Button } from "../../components/ui/button";
@@ -9,6 +9,7 @@ import { FormError } from "../../components/ui/field";
 import { card, Loading, PageHeader } from "../../components/ui/page";
 import { useToast } from "../../components/ui/toast";
 import { formatAgo, formatDateTime } from "../../lib/format";
+import { useReturnFocus } from "../../lib/return-focus";
 import { siteQuery } from "../sites/queries";
 import { type CreatedSource, CreateSourceForm } from "./create-source";
 import {
@@ -23,6 +24,7 @@ import {
   updateSource,
 } from "./queries";
 import { SourceSetup } from "./source-setup";
+import { count } from "./words";
 
 const route = getRouteApi("/app/sites/$siteId");
 
@@ -31,12 +33,64 @@ const tab =
 
 type Source = Awaited<ReturnType<ReturnType<typeof sourcesQuery>["queryFn"] & object>>["webhooks"][number];
 
+type Form = Awaited<ReturnType<ReturnType<typeof formsQuery>["queryFn"] & object>>["forms"][number];
+
+/** Closes the dialog it is in (Radix: focus goes back to what opened it). */
+function CloseButton() {
+  return (
+    <div className="mt-4 flex justify-end">
+      <Dialog.Close asChild>
+        <Button variant="secondary">Close</Button>
+      </Dialog.Close>
+    </div>
+  );
+}
+
+/** What a permanent deletion takes along, in words: the URL, and the form with its submissions unless it stays. */
+function DeletionScope({ source, form }: { source: Source; form: Form | undefined }) {
+  let formWords: string;
+  if (!source.formId) formWords = "It has received nothing, so no form or submission goes with it.";
+  else if (!form)
+    formWords = "Its form goes with it, with all of its submissions, unless another source also sends to that form.";
+  else if (form.origin === "builder") formWords = `The form “${form.name}” stays: you built it, and only the link to it goes.`;
+  else if (form.webhookIds.length > 1) formWords = `The form “${form.name}” stays: another source also sends to it.`;
+  else {
+    formWords = `It also deletes the form “${form.name}” with its ${count(form.submissionCount + form.spamCount, "submission")} (spam included).`;
+  }
+  return (
+    <>
+      <p>
+        This deletes the source <strong>{source.name}</strong> and its URL <code className="break-all">{source.webhookUrl}</code>{" "}
+        for good: anything still sending there gets 404.
+      </p>
+      <p className="mt-2">{formWords}</p>
+      <p className="mt-2">This cannot be undone.</p>
+    </>
+  );
+}
+
 /** One source's row: its state and counts, and what can be done to it from that state. */
-function SourceRow({ siteId, source, domain }: { siteId: string; source: Source; domain: string | null | undefined }) {
+function SourceRow({
+  siteId,
+  source,
+  domain,
+  form,
+}: {
+  siteId: string;
+  source: Source;
+  domain: string | null | undefined;
+  form: Form | undefined;
+}) {
   const queryClient = useQueryClient();
   const toast = useToast();
   const [shown, setShown] = useState<{ secret?: string; title: string }>();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: sourceKeys.site(siteId) });
+  useReturnFocus(shown !== undefined);
+  // Lists and counts move between tabs; a permanent deletion can take a form along.
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: sourceKeys.site(siteId) }),
+      queryClient.invalidateQueries({ queryKey: sourceKeys.forms(siteId) }),
+    ]);
   const act = useMutation({
     mutationFn: async (action: "enable" | "disable" | "archive" | "restore" | "delete" | "rotate") => {
       if (action === "enable" || action === "disable") await updateSource(siteId, source.id, { isEnabled: action === "enable" });
@@ -71,8 +125,17 @@ function SourceRow({ siteId, source, domain }: { siteId: string; source: Source;
           <h3 className="font-medium">{source.name}</h3>
           <p className="text-sm text-slate-600 dark:text-slate-300">
             {SOURCE_LABELS[source.source as SourceKind] ?? source.source} ·{" "}
-            {archived ? "Archived" : source.isEnabled ? "Enabled" : "Disabled"} · {source.submissionCount} submissions · last{" "}
-            <span title={formatDateTime(source.lastReceivedAt)}>{formatAgo(source.lastReceivedAt)}</span>
+            {archived ? "Archived" : source.isEnabled ? "Enabled" : "Disabled"} · {count(source.submissionCount, "submission")} ·{" "}
+            {source.lastReceivedAt ? (
+              <>
+                last received{" "}
+                <time dateTime={source.lastReceivedAt} title={formatDateTime(source.lastReceivedAt)}>
+                  {formatAgo(source.lastReceivedAt)}
+                </time>
+              </>
+            ) : (
+              "nothing received yet"
+            )}
           </p>
           {source.formId && (
             <p className="text-sm">
@@ -120,15 +183,7 @@ function SourceRow({ siteId, source, domain }: { siteId: string; source: Source;
                 label="Delete permanently"
                 variant="danger"
                 title={`Permanently delete ${source.name}?`}
-                description={
-                  <>
-                    <p>This deletes the source and its URL for good.</p>
-                    <p className="mt-2">
-                      The form it created by itself goes with it, with all of its {source.submissionCount} submissions, unless
-                      another source also sends to that form. A form you built stays. This cannot be undone.
-                    </p>
-                  </>
-                }
+                description={<DeletionScope source={source} form={form} />}
                 confirmLabel="Delete permanently"
                 onConfirm={() => act.mutate("delete")}
               />
@@ -142,7 +197,8 @@ function SourceRow({ siteId, source, domain }: { siteId: string; source: Source;
         </div>
       )}
       <Modal open={shown !== undefined} onOpenChange={(open) => !open && setShown(undefined)} title={shown?.title ?? ""}>
-        <SourceSetup url={source.webhookUrl} secret={shown?.secret} domain={domain} />
+        <SourceSetup url={source.webhookUrl} secret={shown?.secret} domain={domain} kind={source.source} />
+        <CloseButton />
       </Modal>
     </li>
   );
@@ -150,6 +206,7 @@ function SourceRow({ siteId, source, domain }: { siteId: string; source: Source;
 
 function SourceList({ siteId, archived, domain }: { siteId: string; archived: boolean; domain: string | null | undefined }) {
   const list = useQuery(sourcesQuery(siteId, archived));
+  const forms = useQuery(formsQuery(siteId));
   if (list.isPending) return <Loading />;
   if (list.isError) return <FormError message={list.error.message} />;
   if (list.data.webhooks.length === 0) {
@@ -158,7 +215,13 @@ function SourceList({ siteId, archived, domain }: { siteId: string; archived: bo
   return (
     <ul className="flex flex-col gap-3">
       {list.data.webhooks.map((source) => (
-        <SourceRow key={source.id} siteId={siteId} source={source} domain={domain} />
+        <SourceRow
+          key={source.id}
+          siteId={siteId}
+          source={source}
+          domain={domain}
+          form={forms.data?.forms.find((f) => f.id === source.formId)}
+        />
       ))}
     </ul>
   );
@@ -201,6 +264,7 @@ export function SourcesPage() {
   const active = useQuery(sourcesQuery(siteId, false));
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedSource>();
+  useReturnFocus(creating);
   const activeCount = active.data?.webhooks.length;
   const archivedCount = active.data?.archivedCount;
   return (
@@ -246,10 +310,13 @@ export function SourcesPage() {
           setCreating(open);
           if (!open) setCreated(undefined);
         }}
-        title={created ? "Your new source" : "New source"}
+        title={created ? `${created.name} is ready` : "New source"}
       >
         {created ? (
-          <SourceSetup url={created.webhookUrl} secret={created.secretKey} domain={site.data?.domain} />
+          <>
+            <SourceSetup url={created.webhookUrl} secret={created.secretKey} domain={site.data?.domain} kind={created.source} />
+            <CloseButton />
+          </>
         ) : (
           <CreateSourceForm siteId={siteId} onCreated={setCreated} />
         )}
