@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { TEST_ADMIN_EMAIL, TEST_PASSWORD } from "./constants";
+import { checkAgainstDocument } from "./openapi";
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -14,11 +15,21 @@ export const baseUrl = () => {
   return url;
 };
 
-/** One HTTP request to the local gateway; JSON bodies by default. */
+/**
+ * One HTTP request to the local gateway; JSON bodies by default. Every answer under /api/ is
+ * checked against the OpenAPI document (test/support/openapi.ts) unless `unchecked` says the
+ * test sends what no client would (hostile fuzz input answered by API Gateway's own rules).
+ */
 export async function api<T = any>(
   method: string,
   path: string,
-  options: { token?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> } = {},
+  options: {
+    token?: string;
+    body?: unknown;
+    rawBody?: string | Buffer;
+    headers?: Record<string, string>;
+    unchecked?: boolean;
+  } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -30,6 +41,9 @@ export async function api<T = any>(
   }
   const res = await fetch(`${baseUrl()}${path}`, { method, headers, body, redirect: "manual" });
   const text = await res.text();
+  if (!options.unchecked && path.startsWith("/api/")) {
+    checkAgainstDocument({ method, path, status: res.status, contentType: res.headers.get("content-type"), text });
+  }
   let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
