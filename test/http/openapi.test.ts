@@ -1,5 +1,8 @@
 import { readFileSync } from "node:fs";
-import { api, createSite, signupOwner } from "../support/api";
+import createClient from "openapi-fetch";
+import type { paths } from "../../web/src/api/schema";
+import { api, baseUrl, createSite, signupOwner, uniqueEmail } from "../support/api";
+import { TEST_PASSWORD } from "../support/constants";
 import { checkAgainstDocument, findOperation } from "../support/openapi";
 
 const committed = JSON.parse(readFileSync("docs/openapi.json", "utf8"));
@@ -63,5 +66,23 @@ describe("the answers' check against the document (test/support/openapi.ts)", ()
     expect(findOperation("POST", "/api/v1/submissions/bulk-delete")?.operation.operationId).toBe("bulkDeleteSubmissions");
     expect(findOperation("PATCH", `/api/v1/sites/${siteId}`)).toBeUndefined();
     expect(check("PATCH", `/api/v1/sites/${siteId}`, 405, "{}")).toThrow(/no operation/);
+  });
+});
+
+describe("the dashboard's typed client (openapi-fetch over web/src/api/schema.d.ts)", () => {
+  test("signs up, creates a site and reads it, typed from the document", async () => {
+    const client = createClient<paths>({ baseUrl: baseUrl() });
+    const signup = await client.POST("/api/v1/auth/signup", {
+      body: { email: uniqueEmail("client"), password: TEST_PASSWORD, name: "Typed", organizationName: "Typed Org" },
+    });
+    expect(signup.response.status).toBe(201);
+    const token: string | undefined = signup.data?.data.token;
+    const headers = { authorization: `Bearer ${token}` };
+    const created = await client.POST("/api/v1/sites", { headers, body: { name: "Typed site", domain: "example.com" } });
+    const siteId: string | undefined = created.data?.data.site.id;
+    const read = await client.GET("/api/v1/sites/{id}", { headers, params: { path: { id: siteId ?? "" } } });
+    expect(read.data?.data.site.domain).toBe("example.com");
+    const missing = await client.GET("/api/v1/sites/{id}", { headers, params: { path: { id: "site_missing" } } });
+    expect(missing.error?.error.code).toBe("NOT_FOUND");
   });
 });
