@@ -26,15 +26,15 @@ async function describedHandler(handler: string): Promise<RouteDescription | und
 
 export async function generateDocument(): Promise<OpenApiDocument> {
   const pkg = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as { version: string };
-  const routes = await Promise.all(
-    ROUTES.filter((r) => r.route !== "$default").map(async (entry) => {
-      const description = await describedHandler(entry.handler);
-      if (description && description.route !== entry.route) {
-        throw new Error(`functions/${entry.handler}.ts serves ${description.route}, not ${entry.route}`);
-      }
-      return { entry, description };
-    }),
-  );
+  const routes = [];
+  // One import at a time: jest's ESM loader fails on concurrent imports of shared modules.
+  for (const entry of ROUTES.filter((r) => r.route !== "$default")) {
+    const description = await describedHandler(entry.handler);
+    if (description && description.route !== entry.route) {
+      throw new Error(`functions/${entry.handler}.ts serves ${description.route}, not ${entry.route}`);
+    }
+    routes.push({ entry, description });
+  }
   return buildDocument({ version: pkg.version, routes });
 }
 

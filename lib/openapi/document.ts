@@ -206,6 +206,11 @@ function operation(entry: DocumentedRoute, description: RouteDescription | undef
     components.refs(extras.responses ?? {}, `${id}Response`),
     errorResponses(errorCodes(entry, description)),
   );
+  if (extras.browserPages) {
+    for (const response of Object.values(responses) as { content?: Record<string, unknown> }[]) {
+      if (response.content) response.content["text/html"] = { schema: { type: "string" } };
+    }
+  }
   if (Object.keys(responses).every((status) => Number(status) >= 400)) {
     throw new Error(`${entry.route} has no success answer: add it to lib/openapi/responses.ts or operations.ts`);
   }

@@ -23,6 +23,11 @@ export interface OperationExtras {
   /** Parameters the handler reads itself (intake), as OpenAPI parameter objects. */
   parameters?: unknown[];
   description?: string;
+  /**
+   * A browser's navigation gets each answer as a small HTML page instead, with the same status
+   * (lib/intake/browser-answer.ts, docs/intake.md "Browser answers").
+   */
+  browserPages?: true;
 }
 
 const CURSOR: ErrorCode[] = ["INVALID_CURSOR"];
@@ -186,7 +191,9 @@ export const OPERATIONS: Record<string, OperationExtras> = {
 
   "POST /api/v1/incoming/{webhookId}": {
     summary: "Submit a form to an inbound webhook (the intake URL)",
-    description: "The webhook's secret authenticates: `?key=`, `X-Webhook-Key`, or an ads payload's key field. docs/intake.md.",
+    description:
+      "The webhook's secret authenticates: `?key=`, `X-Webhook-Key`, or an ads payload's key field. A browser navigation (Accept preferring text/html, Sec-Fetch-Mode navigate or absent) gets every answer as an HTML page with the same status. docs/intake.md.",
+    browserPages: true,
     errors: INTAKE_ERRORS,
     parameters: [
       { name: "key", in: "query", required: false, schema: { type: "string" }, description: "The webhook's secret" },

@@ -291,7 +291,13 @@ export const SUCCESS_BODIES: Record<string, z.ZodMiniType> = {
 
   "GET /api/v1/team": envelope(z.strictObject({ members: z.array(member), nextCursor })),
   "POST /api/v1/team/invites": envelope(
-    z.strictObject({ inviteToken: z.string(), inviteUrl: z.string(), email: z.string(), role: invitedRole, expiresAt: timestamp }),
+    z.strictObject({
+      inviteToken: z.string(),
+      inviteUrl: z.string(),
+      email: z.string(),
+      role: invitedRole,
+      expiresAt: timestamp,
+    }),
   ),
   "PUT /api/v1/team/members/{userId}": envelope(z.strictObject({ member })),
   "DELETE /api/v1/team/members/{userId}": envelope(message),

@@ -3,6 +3,7 @@ import { INLINE_EXPORT_MAX_BYTES } from "../../lib/export";
 import type { Form } from "../../lib/store/forms";
 import { type Account, addMember, api, baseUrl, createSite, signupOwner } from "../support/api";
 import { apiKeyWith, insertForm } from "../support/fixtures";
+import { checkAgainstDocument } from "../support/openapi";
 import { makeSubmission, minutesAgo, putSubmissions } from "../support/submissions";
 
 /**
@@ -17,7 +18,9 @@ const exportPath = (formId: string, query = "") => `/api/v1/forms/${formId}/subm
 async function exportFile(path: string, token: string) {
   const res = await fetch(`${baseUrl()}${path}`, { headers: { authorization: `Bearer ${token}` }, redirect: "manual" });
   const bytes = Buffer.from(await res.arrayBuffer());
-  return { status: res.status, headers: res.headers, bytes, text: bytes.toString("utf8") };
+  const text = bytes.toString("utf8");
+  checkAgainstDocument({ method: "GET", path, status: res.status, contentType: res.headers.get("content-type"), text });
+  return { status: res.status, headers: res.headers, bytes, text };
 }
 
 const FIELDS: Form["fields"] = {

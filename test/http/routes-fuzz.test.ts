@@ -3,6 +3,7 @@ import { ROUTES, type RouteDef } from "../../functions/routes";
 import { type Account, api, platformAdminToken } from "../support/api";
 import { agencyOwner, createKey } from "../support/api-keys";
 import { accepted, intakeTarget, linkedForm, postIntake } from "../support/intake";
+import { checkAgainstDocument } from "../support/openapi";
 
 /**
  * Every route of functions/routes.ts, driven with random requests (issue 14): whatever the
@@ -207,7 +208,7 @@ function problems(status: number, contentType: string, text: string, method: str
   return ok ? [] : [`error ${status} is not the envelope: ${text.slice(0, 200)}`];
 }
 
-describe("every route, random requests: never a 5xx, every error the JSON envelope", () => {
+describe("every route, random requests: never a 5xx, every error the JSON envelope, every answer as docs/openapi.json says", () => {
   test.each(ROUTES.map((def) => [def.route, def] as const))("%s", async (_route, def) => {
     await fc.assert(
       fc.asyncProperty(requestFor(def as RouteDef), async (request) => {
@@ -220,6 +221,21 @@ describe("every route, random requests: never a 5xx, every error the JSON envelo
         const text = await res.text();
         const found = problems(res.status, res.headers.get("content-type") ?? "", text, request.method);
         if (found.length > 0) throw new Error(`${found.join("; ")}\n  request: ${describeRequest(request)}`);
+        // And what the OpenAPI document says of the operation: a documented status, its schema, a listed code.
+        // HEAD is no operation of the document (API Gateway answers it as GET without a body).
+        if (request.method !== "HEAD") {
+          try {
+            checkAgainstDocument({
+              method: request.method,
+              path: request.path,
+              status: res.status,
+              contentType: res.headers.get("content-type"),
+              text,
+            });
+          } catch (error) {
+            throw new Error(`${(error as Error).message}\n  request: ${describeRequest(request)}`);
+          }
+        }
       }),
       { numRuns: RUNS, seed: SEED + ROUTES.indexOf(def), endOnFailure: false, verbose: 1 },
     );

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { request } from "node:http";
 import { TEST_ADMIN_EMAIL, TEST_PASSWORD } from "./constants";
+import { checkAgainstDocument } from "./openapi";
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -15,7 +16,11 @@ export const baseUrl = () => {
   return url;
 };
 
-/** One HTTP request to the local gateway; JSON bodies by default. */
+/**
+ * One HTTP request to the local gateway; JSON bodies by default. Every answer under /api/ is
+ * checked against the OpenAPI document (test/support/openapi.ts) unless `unchecked` says the
+ * test sends what no client would (hostile fuzz input answered by API Gateway's own rules).
+ */
 export async function api<T = any>(
   method: string,
   path: string,
@@ -26,6 +31,7 @@ export async function api<T = any>(
     headers?: Record<string, string>;
     /** Send exactly these headers (node:http): fetch() forces its own `Sec-Fetch-Mode: cors`. */
     exactHeaders?: boolean;
+    unchecked?: boolean;
   } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
@@ -40,6 +46,9 @@ export async function api<T = any>(
     ? await exactRequest(method, `${baseUrl()}${path}`, headers, body)
     : await fetch(`${baseUrl()}${path}`, { method, headers, body, redirect: "manual" });
   const text = await res.text();
+  if (!options.unchecked && path.startsWith("/api/")) {
+    checkAgainstDocument({ method, path, status: res.status, contentType: res.headers.get("content-type"), text });
+  }
   let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;

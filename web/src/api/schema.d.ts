@@ -562,7 +562,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a form to an inbound webhook (the intake URL)
-         * @description The webhook's secret authenticates: `?key=`, `X-Webhook-Key`, or an ads payload's key field. docs/intake.md.
+         * @description The webhook's secret authenticates: `?key=`, `X-Webhook-Key`, or an ads payload's key field. A browser navigation (Accept preferring text/html, Sec-Fetch-Mode navigate or absent) gets every answer as an HTML page with the same status. docs/intake.md.
          */
         post: operations["receiveSubmission"];
         delete?: never;
@@ -7508,6 +7508,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["receiveSubmissionResponse"];
+                    "text/html": string;
                 };
             };
             /** @description To `_redirect` (or `_next`) with `ref=<referenceId>` appended */
@@ -7532,6 +7533,7 @@ export interface operations {
                             code?: "INVALID_BODY" | "NO_DATA_FIELDS" | "TOO_MANY_FIELDS" | "FIELD_NAME_TOO_LONG" | "FIELD_VALUE_TOO_LONG" | "INVALID_IDEMPOTENCY_KEY" | "INVALID_REDIRECT" | "CAPTCHA_REQUIRED";
                         };
                     };
+                    "text/html": string;
                 };
             };
             /** @description `WEBHOOK_KEY_REQUIRED`, `WEBHOOK_KEY_INVALID` */
@@ -7546,6 +7548,7 @@ export interface operations {
                             code?: "WEBHOOK_KEY_REQUIRED" | "WEBHOOK_KEY_INVALID";
                         };
                     };
+                    "text/html": string;
                 };
             };
             /** @description `WEBHOOK_DISABLED`, `SITE_INACTIVE`, `CAPTCHA_FAILED` */
@@ -7560,6 +7563,7 @@ export interface operations {
                             code?: "WEBHOOK_DISABLED" | "SITE_INACTIVE" | "CAPTCHA_FAILED";
                         };
                     };
+                    "text/html": string;
                 };
             };
             /** @description `NOT_FOUND` */
@@ -7574,6 +7578,7 @@ export interface operations {
                             code?: "NOT_FOUND";
                         };
                     };
+                    "text/html": string;
                 };
             };
             /** @description `WEBHOOK_ARCHIVED` */
@@ -7588,6 +7593,7 @@ export interface operations {
                             code?: "WEBHOOK_ARCHIVED";
                         };
                     };
+                    "text/html": string;
                 };
             };
             /** @description `PAYLOAD_TOO_LARGE` */
@@ -7602,6 +7608,7 @@ export interface operations {
                             code?: "PAYLOAD_TOO_LARGE";
                         };
                     };
+                    "text/html": string;
                 };
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE` */
@@ -7616,6 +7623,7 @@ export interface operations {
                             code?: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
+                    "text/html": string;
                 };
             };
             /** @description `IDEMPOTENCY_KEY_REUSED` */
@@ -7630,6 +7638,7 @@ export interface operations {
                             code?: "IDEMPOTENCY_KEY_REUSED";
                         };
                     };
+                    "text/html": string;
                 };
             };
             /** @description `INTERNAL_ERROR` */
@@ -7644,6 +7653,7 @@ export interface operations {
                             code?: "INTERNAL_ERROR";
                         };
                     };
+                    "text/html": string;
                 };
             };
             /** @description `CAPTCHA_UNAVAILABLE`, `SERVICE_UNAVAILABLE` */
@@ -7660,6 +7670,7 @@ export interface operations {
                             code?: "CAPTCHA_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
                         };
                     };
+                    "text/html": string;
                 };
             };
         };
