@@ -16,10 +16,11 @@ import {
   inboxKeys,
   type ListFilters,
   newestQuery,
+  type Submission,
   setSpam,
   submissionsQuery,
 } from "./queries";
-import { mainValues, signalLabel } from "./values";
+import { gradeLabel, mainValues, SPAM_THRESHOLD, signalLabel } from "./values";
 
 const inboxRoute = getRouteApi("/app/forms/$formId");
 const spamRoute = getRouteApi("/app/forms/$formId/spam");
@@ -63,6 +64,19 @@ function Filters({ filters, onApply }: { filters: ListFilters; onApply: (filters
         )}
       </form>
     </search>
+  );
+}
+
+/** The lead grade in words with its score, so the grade never rests on colour alone. */
+function LeadGrade({ lead }: { lead: Submission["lead"] }) {
+  if (!lead) return <span className="text-slate-500 dark:text-slate-400">Not graded yet</span>;
+  return (
+    <span>
+      <span className="font-medium">{gradeLabel(lead.grade)}</span>{" "}
+      <span className="text-slate-600 dark:text-slate-300">
+        {lead.score}/100{lead.test ? " · test" : ""}
+      </span>
+    </span>
   );
 }
 
@@ -254,7 +268,10 @@ function FolderView({ folder }: { folder: Folder }) {
                     <td className="p-2">
                       {folder === "spam" ? (
                         <div>
-                          <span className="font-medium">Score {s.spam.score}</span>
+                          <span className="font-medium">Score {s.spam.score} of 100</span>
+                          {s.spam.score <= SPAM_THRESHOLD && (
+                            <p className="text-slate-600 dark:text-slate-300">Marked as spam by a person</p>
+                          )}
                           <ul className="list-disc pl-4 text-slate-600 dark:text-slate-300">
                             {s.spam.signals.map((signal) => (
                               <li key={signal.name}>
@@ -263,12 +280,8 @@ function FolderView({ folder }: { folder: Folder }) {
                             ))}
                           </ul>
                         </div>
-                      ) : s.lead ? (
-                        <span>
-                          {s.lead.grade} ({s.lead.score})
-                        </span>
                       ) : (
-                        <span className="text-slate-500 dark:text-slate-400">not graded yet</span>
+                        <LeadGrade lead={s.lead} />
                       )}
                     </td>
                     <td className="p-2">

@@ -1,5 +1,9 @@
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
+import type { components } from "../../api/schema";
+
+/** A submission as the API answers it (the list's and the detail's items). */
+export type Submission = components["schemas"]["Submission"];
 
 export interface ListFilters {
   q?: string | undefined;

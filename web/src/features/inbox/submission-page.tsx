@@ -8,7 +8,7 @@ import { card, Loading, PageHeader } from "../../components/ui/page";
 import { useToast } from "../../components/ui/toast";
 import { formatDateTime } from "../../lib/format";
 import { deleteSubmission, inboxKeys, setSpam, submissionQuery } from "./queries";
-import { signalLabel, valueText } from "./values";
+import { gradeLabel, signalLabel, valueText } from "./values";
 
 const route = getRouteApi("/app/submissions/$submissionId");
 
@@ -27,6 +27,29 @@ function Pairs({ title, rows }: { title: string; rows: [string, string][] }) {
       </dl>
     </section>
   );
+}
+
+/** The advertising platform's system fields in words, with the platform's own name (docs/intake.md). */
+const AD_LABELS: Record<string, string> = {
+  lead_id: "Lead id (lead_id)",
+  campaign_id: "Campaign id (campaign_id)",
+  form_id: "Lead form id (form_id)",
+  gcl_id: "Click id (gcl_id)",
+  adgroup_id: "Ad group id (adgroup_id)",
+  creative_id: "Creative id (creative_id)",
+  asset_group_id: "Asset group id (asset_group_id)",
+  lead_submit_time: "Submitted on the platform (lead_submit_time)",
+  lead_stage: "Lead stage (lead_stage)",
+  api_version: "API version (api_version)",
+  is_test: "Test lead (is_test)",
+};
+/** The known ids first, in the order above, then anything the platform added. */
+function adRows(ads: Record<string, string | boolean>): [string, string][] {
+  const keys = [...Object.keys(AD_LABELS).filter((k) => k in ads), ...Object.keys(ads).filter((k) => !(k in AD_LABELS))];
+  return keys.map((key) => {
+    const value = ads[key] ?? "";
+    return [AD_LABELS[key] ?? key, typeof value === "boolean" ? (value ? "yes" : "no") : value];
+  });
 }
 
 /** Every field and all the metadata of one submission, with its spam and lead reasons. */
@@ -58,9 +81,7 @@ export function SubmissionPage() {
   if (submission.isPending) return <Loading />;
   if (submission.isError) return <FormError message={submission.error.message} />;
   const s = submission.data;
-  const meta = s.metadata as Record<string, unknown>;
-  const metaText = (v: unknown) => (v === undefined || v === null ? "" : typeof v === "string" ? v : JSON.stringify(v));
-  const ads = (meta.ads ?? {}) as Record<string, unknown>;
+  const meta = s.metadata;
   const error = [moderate.error, remove.error].find((e) => e instanceof ApiError)?.message;
   return (
     <>
@@ -106,30 +127,43 @@ export function SubmissionPage() {
             </ul>
           )}
         </section>
-        {s.lead && (
-          <section className={card} aria-label="Lead score">
-            <h2 className="mb-3 text-lg font-medium">
-              Lead: {s.lead.grade}, score {s.lead.score}
-            </h2>
-            <ul className="list-disc pl-5 text-sm">
-              {s.lead.reasons.map((reason) => (
-                <li key={reason}>{reason}</li>
-              ))}
-            </ul>
-          </section>
-        )}
+        <section className={card} aria-label="Lead score">
+          {s.lead ? (
+            <>
+              <h2 className="mb-3 text-lg font-medium">
+                {gradeLabel(s.lead.grade)}, score {s.lead.score} of 100
+              </h2>
+              <ul className="list-disc pl-5 text-sm">
+                {s.lead.reasons.map((reason) => (
+                  <li key={reason}>{reason}</li>
+                ))}
+              </ul>
+            </>
+          ) : (
+            <>
+              <h2 className="mb-3 text-lg font-medium">Lead: not graded yet</h2>
+              <p className="text-sm">
+                {s.spam.isSpam
+                  ? "Spam is not graded. Marking it as not spam grades it."
+                  : "It is graded a moment after it arrives."}
+              </p>
+            </>
+          )}
+        </section>
         <Pairs
           title="Metadata"
           rows={[
-            ["Source", metaText(meta.source)],
-            ["Page (referrer)", metaText(meta.referer)],
-            ["User agent", metaText(meta.userAgent)],
-            ["IP address", metaText(meta.ip)],
-            ["Dropped files", Array.isArray(meta.droppedFiles) ? meta.droppedFiles.join(", ") : ""],
-            ["Ignored fields", Array.isArray(meta.ignoredFields) ? meta.ignoredFields.join(", ") : ""],
+            ["Source", meta.source],
+            ["Page (referrer)", meta.referer ?? ""],
+            ["User agent", meta.userAgent ?? ""],
+            ["IP address", meta.ip],
+            ["Dropped files", meta.droppedFiles.join(", ")],
+            ["Ignored fields", meta.ignoredFields.join(", ")],
+            ...(meta.replyTo ? ([["Reply to", meta.replyTo]] as [string, string][]) : []),
+            ...(meta.subject ? ([["Subject", meta.subject]] as [string, string][]) : []),
           ]}
         />
-        <Pairs title="Advertising platform" rows={Object.entries(ads).map(([k, v]) => [k, metaText(v)])} />
+        <Pairs title="Advertising platform" rows={adRows(meta.ads ?? {})} />
       </div>
     </>
   );

@@ -24,3 +24,9 @@ export const SIGNAL_LABELS: Record<string, string> = {
 };
 
 export const signalLabel = (name: string) => SIGNAL_LABELS[name] ?? name.replaceAll("_", " ");
+
+/** Above this score intake flags a submission as spam (docs/spam.md); at or below it, a person did. */
+export const SPAM_THRESHOLD = 70;
+
+/** A lead grade in words: "Hot lead", "Warm lead", "Cold lead" (docs/leads.md). */
+export const gradeLabel = (grade: string) => `${grade.charAt(0).toUpperCase()}${grade.slice(1)} lead`;
