@@ -94,8 +94,9 @@ const formFields = {
   origin: z.enum(["webhook", "builder"]),
   webhookIds: z.array(z.string()),
   fieldCount: count,
-  submissionCount: count,
-  spamCount: count,
+  // null only when asked without counts (GET /api/v1/forms/{formId}?counts=false)
+  submissionCount: z.nullable(count),
+  spamCount: z.nullable(count),
   status: z.enum(["draft", "published"]),
   archivedAt: nullableTimestamp,
   createdAt: timestamp,

@@ -710,8 +710,8 @@ export interface components {
             origin: "webhook" | "builder";
             webhookIds: string[];
             fieldCount: number;
-            submissionCount: number;
-            spamCount: number;
+            submissionCount: number | null;
+            spamCount: number | null;
             /** @enum {string} */
             status: "draft" | "published";
             archivedAt: string | null;
@@ -1096,8 +1096,8 @@ export interface components {
                     origin: "webhook" | "builder";
                     webhookIds: string[];
                     fieldCount: number;
-                    submissionCount: number;
-                    spamCount: number;
+                    submissionCount: number | null;
+                    spamCount: number | null;
                     /** @enum {string} */
                     status: "draft" | "published";
                     archivedAt: string | null;
@@ -4773,7 +4773,9 @@ export interface operations {
     };
     getForm: {
         parameters: {
-            query?: never;
+            query?: {
+                counts?: "true" | "false";
+            };
             header?: never;
             path: {
                 formId: string;
@@ -4789,6 +4791,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["getFormResponse"];
+                };
+            };
+            /** @description `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
                 };
             };
             /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */

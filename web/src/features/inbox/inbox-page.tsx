@@ -158,10 +158,10 @@ function FolderView({ folder }: { folder: Folder }) {
       />
       <nav aria-label="Folders" className="mb-4 flex gap-4 text-sm">
         <Link to="/forms/$formId" params={{ formId }} search={filters} activeOptions={{ exact: true, includeSearch: false }}>
-          Inbox{form.data ? ` (${form.data.submissionCount})` : ""}
+          Inbox
         </Link>
         <Link to="/forms/$formId/spam" params={{ formId }} search={filters} activeOptions={{ exact: true, includeSearch: false }}>
-          Spam{form.data ? ` (${form.data.spamCount})` : ""}
+          Spam
         </Link>
       </nav>
       <Filters key={JSON.stringify(filters)} filters={filters} onApply={(next) => void navigate({ search: next })} />

@@ -42,7 +42,8 @@ const fetchPage = async (formId: string, folder: Folder, filters: ListFilters, c
 export const formQuery = (formId: string) =>
   queryOptions({
     queryKey: inboxKeys.form(formId),
-    queryFn: async () => (await unwrap(api.GET("/api/v1/forms/{formId}", { params: { path: { formId } } }))).data.form,
+    queryFn: async () =>
+      (await unwrap(api.GET("/api/v1/forms/{formId}", { params: { path: { formId }, query: { counts: "false" } } }))).data.form,
   });
 
 /** The folder's submissions, newest first, a page at a time (the API's cursor). */

@@ -55,7 +55,7 @@ function DeletionScope({ source, form }: { source: Source; form: Form | undefine
   else if (form.origin === "builder") formWords = `The form “${form.name}” stays: you built it, and only the link to it goes.`;
   else if (form.webhookIds.length > 1) formWords = `The form “${form.name}” stays: another source also sends to it.`;
   else {
-    formWords = `It also deletes the form “${form.name}” with its ${count(form.submissionCount + form.spamCount, "submission")} (spam included).`;
+    formWords = `It also deletes the form “${form.name}” with its ${count((form.submissionCount ?? 0) + (form.spamCount ?? 0), "submission")} (spam included).`;
   }
   return (
     <>
