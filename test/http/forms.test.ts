@@ -148,6 +148,15 @@ describe("creating and reading forms", () => {
     ]);
     const detail = await api("GET", formPath(formId), { token: own.token });
     expect(detail.body.data.form.fields.map((f: { key: string }) => f.key)).toEqual(["email", "message"]);
+    expect(detail.body.data.form).toMatchObject({ submissionCount: 1, spamCount: 1 });
+
+    // Without counts (the dashboard's inbox): the same form, nothing counted.
+    const uncounted = await api("GET", `${formPath(formId)}?counts=false`, { token: own.token });
+    expect(uncounted.status).toBe(200);
+    expect(uncounted.body.data.form).toEqual({ ...detail.body.data.form, submissionCount: null, spamCount: null });
+    const bad = await api("GET", `${formPath(formId)}?counts=no`, { token: own.token });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe("VALIDATION_ERROR");
   });
 
   test("the list is paginated with limit and cursor, and filters archived forms", async () => {
