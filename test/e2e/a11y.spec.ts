@@ -110,3 +110,42 @@ test("a form's inbox, its spam folder and a submission's detail", async ({ signe
   await expect(page.getByRole("heading", { name: "Fields" })).toBeVisible();
   await expectAccessible(page, "a submission");
 });
+
+test("sign-in, the skip link and a dialog work from the keyboard alone, and focus returns", async ({
+  page,
+  request,
+  account,
+}) => {
+  const source = await createSource(request, account);
+  await page.goto("/sign-in");
+  await page.keyboard.press("Tab");
+  await expect(page.getByLabel("Email")).toBeFocused();
+  await page.keyboard.type(account.email);
+  await page.keyboard.press("Tab");
+  await expect(page.getByLabel("Password")).toBeFocused();
+  await page.keyboard.type(account.password);
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+
+  await page.goto(`/sites/${source.siteId}`);
+  const setup = page.getByRole("button", { name: "Setup" });
+  await expect(setup).toBeVisible();
+  // The first Tab of a signed-in page reaches the skip link, shown when focused.
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
+  await expect(page.getByRole("link", { name: "Skip to content" })).toBeVisible();
+
+  await setup.focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: "Set up Contact form" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole("textbox", { name: "Intake URL" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Tab");
+  await expect(dialog.getByRole("tab", { name: "HTML form" })).toBeFocused();
+  await page.keyboard.press("ArrowRight");
+  await expect(dialog.getByRole("tab", { name: "fetch()" })).toHaveAttribute("aria-selected", "true");
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(setup).toBeFocused();
+});
