@@ -11,6 +11,9 @@ export default defineConfig({
   build: {
     outDir: "dist",
     emptyOutDir: true,
+    // dist/.vite/manifest.json: which chunk holds which module, read by the weight test
+    // (test/e2e/budget.spec.ts) to check each page is its own chunk.
+    manifest: true,
     // The polyfill would be an inline script, which the Content-Security-Policy refuses; every
     // browser the dashboard supports preloads modules natively.
     modulePreload: { polyfill: false },

@@ -1,12 +1,16 @@
 import { AlertDialog, Dialog } from "radix-ui";
-import type { ReactNode } from "react";
+import { type ReactNode, useLayoutEffect, useRef } from "react";
 import { Button, buttonClass } from "./button";
 
 const overlay = "fixed inset-0 bg-slate-950/50";
 const panel =
   "fixed left-1/2 top-1/2 max-h-[90vh] w-[min(42rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 text-slate-900 shadow-xl dark:bg-slate-900 dark:text-slate-100";
 
-/** A modal dialog (Radix: focus is trapped, Escape closes it, focus returns to its trigger). */
+/**
+ * A modal dialog (Radix: focus is trapped, Escape closes it). It is opened by state, not by a
+ * Radix trigger, so it remembers the element that had focus when it opened (the button that
+ * opened it) and gives focus back to it on closing; Radix alone would leave focus on the page.
+ */
 export function Modal({
   open,
   onOpenChange,
@@ -20,11 +24,23 @@ export function Modal({
   description?: string;
   children: ReactNode;
 }) {
+  const opener = useRef<HTMLElement | null>(null);
+  // A layout effect runs before Radix moves focus into the dialog (in its own passive effect).
+  useLayoutEffect(() => {
+    if (open && document.activeElement instanceof HTMLElement) opener.current = document.activeElement;
+  }, [open]);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className={overlay} />
-        <Dialog.Content className={panel} aria-describedby={description ? undefined : undefined}>
+        <Dialog.Content
+          className={panel}
+          onCloseAutoFocus={(event) => {
+            if (!opener.current?.isConnected) return;
+            event.preventDefault();
+            opener.current.focus();
+          }}
+        >
           <Dialog.Title className="text-lg font-semibold">{title}</Dialog.Title>
           {description ? (
             <Dialog.Description className="mt-1 text-sm text-slate-600 dark:text-slate-300">{description}</Dialog.Description>

@@ -1,0 +1,168 @@
+/**
+ * `npm run screenshots`: makes the README's pictures of the dashboard again, from the real app
+ * and the seed data. It starts the local stack (as `npm start` does) on its own port with a fresh
+ * data folder, runs `npm run seed` against it, sends a few submissions to the demo webhook, and
+ * photographs the pages in Debian's Chromium:
+ *   docs/screenshots/inbox.png         the demo form's inbox
+ *   docs/screenshots/source-setup.png  a new source's setup dialog (URL, secret, snippets)
+ * SCREENSHOT_PORT (default 3190) and CHROMIUM_PATH (default /usr/bin/chromium) change the defaults.
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "@playwright/test";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const OUT = join(ROOT, "docs", "screenshots");
+const PORT = Number(process.env.SCREENSHOT_PORT ?? 3190);
+const BASE = `http://localhost:${PORT}`;
+const DEMO = { email: "demo@inlet.local", password: "inlet-demo-password" };
+const dataDir = mkdtempSync(join(tmpdir(), "inlet-screenshots-"));
+const env = { ...process.env, PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: "warn" };
+// The browser flags of the tests; the config would otherwise make a data folder of its own.
+process.env.E2E_DATA_DIR ??= dataDir;
+const { CHROMIUM_ARGS } = await import("../../playwright.config");
+
+/** The leads a small agency's contact form might receive, and one bot. */
+const SUBMISSIONS: { fields: Record<string, string>; headers: Record<string, string> }[] = [
+  {
+    fields: {
+      name: "Ada Lovelace",
+      email: "ada@analytical.example",
+      message: "Could you quote a new website for our engine works?",
+    },
+    headers: { referer: "http://localhost/contact" },
+  },
+  {
+    fields: { name: "Grace Hopper", email: "grace@navy.example", message: "We need a landing page by the end of the month." },
+    headers: { referer: "http://localhost/pricing" },
+  },
+  {
+    fields: { name: "Alan Turing", email: "alan@bletchley.example", message: "Please call me back about the maintenance plan." },
+    headers: { referer: "http://localhost/contact" },
+  },
+  {
+    fields: { name: "Katherine Johnson", email: "katherine@langley.example", message: "Is a yearly plan available?" },
+    headers: { referer: "http://localhost/pricing" },
+  },
+  {
+    fields: { name: "Cheap pills", email: "bot@spam.example", message: "BUY NOW http://a.example http://b.example", _hp: "x" },
+    headers: { "user-agent": "python-requests/2.31" },
+  },
+];
+const BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36";
+
+async function waitForStack(stack: ChildProcess) {
+  for (let i = 0; i < 240; i++) {
+    if (stack.exitCode !== null) throw new Error(`the local stack exited (${stack.exitCode})`);
+    const ok = await fetch(`${BASE}/`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`the local stack did not answer at ${BASE}/ within two minutes`);
+}
+
+async function call<T>(token: string | undefined, method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${BASE}${path}`, {
+    method,
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return (JSON.parse(text) as { data: T }).data;
+}
+
+/** Sends the demo submissions to the seed's webhook (its secret rotated: a webhook shows it once). */
+async function sendDemoSubmissions() {
+  const { token } = await call<{ token: string }>(undefined, "POST", "/api/v1/auth/login", DEMO);
+  const { sites } = await call<{ sites: { id: string }[] }>(token, "GET", "/api/v1/sites");
+  const siteId = sites[0]?.id ?? "";
+  const { webhooks } = await call<{ webhooks: { id: string; name: string; webhookUrl: string; formId: string }[] }>(
+    token,
+    "GET",
+    `/api/v1/sites/${siteId}/webhooks`,
+  );
+  const hook = webhooks.find((w) => w.name === "Demo webhook");
+  if (!hook) throw new Error("the seed made no 'Demo webhook'");
+  const { secretKey } = await call<{ secretKey: string }>(
+    token,
+    "POST",
+    `/api/v1/sites/${siteId}/webhooks/${hook.id}/rotate-secret`,
+  );
+  for (const { fields, headers } of SUBMISSIONS) {
+    const response = await fetch(hook.webhookUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-webhook-key": secretKey, "user-agent": BROWSER_UA, ...headers },
+      body: JSON.stringify(fields),
+    });
+    if (!response.ok) throw new Error(`intake refused a demo submission: ${response.status} ${await response.text()}`);
+  }
+  // Lead grades are computed after intake, by the pipeline: wait until every lead has one.
+  for (let i = 0; i < 60; i++) {
+    const { submissions } = await call<{ submissions: { lead: unknown }[] }>(
+      token,
+      "GET",
+      `/api/v1/forms/${hook.formId}/submissions`,
+    );
+    if (submissions.length >= SUBMISSIONS.length - 1 && submissions.every((s) => s.lead)) break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return { siteId, formId: hook.formId };
+}
+
+async function photograph({ siteId, formId }: { siteId: string; formId: string }) {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: CHROMIUM_ARGS,
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 760 }, colorScheme: "light" });
+    await page.goto(`${BASE}/sign-in`);
+    await page.getByLabel("Email").fill(DEMO.email);
+    await page.getByLabel("Password").fill(DEMO.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign out" }).waitFor();
+
+    await page.goto(`${BASE}/forms/${formId}`);
+    await page.getByRole("link", { name: "Ada Lovelace" }).waitFor();
+    await page.setViewportSize({ width: 1280, height: 600 });
+    await page.screenshot({ path: join(OUT, "inbox.png") });
+    await page.setViewportSize({ width: 1280, height: 760 });
+
+    await page.goto(`${BASE}/sites/${siteId}`);
+    await page.getByRole("button", { name: "New source" }).click();
+    await page.getByLabel("Source name").fill("Pricing page form");
+    await page.getByRole("button", { name: "Create source" }).click();
+    await page.getByRole("dialog", { name: "Your new source" }).getByRole("textbox", { name: "Secret" }).waitFor();
+    await page.screenshot({ path: join(OUT, "source-setup.png") });
+  } finally {
+    await browser.close();
+  }
+}
+
+mkdirSync(OUT, { recursive: true });
+const stack = spawn(process.execPath, ["--import", "tsx", "infra/local/start.ts"], {
+  cwd: ROOT,
+  env,
+  stdio: ["ignore", "ignore", "inherit"],
+});
+try {
+  await waitForStack(stack);
+  execFileSync(process.execPath, ["--import", "tsx", "infra/local/seed.ts"], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  await photograph(await sendDemoSubmissions());
+  console.log(`Wrote ${join(OUT, "inbox.png")} and ${join(OUT, "source-setup.png")}`);
+} finally {
+  stack.kill("SIGTERM");
+  await new Promise((resolve) => stack.once("exit", resolve));
+  rmSync(dataDir, { recursive: true, force: true });
+}
