@@ -4,7 +4,6 @@ import { useState } from "react";
 import { Button } from "../../components/ui/button";
 import { Modal } from "../../components/ui/dialog";
 import { card, Loading, PageHeader } from "../../components/ui/page";
-import { useReturnFocus } from "../../lib/return-focus";
 import { Onboarding } from "../sources/onboarding";
 import { CreateSiteForm } from "./create-site";
 import { sitesQuery } from "./queries";
@@ -14,7 +13,6 @@ export function Home() {
   const sites = useQuery(sitesQuery);
   const [creating, setCreating] = useState(false);
   const [onboardingSite, setOnboardingSite] = useState<string>();
-  useReturnFocus(creating);
   if (sites.isPending) return <Loading />;
   if (sites.isError) return <p role="alert">{sites.error.message}</p>;
   const list = sites.data.sites;

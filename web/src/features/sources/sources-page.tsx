@@ -9,7 +9,6 @@ import { FormError } from "../../components/ui/field";
 import { card, Loading, PageHeader } from "../../components/ui/page";
 import { useToast } from "../../components/ui/toast";
 import { formatAgo, formatDateTime } from "../../lib/format";
-import { useReturnFocus } from "../../lib/return-focus";
 import { siteQuery } from "../sites/queries";
 import { type CreatedSource, CreateSourceForm } from "./create-source";
 import {
@@ -84,7 +83,6 @@ function SourceRow({
   const queryClient = useQueryClient();
   const toast = useToast();
   const [shown, setShown] = useState<{ secret?: string; title: string }>();
-  useReturnFocus(shown !== undefined);
   // Lists and counts move between tabs; a permanent deletion can take a form along.
   const refresh = () =>
     Promise.all([
@@ -264,7 +262,6 @@ export function SourcesPage() {
   const active = useQuery(sourcesQuery(siteId, false));
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedSource>();
-  useReturnFocus(creating);
   const activeCount = active.data?.webhooks.length;
   const archivedCount = active.data?.archivedCount;
   return (
