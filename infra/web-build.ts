@@ -50,7 +50,13 @@ export function ensureWebBuild(root: string = REPO_ROOT): string {
     throw new Error(`The dashboard cannot be built: ${join(root, config)} does not exist`);
   }
   process.stderr.write(`Building the dashboard (${config}) into ${dist}\n`);
-  execFileSync(vite, ["build", "--config", config], { cwd: root, stdio: ["ignore", 2, 2] });
+  // Always the production build: a caller's NODE_ENV (jest sets `test`) would otherwise make Vite
+  // bundle React's development build, three times the weight.
+  execFileSync(vite, ["build", "--config", config], {
+    cwd: root,
+    stdio: ["ignore", 2, 2],
+    env: { ...process.env, NODE_ENV: "production" },
+  });
   if (!existsSync(join(dist, "index.html"))) {
     throw new Error(`vite build finished without ${join(dist, "index.html")}: check build.outDir in ${config}`);
   }
