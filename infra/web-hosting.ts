@@ -205,7 +205,6 @@ export class WebHosting extends Construct {
       retention: RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
     });
-    // Vite's manifest (web/dist/.vite) is for the size-budget test, not for browsers.
     // Its own role writing to that log group only, instead of AWSLambdaBasicExecutionRole (every
     // log group of the account); the deployments add their S3 and invalidation grants to it.
     this.deploymentRole = new Role(this, "RoleDeployment", {
@@ -213,6 +212,7 @@ export class WebHosting extends Construct {
       description: "Copies the dashboard's build into its bucket and invalidates the distribution",
     });
     deploymentLogs.grantWrite(this.deploymentRole);
+    // Vite's manifest (web/dist/.vite) is for the size-budget test, not for browsers.
     const source = Source.asset(props.webDist, { exclude: [".vite", ".vite/**"] });
     // Hashed files first, kept across deploys (prune: false) so a browser still holding the
     // previous index.html can load the chunks it names.

@@ -24,6 +24,11 @@ export class ApiError extends Error {
     return this.details.find((d) => d.path === path)?.message;
   }
 
+  /** The sentence for the form as a whole: none when each problem is shown beside its field. */
+  get formMessage(): string | undefined {
+    return this.details.length > 0 ? undefined : this.message;
+  }
+
   /** Whether the session is gone and the person must sign in again. */
   get signedOut(): boolean {
     return this.status === 401;
@@ -36,6 +41,9 @@ export class ApiError extends Error {
  * cookie, which page scripts never see.
  */
 export const api = createClient<paths>({ baseUrl: "/", credentials: "same-origin" });
+
+/** A query's or mutation's failure as the ApiError `unwrap` threw, if that is what it is. */
+export const apiError = (error: Error | null): ApiError | undefined => (error instanceof ApiError ? error : undefined);
 
 /** Sent by sign-in and sign-up: the session comes back as an HttpOnly cookie, not in the body. */
 export const COOKIE_SESSION = { "X-Inlet-Session": "cookie" } as const;

@@ -1,4 +1,10 @@
-import { type InputHTMLAttributes, useId } from "react";
+import { type FormEvent, type InputHTMLAttributes, useId } from "react";
+
+/** A form's submit handler: runs `run` instead of the browser's own submission. */
+export const submitWith = (run: () => void) => (event: FormEvent) => {
+  event.preventDefault();
+  run();
+};
 
 /** A labelled input with its hint and its error beside it (read by screen readers with the input). */
 export function TextField({

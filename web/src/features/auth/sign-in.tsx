@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate, useSearch } from "@tanstack/react-router";
-import { type FormEvent, useState } from "react";
-import { ApiError, api, COOKIE_SESSION, unwrap } from "../../api/client";
+import { useState } from "react";
+import { api, apiError, COOKIE_SESSION, unwrap } from "../../api/client";
 import { Button } from "../../components/ui/button";
-import { FormError, TextField } from "../../components/ui/field";
+import { FormError, submitWith, TextField } from "../../components/ui/field";
 import { safeReturnPath } from "../../lib/format";
 import { AuthLayout } from "./auth-layout";
 
@@ -20,16 +20,13 @@ export function SignIn() {
       await navigate({ href: safeReturnPath(redirect) });
     },
   });
-  const error = login.error instanceof ApiError ? login.error : undefined;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    login.mutate();
-  };
+  const error = apiError(login.error);
+  const submit = submitWith(() => login.mutate());
   return (
     <AuthLayout title="Sign in">
       <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
         {redirect && !error && <p className="text-sm text-slate-600 dark:text-slate-300">Sign in to continue where you were.</p>}
-        <FormError message={error && !error.details.length ? error.message : undefined} />
+        <FormError message={error?.formMessage} />
         <TextField
           label="Email"
           type="email"

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
-import { type FormEvent, useState } from "react";
-import { ApiError, api, COOKIE_SESSION, unwrap } from "../../api/client";
+import { useState } from "react";
+import { api, apiError, COOKIE_SESSION, unwrap } from "../../api/client";
 import { Button } from "../../components/ui/button";
-import { FormError, TextField } from "../../components/ui/field";
+import { FormError, submitWith, TextField } from "../../components/ui/field";
 import { AuthLayout } from "./auth-layout";
 
 /** The token of a link whose secret travels in the fragment (`#token=…`), never sent to a server. */
@@ -26,15 +26,12 @@ function SignUpForm({ inviteToken }: { inviteToken?: string | undefined }) {
       await navigate({ to: "/" });
     },
   });
-  const error = signUp.error instanceof ApiError ? signUp.error : undefined;
+  const error = apiError(signUp.error);
   const set = (key: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [key]: e.target.value });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    signUp.mutate();
-  };
+  const submit = submitWith(() => signUp.mutate());
   return (
     <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
-      <FormError message={error && !error.details.length ? error.message : undefined} />
+      <FormError message={error?.formMessage} />
       <TextField
         label="Your name"
         autoComplete="name"

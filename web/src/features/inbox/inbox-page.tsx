@@ -1,10 +1,10 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { ApiError } from "../../api/client";
 import { Button, buttonClass } from "../../components/ui/button";
 import { ConfirmButton } from "../../components/ui/dialog";
-import { FormError, TextField } from "../../components/ui/field";
+import { FormError, submitWith, TextField } from "../../components/ui/field";
 import { Loading, PageHeader } from "../../components/ui/page";
 import { useToast } from "../../components/ui/toast";
 import { formatAgo, formatDateTime } from "../../lib/format";
@@ -28,10 +28,9 @@ const spamRoute = getRouteApi("/app/forms/$formId/spam");
 /** The filters of the view, edited here and applied to the URL (so the view is a link). */
 function Filters({ filters, onApply }: { filters: ListFilters; onApply: (filters: ListFilters) => void }) {
   const [draft, setDraft] = useState(filters);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onApply({ q: draft.q?.trim() || undefined, from: draft.from || undefined, to: draft.to || undefined });
-  };
+  const submit = submitWith(() =>
+    onApply({ q: draft.q?.trim() || undefined, from: draft.from || undefined, to: draft.to || undefined }),
+  );
   return (
     <search>
       <form onSubmit={submit} className="mb-4 flex flex-wrap items-end gap-3">

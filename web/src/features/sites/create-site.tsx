@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
-import { ApiError } from "../../api/client";
+import { useState } from "react";
+import { apiError } from "../../api/client";
 import { Button } from "../../components/ui/button";
-import { FormError, TextField } from "../../components/ui/field";
+import { FormError, submitWith, TextField } from "../../components/ui/field";
 import { createSite, siteKeys } from "./queries";
 
 /** Name a site (and, optionally, the domain its forms live on). */
@@ -23,14 +23,11 @@ export function CreateSiteForm({
       onCreated(site.id);
     },
   });
-  const error = create.error instanceof ApiError ? create.error : undefined;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
+  const error = apiError(create.error);
+  const submit = submitWith(() => create.mutate());
   return (
     <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
-      <FormError message={error && !error.details.length ? error.message : undefined} />
+      <FormError message={error?.formMessage} />
       <TextField label="Site name" required value={name} onChange={(e) => setName(e.target.value)} error={error?.field("name")} />
       <TextField
         label="Domain (optional)"

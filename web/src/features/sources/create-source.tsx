@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
-import { ApiError } from "../../api/client";
+import { useState } from "react";
+import { apiError } from "../../api/client";
 import { Button } from "../../components/ui/button";
-import { FormError, SelectField, TextField } from "../../components/ui/field";
+import { FormError, SelectField, submitWith, TextField } from "../../components/ui/field";
 import { createSource, SOURCE_LABELS, type SourceKind, sourceKeys } from "./queries";
 
 export interface CreatedSource {
@@ -27,14 +27,11 @@ export function CreateSourceForm({ siteId, onCreated }: { siteId: string; onCrea
       onCreated(created);
     },
   });
-  const error = create.error instanceof ApiError ? create.error : undefined;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
+  const error = apiError(create.error);
+  const submit = submitWith(() => create.mutate());
   return (
     <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
-      <FormError message={error && !error.details.length ? error.message : undefined} />
+      <FormError message={error?.formMessage} />
       <TextField
         label="Source name"
         required
