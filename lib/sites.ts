@@ -1,6 +1,15 @@
 import { AppError, notFound } from "./errors";
 import { newId, nowIso } from "./ids";
-import { type CaptchaSettings, deleteSite, getSite, listSites, putSite, type Site, saveSiteSettings } from "./store/sites";
+import {
+  type CaptchaSettings,
+  deleteSite,
+  getSite,
+  getSiteWithContents,
+  listSites,
+  putSite,
+  type Site,
+  saveSiteSettings,
+} from "./store/sites";
 
 export const DEFAULT_REFERENCE_PREFIX = "SUB";
 
@@ -58,6 +67,16 @@ export async function findSite(orgId: string, siteId: string): Promise<Site> {
   const site = await getSite(orgId, siteId);
   if (!site) throw notFound("Site");
   return site;
+}
+
+/**
+ * One site with how many webhooks and forms it still has (archived ones included): what blocks
+ * its deletion, so the dashboard can say so before anyone tries (docs/api.md, "Sites").
+ */
+export async function siteDetail(orgId: string, siteId: string) {
+  const found = await getSiteWithContents(orgId, siteId);
+  if (!found) throw notFound("Site");
+  return { site: siteView(found.site), contents: found.contents };
 }
 
 export async function sitesOf(orgId: string, limit: number, cursor?: string) {

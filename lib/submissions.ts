@@ -1,4 +1,5 @@
 import type { Principal } from "./auth/principal";
+import { loadConfig } from "./config";
 import { AppError, notFound } from "./errors";
 import { findForm } from "./forms";
 import { nowIso } from "./ids";
@@ -25,8 +26,6 @@ export const MAX_BULK_DELETE = 100;
  * the page is answered as it is, with a cursor to continue (docs/api.md, "Submissions").
  */
 export const LIST_MAX_EXAMINED = 1000;
-/** Erasure answers before API Gateway's 30 s limit and tells the caller to continue. */
-export const ERASE_TIME_BUDGET_MS = 20_000;
 
 export interface ListFilters {
   spam: SpamFilter;
@@ -174,7 +173,8 @@ function decodeEraseCursor(cursor: string): EraseCursor {
  */
 export async function eraseByEmail(principal: Principal, siteId: string, address: string, cursor?: string, now = Date.now) {
   const email = address.trim().toLowerCase();
-  const deadline = now() + ERASE_TIME_BUDGET_MS;
+  // Erasure answers before API Gateway's 30 s limit and tells the caller to continue.
+  const deadline = now() + loadConfig().ERASE_TIME_BUDGET_MS;
   // A site can no longer be deleted while it has forms, but one deleted before that rule may
   // have left forms behind: erasure by the old site's id still reaches their submissions.
   const [site, siteForms] = await Promise.all([getSite(principal.orgId, siteId), allSiteForms(siteId)]);

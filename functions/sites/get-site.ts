@@ -1,7 +1,7 @@
 import { httpHandler } from "../../lib/http/handler";
-import { findSite, siteView } from "../../lib/sites";
+import { siteDetail } from "../../lib/sites";
 import { route } from "../routes";
 
-export const handler = httpHandler(route("GET /api/v1/sites/{id}"), {}, async ({ principal, params }) => ({
-  site: siteView(await findSite(principal.orgId, params.id)),
-}));
+export const handler = httpHandler(route("GET /api/v1/sites/{id}"), {}, ({ principal, params }) =>
+  siteDetail(principal.orgId, params.id),
+);

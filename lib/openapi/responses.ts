@@ -308,7 +308,7 @@ export const SUCCESS_BODIES: Record<string, z.ZodMiniType> = {
 
   "POST /api/v1/sites": envelope(z.strictObject({ site })),
   "GET /api/v1/sites": envelope(z.strictObject({ sites: z.array(site), nextCursor })),
-  "GET /api/v1/sites/{id}": envelope(z.strictObject({ site })),
+  "GET /api/v1/sites/{id}": envelope(z.strictObject({ site, contents: z.strictObject({ webhooks: count, forms: count }) })),
   "PUT /api/v1/sites/{id}": envelope(z.strictObject({ site })),
   "DELETE /api/v1/sites/{id}": envelope(message),
 

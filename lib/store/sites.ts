@@ -46,6 +46,25 @@ export async function getSite(orgId: string, siteId: string): Promise<Site | und
   return out.Item ? toSite(out.Item) : undefined;
 }
 
+/**
+ * A site with what would keep it from being deleted, read from the counters on the same item
+ * (one read). A form stored before sites counted their forms is not in the count; the delete
+ * itself still finds it (`deleteSite`).
+ */
+export async function getSiteWithContents(
+  orgId: string,
+  siteId: string,
+): Promise<{ site: Site; contents: SiteContents } | undefined> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.site(orgId, siteId) }));
+  return out.Item ? { site: toSite(out.Item), contents: counted(out.Item) } : undefined;
+}
+
+/** The webhook and form counters kept on a site item. */
+const counted = (item: Record<string, unknown>): SiteContents => {
+  const read = (name: string) => Math.max(0, Number(item[name] ?? 0));
+  return { webhooks: read("webhookCount"), forms: read(SITE_FORM_COUNTER) };
+};
+
 export const listSites = (orgId: string, limit: number, cursor?: string) =>
   queryPage({
     partition: keys.organization(orgId).pk,
@@ -107,8 +126,8 @@ export interface SiteContents {
 export async function deleteSite(orgId: string, siteId: string): Promise<"OK" | "GONE" | SiteContents> {
   const uncounted = await liveSiteForms(orgId, siteId);
   const contents = (item: Record<string, unknown>): SiteContents => {
-    const counted = (name: string) => Math.max(0, Number(item[name] ?? 0));
-    return { webhooks: counted("webhookCount"), forms: Math.max(counted(SITE_FORM_COUNTER), uncounted) };
+    const { webhooks, forms } = counted(item);
+    return { webhooks, forms: Math.max(forms, uncounted) };
   };
   if (uncounted > 0) {
     const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.site(orgId, siteId), ConsistentRead: true }));

@@ -79,6 +79,40 @@ describe("a site with forms left is 409 SITE_NOT_EMPTY, naming them", () => {
   });
 });
 
+describe("a site's detail says what blocks its deletion before anyone tries", () => {
+  const contents = async (siteId: string) => {
+    const read = await api("GET", `/api/v1/sites/${siteId}`, { token: owner.token });
+    expect(read.status).toBe(200);
+    return read.body.data.contents;
+  };
+
+  test("webhooks and forms, archived ones included, counted until each is permanently deleted", async () => {
+    const t = await intakeTarget("site-contents", undefined, owner);
+    expect(await contents(t.siteId)).toEqual({ webhooks: 1, forms: 0 });
+    accepted(await postIntake(t.webhook, { json: { email: "a@example.com" } }));
+    await linkedForm(t.webhook.id);
+    const builder = (await createForm(t.siteId, "Built")).body.data.form.id as string;
+    await api("DELETE", `/api/v1/forms/${builder}`, { token: owner.token });
+    expect(await contents(t.siteId)).toEqual({ webhooks: 1, forms: 2 });
+
+    await removeForm(builder);
+    const base = `/api/v1/sites/${t.siteId}/webhooks/${t.webhook.id}`;
+    await api("DELETE", base, { token: owner.token });
+    expect(await contents(t.siteId)).toEqual({ webhooks: 1, forms: 1 });
+    expect((await api("DELETE", `${base}?permanent=true`, { token: owner.token })).status).toBe(200);
+    expect(await contents(t.siteId)).toEqual({ webhooks: 0, forms: 0 });
+    expect((await deleteSite(t.siteId)).status).toBe(200);
+    expect((await api("GET", `/api/v1/sites/${t.siteId}`, { token: owner.token })).status).toBe(404);
+  });
+
+  test("another organization's site is 404", async () => {
+    const siteId = await createSite(owner, "not yours");
+    const stranger = await signupOwner("contents-stranger");
+    const foreign = await api("GET", `/api/v1/sites/${siteId}`, { token: stranger.token });
+    expect([foreign.status, foreign.body.error.code]).toEqual([404, "NOT_FOUND"]);
+  });
+});
+
 describe("erasure reaches every submission, whatever happened to the site", () => {
   test("forms a site left behind before deletion was refused are erased through the old site's id", async () => {
     const siteId = await createSite(owner, "deleted long ago");

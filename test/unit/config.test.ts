@@ -74,6 +74,7 @@ describe("parseConfig", () => {
       LOG_LEVEL: "info",
       CAPTCHA_SCORE_VERIFY_URL: "https://www.google.com/recaptcha/api/siteverify",
       CAPTCHA_CHALLENGE_VERIFY_URL: "https://api.hcaptcha.com/siteverify",
+      ERASE_TIME_BUDGET_MS: 20_000,
       CAPTCHA_TIMEOUT_MS: 3000,
       PURGE_GRACE_SECONDS: 60,
       ALLOW_PRIVATE_WEBHOOK_TARGETS: "false",
@@ -150,6 +151,14 @@ describe("parseConfig", () => {
     test.each(positive)("%s rejects non-numbers, fractions, zero, negatives and blanks", (key) => {
       for (const bad of ["abc", "1.5", "0", "-3", "", "  ", "Infinity", "99999999999999999999"]) {
         expect(problemsOf({ ...base, [key]: bad })).toMatch(new RegExp(`^Invalid configuration: ${key}: `));
+      }
+    });
+
+    test("ERASE_TIME_BUDGET_MS takes 0 to 25000 ms (inside API Gateway's 30 s)", () => {
+      expect(parseConfig({ ...base, ERASE_TIME_BUDGET_MS: "0" }).ERASE_TIME_BUDGET_MS).toBe(0);
+      expect(parseConfig({ ...base, ERASE_TIME_BUDGET_MS: "25000" }).ERASE_TIME_BUDGET_MS).toBe(25_000);
+      for (const bad of ["-1", "25001", "1.5", "abc", ""]) {
+        expect(problemsOf({ ...base, ERASE_TIME_BUDGET_MS: bad })).toMatch(/ERASE_TIME_BUDGET_MS: /);
       }
     });
 

@@ -996,6 +996,10 @@ export interface components {
             success: true;
             data: {
                 site: components["schemas"]["Site"];
+                contents: {
+                    webhooks: number;
+                    forms: number;
+                };
             };
         };
         updateSiteResponse: {
