@@ -129,12 +129,20 @@ const submissionRoute = createRoute({
   component: lazyRouteComponent(() => import("./features/inbox/submission-page"), "SubmissionPage"),
 });
 
+// site-settings: a site's settings (name, domain, prefix, captcha, erasure, deletion); the
+// lead re-parents it under the site layout at merge.
+const siteSettingsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/sites/$siteId/settings",
+  component: lazyRouteComponent(() => import("./features/site-settings/settings-page"), "SiteSettingsPage"),
+});
+
 const routeTree = rootRoute.addChildren([
   signInRoute,
   signUpRoute,
   inviteRoute,
   verifyRoute,
-  appRoute.addChildren([homeRoute, sourcesRoute, inboxRoute, spamRoute, submissionRoute]),
+  appRoute.addChildren([homeRoute, sourcesRoute, inboxRoute, spamRoute, submissionRoute, siteSettingsRoute]),
 ]);
 
 export const router = createRouter({ routeTree, context: { queryClient }, defaultPreload: "intent", scrollRestoration: true });

@@ -1,0 +1,160 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useRef, useState } from "react";
+import { ApiError } from "../../api/client";
+import { Button } from "../../components/ui/button";
+import { ConfirmButton } from "../../components/ui/dialog";
+import { FormError, TextField } from "../../components/ui/field";
+import { eraseStep } from "./queries";
+import { Reason } from "./reason";
+
+interface Progress {
+  email: string;
+  state: "running" | "stopping" | "stopped" | "done" | "failed";
+  requests: number;
+  deleted: number;
+  /** Where the erasure goes on from: kept when it stopped or failed, so it can continue. */
+  cursor?: string | undefined;
+  error?: string | undefined;
+}
+
+const plural = (n: number, word: string) => `${n.toLocaleString()} ${word}${n === 1 ? "" : "s"}`;
+
+/** What the progress line says, in words: screen readers hear it as it changes. */
+function describe(p: Progress): string {
+  const sofar = `${plural(p.deleted, "submission")} deleted in ${plural(p.requests, "request")}`;
+  switch (p.state) {
+    case "running":
+      return `Erasing submissions of ${p.email}… ${sofar} so far.`;
+    case "stopping":
+      return `Stopping after the current request… ${sofar} so far.`;
+    case "stopped":
+      return `Stopped: ${sofar}. Submissions not reached yet are still stored.`;
+    case "failed":
+      return `Interrupted: ${sofar}.`;
+    case "done":
+      return `Done: ${plural(p.deleted, "submission")} of ${p.email} erased (${plural(p.requests, "request")}).`;
+  }
+}
+
+/**
+ * Erasure by email (GDPR art. 17, `POST /api/v1/sites/{id}/submissions/erase`): one request
+ * works for a bounded time and answers a `cursor` while it is not `complete`; the page sends
+ * the next one with it, showing the count as it goes, and can stop between requests.
+ */
+export function Erasure({ siteId, allowed, reason }: { siteId: string; allowed: boolean; reason?: string | undefined }) {
+  const queryClient = useQueryClient();
+  const [email, setEmail] = useState("");
+  const [fieldError, setFieldError] = useState<string>();
+  const [progress, setProgress] = useState<Progress>();
+  const stop = useRef(false);
+  const busy = progress?.state === "running" || progress?.state === "stopping";
+
+  async function run(start: Progress) {
+    stop.current = false;
+    let p: Progress = { ...start, state: "running", error: undefined };
+    setProgress(p);
+    try {
+      for (;;) {
+        const answer = await eraseStep(siteId, { email: p.email, ...(p.cursor ? { cursor: p.cursor } : {}) });
+        p = { ...p, requests: p.requests + 1, deleted: p.deleted + answer.deleted, cursor: answer.cursor ?? undefined };
+        if (answer.complete) {
+          p = { ...p, state: "done", cursor: undefined };
+          break;
+        }
+        if (stop.current) {
+          p = { ...p, state: "stopped" };
+          break;
+        }
+        setProgress(p);
+      }
+    } catch (error) {
+      const problem = error instanceof ApiError ? error : undefined;
+      if (problem?.field("email")) {
+        setFieldError(problem.field("email"));
+        setProgress(undefined);
+        return;
+      }
+      p = { ...p, state: "failed", error: problem?.message ?? "The erasure was interrupted." };
+    } finally {
+      // Lists and counts of the site's forms and inboxes changed.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: ["sites", siteId] }),
+        queryClient.invalidateQueries({ queryKey: ["forms"] }),
+        queryClient.invalidateQueries({ queryKey: ["submissions"] }),
+      ]);
+    }
+    setProgress(p);
+  }
+
+  const address = email.trim();
+  const resumable = progress && (progress.state === "stopped" || progress.state === "failed") && progress.cursor;
+  return (
+    <div className="flex flex-col gap-4">
+      <p className="text-sm">
+        Deletes every submission of this site, in every form (archived ones and spam included), in which a field equals this
+        address (case and surrounding spaces ignored). A field that merely contains it is kept. This cannot be undone.
+      </p>
+      <TextField
+        label="Email address to erase"
+        type="email"
+        value={email}
+        onChange={(e) => {
+          setEmail(e.target.value);
+          setFieldError(undefined);
+        }}
+        error={fieldError}
+        disabled={!allowed || busy}
+        autoComplete="off"
+      />
+      <div className="flex flex-wrap items-center gap-3">
+        <ConfirmButton
+          label="Erase submissions"
+          variant="danger"
+          disabled={!allowed || busy || address === ""}
+          title={`Erase every submission of ${address}?`}
+          description={
+            <>
+              <p>
+                Every submission of this site in which a field is <strong>{address}</strong> is deleted for good, in every form,
+                spam included. Large sites take several requests; you can stop between them.
+              </p>
+              <p className="mt-2">This cannot be undone.</p>
+            </>
+          }
+          confirmLabel="Erase"
+          onConfirm={() => {
+            setFieldError(undefined);
+            void run({ email: address, state: "running", requests: 0, deleted: 0 });
+          }}
+        />
+        {busy && (
+          <Button
+            variant="secondary"
+            disabled={progress?.state === "stopping"}
+            onClick={() => {
+              stop.current = true;
+              setProgress((p) => (p ? { ...p, state: "stopping" } : p));
+            }}
+          >
+            Stop
+          </Button>
+        )}
+        {resumable && !busy && (
+          <Button variant="secondary" disabled={!allowed} onClick={() => void run(progress)}>
+            Continue erasing
+          </Button>
+        )}
+        <Reason text={reason} />
+      </div>
+      {progress && (
+        <div className="flex flex-col gap-2">
+          {busy && <progress aria-label="Erasure in progress" className="w-full" />}
+          <p role="status" className="text-sm font-medium">
+            {describe(progress)}
+          </p>
+          <FormError message={progress.error} />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+import { queryOptions } from "@tanstack/react-query";
+import { api, unwrap } from "../../api/client";
+import type { paths } from "../../api/schema";
+
+/** The body of `PUT /api/v1/sites/{id}`, as the API declares it. */
+export type SiteUpdate = NonNullable<paths["/api/v1/sites/{id}"]["put"]["requestBody"]>["content"]["application/json"];
+
+export const siteSettingsKeys = {
+  /** Everything cached about one site (its detail, sources, forms, overview): what a change may move. */
+  site: (siteId: string) => ["sites", siteId] as const,
+  detail: (siteId: string) => ["sites", siteId, "settings"] as const,
+  /** The home page's list of sites. */
+  list: ["sites"] as const,
+};
+
+/** A site with what still blocks its deletion (`contents`: webhooks and forms, archived ones included). */
+export const siteSettingsQuery = (siteId: string) =>
+  queryOptions({
+    queryKey: siteSettingsKeys.detail(siteId),
+    queryFn: async () => (await unwrap(api.GET("/api/v1/sites/{id}", { params: { path: { id: siteId } } }))).data,
+  });
+
+export type SiteDetail = Awaited<ReturnType<NonNullable<ReturnType<typeof siteSettingsQuery>["queryFn"]>>>;
+export type Site = SiteDetail["site"];
+
+export const updateSite = (siteId: string, body: SiteUpdate) =>
+  unwrap(api.PUT("/api/v1/sites/{id}", { params: { path: { id: siteId } }, body })).then((r) => r.data.site);
+
+export const deleteSite = (siteId: string) => unwrap(api.DELETE("/api/v1/sites/{id}", { params: { path: { id: siteId } } }));
+
+/** One erasure request: deletes what it reaches in its time budget and says whether it is done. */
+export const eraseStep = (siteId: string, body: { email: string; cursor?: string }) =>
+  unwrap(api.POST("/api/v1/sites/{id}/submissions/erase", { params: { path: { id: siteId } }, body })).then((r) => r.data);
