@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expectAccessibleInBothThemes } from "./support/a11y";
-import { type Account, apiAs, expect, signIn, submit, test } from "./support/fixtures";
+import { type Account, apiAs, createAccount, expect, signIn, submit, test } from "./support/fixtures";
 import { memberOf, readSite, removeSource } from "./support/site-settings";
 import { send, siteWithSources } from "./support/sources";
 
@@ -95,7 +95,12 @@ test("captcha: choose a kind, its secret write-only (never shown, only replaced)
   expect((await readSite(request, account, siteId)).site.captcha).toBeNull();
 
   await captcha.getByLabel("Secret key").fill(secret);
+  const saved = page.waitForResponse((r) => r.request().method() === "PUT" && r.url().endsWith(`/api/v1/sites/${siteId}`));
   await captcha.getByRole("button", { name: "Save captcha" }).click();
+  // The update's own answer does not echo it either.
+  const answer = await saved;
+  expect(answer.status()).toBe(200);
+  expect(await answer.text()).not.toContain(secret);
   await expect(captcha.getByText("Now: challenge-based captcha, secret key stored.")).toBeVisible();
   // Write-only: the field is empty again, offered only for replacing, and the secret is nowhere.
   await expect(captcha.getByLabel("Replace the secret key")).toHaveValue("");
@@ -298,4 +303,12 @@ test.describe("accessibility", () => {
     await expect(page.getByRole("alertdialog")).toBeVisible();
     await expectAccessibleInBothThemes(page, "site settings: the erasure's confirmation");
   });
+});
+
+test("another organization's site is not found, and shows nothing of it", async ({ signedIn: page, request }) => {
+  const stranger = await createAccount(request);
+  const { siteId } = await siteWithSources(request, stranger, ["Their form"]);
+  await settingsOf(page, siteId);
+  await expect(page.getByRole("alert")).toHaveText("This no longer exists, or it belongs to another organization.");
+  await expect(page.getByRole("heading", { level: 1 })).toBeHidden();
 });
