@@ -228,7 +228,7 @@ test("erasure by email continues over several requests with its cursor, showing 
   await expect(progress).toHaveText("Done: 0 submissions of erase.me@example.com erased (3 requests).");
 });
 
-test("deleting a site: blocked with its reason while sources remain; once empty, a confirmation naming it", async ({
+test("deleting a site: blocked with its reason while sources remain, refused (409) when a form appears meanwhile; once empty, a confirmation naming it", async ({
   signedIn: page,
   request,
   account,
@@ -241,6 +241,21 @@ test("deleting a site: blocked with its reason while sources remain; once empty,
   await expect(danger.getByRole("button", { name: "Delete site" })).toBeDisabled();
 
   for (const source of sources) await removeSource(request, account, siteId, source.id);
+  await page.reload();
+  await expect(danger).toContainText("The site has no sources or forms left: it can be deleted.");
+
+  // Someone builds a form meanwhile: the API refuses (409), the page says why and shows the new count.
+  const { form } = await apiAs<{ form: { id: string } }>(request, account, "POST", `/api/v1/sites/${siteId}/forms`, {
+    name: "Built meanwhile",
+  });
+  await danger.getByRole("button", { name: "Delete site" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete site" }).click();
+  await expect(danger.getByRole("alert")).toHaveText("The site still has sources or forms. (forms: 1 left)");
+  await expect(danger).toContainText("This site still has 1 form (archived ones count)");
+  await expect(danger.getByRole("button", { name: "Delete site" })).toBeDisabled();
+  await apiAs(request, account, "DELETE", `/api/v1/forms/${form.id}`);
+  await apiAs(request, account, "DELETE", `/api/v1/forms/${form.id}?permanent=true`);
+
   await page.reload();
   await expect(danger).toContainText("The site has no sources or forms left: it can be deleted.");
   await danger.getByRole("button", { name: "Delete site" }).click();

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
-import { apiError } from "../../api/client";
+import { type ApiError, apiError } from "../../api/client";
 import { ConfirmButton } from "../../components/ui/dialog";
 import { FormError } from "../../components/ui/field";
 import { useToast } from "../../components/ui/toast";
@@ -8,6 +8,19 @@ import { deleteSite, type SiteDetail, siteSettingsKeys } from "./queries";
 import { Reason } from "./reason";
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/**
+ * Why the delete was refused. `SITE_NOT_EMPTY` names what is left in its details (`forms`,
+ * `webhooks`): a form stored before sites counted their forms is found only by the delete.
+ */
+function refusal(error: ApiError | undefined): string | undefined {
+  if (error?.code !== "SITE_NOT_EMPTY") return error?.message;
+  const left = [
+    ...(error.field("webhooks") ? [`sources: ${error.field("webhooks")}`] : []),
+    ...(error.field("forms") ? [`forms: ${error.field("forms")}`] : []),
+  ];
+  return left.length > 0 ? `${error.message} (${left.join(", ")})` : error.message;
+}
 
 /**
  * Deleting a site (`DELETE /api/v1/sites/{id}`) is refused while it has sources or forms,
@@ -47,7 +60,7 @@ export function DeleteSite({ detail, allowed, reason }: { detail: SiteDetail; al
       ) : (
         <p className="text-sm">The site has no sources or forms left: it can be deleted.</p>
       )}
-      <FormError message={apiError(remove.error)?.message} />
+      <FormError message={refusal(apiError(remove.error))} />
       <div className="flex flex-wrap items-center gap-3">
         <ConfirmButton
           label="Delete site"
