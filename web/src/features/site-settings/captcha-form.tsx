@@ -7,7 +7,7 @@ import { CopyField } from "../../components/ui/copy";
 import { FormError, submitWith, TextField } from "../../components/ui/field";
 import { useToast } from "../../components/ui/toast";
 import { type CaptchaKind, captchaSnippets } from "./captcha-snippets";
-import { type Site, siteSettingsKeys, updateSite } from "./queries";
+import { afterUpdate, type Site, updateSite } from "./queries";
 import { Reason } from "./reason";
 
 type Choice = CaptchaKind | "none";
@@ -91,10 +91,11 @@ export function CaptchaForm({ site, allowed, reason }: { site: Site; allowed: bo
                 ...(choice === "score" && minScore.trim() !== "" ? { minScore: Number(minScore) } : {}),
               },
       }),
-    onSuccess: async () => {
+    onSuccess: async (saved) => {
       setSecret("");
-      toast(choice === "none" ? "Captcha turned off" : "Captcha saved");
-      await queryClient.invalidateQueries({ queryKey: siteSettingsKeys.site(site.id) });
+      setSiteKey(saved.captcha?.siteKey ?? siteKey);
+      toast(saved.captcha ? "Captcha saved" : "Captcha turned off");
+      await afterUpdate(queryClient, saved);
     },
   });
   const error = apiError(save.error);

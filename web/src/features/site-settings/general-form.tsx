@@ -4,7 +4,7 @@ import { apiError } from "../../api/client";
 import { Button } from "../../components/ui/button";
 import { FormError, submitWith, TextField } from "../../components/ui/field";
 import { useToast } from "../../components/ui/toast";
-import { type Site, siteSettingsKeys, updateSite } from "./queries";
+import { afterUpdate, type Site, updateSite } from "./queries";
 import { Reason } from "./reason";
 
 /** Name, domain, reference prefix and whether the site accepts submissions (`PUT /api/v1/sites/{id}`). */
@@ -23,12 +23,14 @@ export function GeneralForm({ site, allowed, reason }: { site: Site; allowed: bo
         referencePrefix: prefix.trim(),
         isActive: active,
       }),
-    onSuccess: async () => {
+    onSuccess: async (saved) => {
+      // What the API stored (the domain lower-cased, the name trimmed).
+      setName(saved.name);
+      setDomain(saved.domain ?? "");
+      setPrefix(saved.referencePrefix);
+      setActive(saved.isActive);
       toast("Site settings saved");
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: siteSettingsKeys.site(site.id) }),
-        queryClient.invalidateQueries({ queryKey: siteSettingsKeys.list, exact: true }),
-      ]);
+      await afterUpdate(queryClient, saved);
     },
   });
   const error = apiError(save.error);

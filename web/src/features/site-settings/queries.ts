@@ -1,4 +1,4 @@
-import { queryOptions } from "@tanstack/react-query";
+import { type QueryClient, queryOptions } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
 import type { paths } from "../../api/schema";
 
@@ -22,6 +22,19 @@ export const siteSettingsQuery = (siteId: string) =>
 
 export type SiteDetail = Awaited<ReturnType<NonNullable<ReturnType<typeof siteSettingsQuery>["queryFn"]>>>;
 export type Site = SiteDetail["site"];
+
+/**
+ * After an update: the page shows the site the API answered at once (the forms keep their own
+ * fields, set from the same answer, so a refetch never resets what someone is typing), and
+ * everything else cached about the site is refetched.
+ */
+export async function afterUpdate(queryClient: QueryClient, site: Site) {
+  queryClient.setQueryData(siteSettingsKeys.detail(site.id), (old: SiteDetail | undefined) => (old ? { ...old, site } : old));
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: siteSettingsKeys.site(site.id) }),
+    queryClient.invalidateQueries({ queryKey: siteSettingsKeys.list, exact: true }),
+  ]);
+}
 
 export const updateSite = (siteId: string, body: SiteUpdate) =>
   unwrap(api.PUT("/api/v1/sites/{id}", { params: { path: { id: siteId } }, body })).then((r) => r.data.site);

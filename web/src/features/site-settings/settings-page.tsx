@@ -47,7 +47,7 @@ export function SiteSettingsPage() {
           />
         </Section>
         <Section id="captcha-heading" title="Captcha">
-          <CaptchaForm key={JSON.stringify(site.captcha)} site={site} allowed={edit.allowed} reason={edit.reason} />
+          <CaptchaForm site={site} allowed={edit.allowed} reason={edit.reason} />
         </Section>
         <Section id="erasure-heading" title="Erase by email (GDPR)">
           <Erasure siteId={site.id} allowed={erase.allowed} reason={erase.reason} />
