@@ -67,7 +67,8 @@ export function throttleFamily(routeKey: string): RouteFamily {
 
 /**
  * API Gateway's access log line. Field names are those of the line each function writes at the
- * end of a request (requestId, route, status, latencyMs), so one Logs Insights query reads both
+ * end of a request (requestId, route, status, latencyMs) with the same meaning, so one Logs
+ * Insights query reads both
  * (docs/operations.md); the rest only the gateway knows. `status` and `latencyMs` are numbers
  * (unquoted in the template) so metric filters can compare and aggregate them; the integration's
  * fields are strings, since a request refused before its integration (throttled, 429) has none.
@@ -77,7 +78,10 @@ export function throttleFamily(routeKey: string): RouteFamily {
  * Variables: https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-logging-variables.html
  */
 export const ACCESS_LOG_FIELDS = {
-  requestId: '"$context.requestId"',
+  // The function's request id (Lambda's, which the functions log and put in a 500's body), so
+  // one id finds a request in both logs; `-` when no function ran. The gateway's own id beside it.
+  requestId: '"$context.integration.requestId"',
+  gatewayRequestId: '"$context.requestId"',
   route: '"$context.routeKey"',
   status: "$context.status",
   latencyMs: "$context.responseLatency",

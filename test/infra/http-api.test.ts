@@ -49,7 +49,11 @@ describe("HTTP API", () => {
     expect(resources[logGroupId]?.Properties.RetentionInDays).toBeGreaterThan(0);
     // Status and latency are numbers, unquoted (test/infra/operations.test.ts checks the fields).
     const format = (stage.Properties.AccessLogSettings.Format as string).replace(/\$context\.(status|responseLatency)\b/g, "0");
-    expect(JSON.parse(format)).toMatchObject({ requestId: "$context.requestId", route: "$context.routeKey" });
+    expect(JSON.parse(format)).toMatchObject({
+      requestId: "$context.integration.requestId",
+      gatewayRequestId: "$context.requestId",
+      route: "$context.routeKey",
+    });
   });
 
   test("an alarm on any 5xx over 5 minutes", () => {
