@@ -47,13 +47,77 @@ export const ROUTE_FAMILY_THROTTLES = {
 
 export type RouteFamily = keyof typeof ROUTE_FAMILY_THROTTLES;
 
-/** The throttling family of a route key: by its path (`$default` is management's). */
-export function throttleFamily(routeKey: string): RouteFamily {
-  const path = routeKey.split(" ")[1] ?? "";
-  if (path.startsWith("/api/v1/incoming/")) return "intake";
-  if (path.startsWith("/api/v1/auth/")) return "auth";
+/**
+ * The path prefix of each route family but management, which is everything else. One list for
+ * the throttles, the access log's metric filters and the dashboard (infra/api-metrics.ts).
+ */
+export const FAMILY_PATH_PREFIX = { intake: "/api/v1/incoming/", auth: "/api/v1/auth/" } as const;
+
+/** The family of a request path. */
+export function pathFamily(path: string): RouteFamily {
+  if (path.startsWith(FAMILY_PATH_PREFIX.intake)) return "intake";
+  if (path.startsWith(FAMILY_PATH_PREFIX.auth)) return "auth";
   return "management";
 }
+
+/** The throttling family of a route key: by its path (`$default` is management's). */
+export function throttleFamily(routeKey: string): RouteFamily {
+  return pathFamily(routeKey.split(" ")[1] ?? "");
+}
+
+/**
+ * API Gateway's access log line. Field names are those of the line each function writes at the
+ * end of a request (requestId, route, status, latencyMs) with the same meaning, so one Logs
+ * Insights query reads both
+ * (docs/operations.md); the rest only the gateway knows. `status` and `latencyMs` are numbers
+ * (unquoted in the template) so metric filters can compare and aggregate them; the integration's
+ * fields are strings, since a request refused before its integration (throttled, 429) has none.
+ * Never a body, a query string (an intake URL may carry its secret as `?key=`), a header or the
+ * caller's address: behind CloudFront it is an edge's, and a visitor's address is personal data
+ * that no question these logs answer needs (docs/operations.md, "Access log").
+ * Variables: https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-logging-variables.html
+ */
+export const ACCESS_LOG_FIELDS = {
+  // The function's request id (Lambda's, which the functions log and put in a 500's body), so
+  // one id finds a request in both logs; `-` when no function ran. The gateway's own id beside it.
+  requestId: '"$context.integration.requestId"',
+  gatewayRequestId: '"$context.requestId"',
+  route: '"$context.routeKey"',
+  status: "$context.status",
+  latencyMs: "$context.responseLatency",
+  method: '"$context.httpMethod"',
+  path: '"$context.path"',
+  requestTime: '"$context.requestTime"',
+  protocol: '"$context.protocol"',
+  responseLength: '"$context.responseLength"',
+  integrationStatus: '"$context.integrationStatus"',
+  integrationLatencyMs: '"$context.integrationLatency"',
+  integrationError: '"$context.integrationErrorMessage"',
+  error: '"$context.error.message"',
+} as const;
+
+/** The access log format: one JSON object per request. */
+export const ACCESS_LOG_FORMAT = `{${Object.entries(ACCESS_LOG_FIELDS)
+  .map(([field, value]) => `"${field}":${value}`)
+  .join(",")}}`;
+
+/**
+ * The AwsSolutions rules that concern an HTTP API route, suppressed on each route resource alone
+ * (not on every child of the API: suppression metadata repeated on each function, role and
+ * permission made one template 650 KB).
+ */
+const ROUTE_SUPPRESSIONS = [
+  {
+    id: "AwsSolutions-APIG4",
+    reason:
+      "Authorization happens in each route's function: session and API-key bearer tokens are looked up in the table by lib/ (routes with auth 'session' or 'bearer' in functions/routes.ts). Routes with auth 'public' (signup, login, $default's 404) are public by design. A Lambda authorizer would add a second invocation and table read per request for no added control.",
+  },
+  {
+    id: "AwsSolutions-COG4",
+    reason:
+      "Inlet has no Cognito user pool: its users authenticate with its own session tokens and API keys, checked by the route functions (see AwsSolutions-APIG4).",
+  },
+];
 
 /** The family limits, each overridable by its context value `<family>Throttle=<rate>/<burst>`. */
 export function familyThrottles(scope: Construct): Record<RouteFamily, { rateLimit: number; burstLimit: number }> {
@@ -112,6 +176,8 @@ export class InletHttpApi extends Construct {
   /** By route key. */
   readonly functions: ReadonlyMap<string, InletFunction>;
   readonly serverErrorAlarm: Alarm;
+  /** The stage's access log (ACCESS_LOG_FIELDS). */
+  readonly accessLogs: LogGroup;
   /** The nested stack of each route family, by family (the handler's folder). */
   readonly routeStacks: ReadonlyMap<string, NestedStack>;
 
@@ -168,7 +234,7 @@ export class InletHttpApi extends Construct {
     });
 
     const throttles = familyThrottles(this);
-    const accessLogs = new LogGroup(this, "LogGroupAccess", {
+    this.accessLogs = new LogGroup(this, "LogGroupAccess", {
       retention: RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
     });
@@ -179,25 +245,8 @@ export class InletHttpApi extends Construct {
       // Any route without settings of its own (none today) falls back to management's limits.
       throttle: throttles.management,
       accessLogSettings: {
-        destination: new LogGroupLogDestination(accessLogs),
-        // Variables: https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-logging-variables.html
-        format: AccessLogFormat.custom(
-          JSON.stringify({
-            requestId: "$context.requestId",
-            ip: "$context.identity.sourceIp",
-            requestTime: "$context.requestTime",
-            method: "$context.httpMethod",
-            path: "$context.path",
-            routeKey: "$context.routeKey",
-            status: "$context.status",
-            protocol: "$context.protocol",
-            responseLength: "$context.responseLength",
-            latencyMs: "$context.responseLatency",
-            integrationLatencyMs: "$context.integrationLatency",
-            integrationError: "$context.integrationErrorMessage",
-            error: "$context.error.message",
-          }),
-        ),
+        destination: new LogGroupLogDestination(this.accessLogs),
+        format: AccessLogFormat.custom(ACCESS_LOG_FORMAT),
       },
     });
 
@@ -207,12 +256,16 @@ export class InletHttpApi extends Construct {
       if (!fn) throw new Error(`No function for ${route.route}`);
       const { method, path } = parseRouteKey(route.route);
       const name = constructName(route.handler);
-      new HttpRoute(scopeOf(route), `Route${name}`, {
+      const httpRoute = new HttpRoute(scopeOf(route), `Route${name}`, {
         httpApi: this.api,
         routeKey: HttpRouteKey.with(path, method),
         integration: new HttpLambdaIntegration(`Integration${name}`, fn.fn),
       });
+      NagSuppressions.addResourceSuppressions(httpRoute.node.defaultChild as Construct, ROUTE_SUPPRESSIONS);
     }
+    const defaultRoute = this.api.node.tryFindChild("DefaultRoute")?.node.defaultChild;
+    if (!defaultRoute) throw new Error("The HTTP API has no default route to suppress APIG4/COG4 on");
+    NagSuppressions.addResourceSuppressions(defaultRoute, ROUTE_SUPPRESSIONS);
 
     // Each route's own limits, by family. The stage names routes by key, so it is created after
     // the nested stacks that create them (a route setting for a route not yet there fails).
@@ -230,29 +283,12 @@ export class InletHttpApi extends Construct {
     for (const fn of functions.values()) setEnvironment(fn.fn, settings);
 
     this.serverErrorAlarm = new Alarm(this, "AlarmServerErrors", {
-      alarmDescription: "The HTTP API returned 5xx responses in the last 5 minutes. See docs/deployment.md.",
+      alarmDescription: "The HTTP API returned 5xx responses in the last 5 minutes. See docs/operations.md (Alarms).",
       metric: this.api.metricServerError({ period: Duration.minutes(5), statistic: "Sum" }),
       threshold: 0,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 1,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
-
-    NagSuppressions.addResourceSuppressions(
-      this,
-      [
-        {
-          id: "AwsSolutions-APIG4",
-          reason:
-            "Authorization happens in each route's function: session and API-key bearer tokens are looked up in the table by lib/ (routes with auth 'session' or 'bearer' in functions/routes.ts). Routes with auth 'public' (signup, login, $default's 404) are public by design. A Lambda authorizer would add a second invocation and table read per request for no added control.",
-        },
-        {
-          id: "AwsSolutions-COG4",
-          reason:
-            "Inlet has no Cognito user pool: its users authenticate with its own session tokens and API keys, checked by the route functions (see AwsSolutions-APIG4).",
-        },
-      ],
-      true,
-    );
   }
 }

@@ -2,13 +2,14 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Duration, RemovalPolicy } from "aws-cdk-lib";
 import { Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
-import { Architecture, LoggingFormat, Runtime } from "aws-cdk-lib/aws-lambda";
+import { Architecture, LoggingFormat, Runtime, Tracing } from "aws-cdk-lib/aws-lambda";
 import { NodejsFunction, type OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
 import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
 import { NagSuppressions } from "cdk-nag";
 import { Construct } from "constructs";
 import { LAMBDA_BUNDLING } from "./bundling";
 import { type FunctionEnvironment, setEnvironment } from "./environment";
+import { tracingFromContext } from "./operator-context";
 
 /** The repository root: entries, the lock file and tsconfig are resolved from here. */
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -63,6 +64,10 @@ export class InletFunction extends Construct {
     });
     this.logGroup.grantWrite(this.role);
 
+    // X-Ray active tracing only when the operator asks for it (`-c tracing=on`): it adds to every
+    // cold start and costs per trace (docs/operations.md, "Tracing").
+    const tracing = tracingFromContext(this);
+
     this.fn = new NodejsFunction(this, "Function", {
       entry: join(PROJECT_ROOT, "functions", `${props.handler}.ts`),
       handler: "handler",
@@ -76,6 +81,7 @@ export class InletFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       loggingFormat: LoggingFormat.JSON,
+      tracing: tracing ? Tracing.ACTIVE : undefined,
       // One set of options (infra/bundling.ts), shared with the bench and the bundle-size test.
       bundling: {
         ...LAMBDA_BUNDLING,
@@ -91,6 +97,23 @@ export class InletFunction extends Construct {
           "nodejs22.x is pinned on purpose: bundles target node22 and the local stack and tests run on Node 20/22, so a runtime upgrade (nodejs24.x) is a deliberate change made in FUNCTION_DEFAULTS after testing, not a silent bump. Node.js 22 is an active LTS release with security support until April 2027.",
       },
     ]);
+
+    if (tracing) {
+      // The code captures its SDK clients when TRACING is on (lib/config.ts).
+      setEnvironment(this.fn, { TRACING: "on" });
+      NagSuppressions.addResourceSuppressions(
+        this.role,
+        [
+          {
+            id: "AwsSolutions-IAM5",
+            reason:
+              "Active tracing (CDK context `tracing=on`) grants xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permission (https://docs.aws.amazon.com/xray/latest/devguide/security_iam_service-with-iam.html), so their resource is '*'.",
+            appliesTo: ["Resource::*"],
+          },
+        ],
+        true,
+      );
+    }
 
     if (props.environment) setEnvironment(this.fn, props.environment);
   }

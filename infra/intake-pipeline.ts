@@ -32,6 +32,16 @@ export const CONSUMER_MAX_BATCHING_WINDOW_SECONDS = 1;
  */
 export const INTAKE_VISIBILITY_TIMEOUT_SECONDS = 6 * CONSUMER_TIMEOUT_SECONDS;
 
+/**
+ * At most this many consumer instances at once (the event source's maximum concurrency, 2 to
+ * 1000). Every function of the stack shares the account's regional concurrency quota, which a new
+ * account may have as low as 10: without a cap a burst of intake would scale the consumer up and
+ * leave the API's functions throttled. Five drains 50 messages per batch round, far beyond the
+ * plans' volumes; docs/operations.md ("Concurrency") says how to check and raise the quota.
+ * https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-scaling.html#events-sqs-max-concurrency
+ */
+export const CONSUMER_MAX_CONCURRENCY = 5;
+
 /** Receives before a message moves to the DLQ: a few retries, then a human looks at it. */
 export const INTAKE_MAX_RECEIVE_COUNT = 5;
 
@@ -71,14 +81,15 @@ export class IntakePipeline extends Construct {
       throw new Error("The intake queue's visibility timeout must be at least 6 times the consumer's timeout");
     }
 
-    // Both queues hold undelivered submissions: kept if the stack is deleted.
+    // Both queues hold undelivered submissions: kept if the stack is deleted or they are replaced,
+    // removed only when the stack's first create rolls back (nothing can be in them yet).
     this.deadLetterQueue = new Queue(this, "QueueDeadLetter", {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       // Longer than the intake queue's 4 days: a standard queue keeps a message's original
       // enqueue time when it is moved to the DLQ, so the DLQ must retain it longer.
       retentionPeriod: Duration.days(14),
-      removalPolicy: RemovalPolicy.RETAIN,
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     });
     NagSuppressions.addResourceSuppressions(this.deadLetterQueue, [
       {
@@ -93,7 +104,7 @@ export class IntakePipeline extends Construct {
       enforceSSL: true,
       visibilityTimeout: Duration.seconds(INTAKE_VISIBILITY_TIMEOUT_SECONDS),
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: INTAKE_MAX_RECEIVE_COUNT },
-      removalPolicy: RemovalPolicy.RETAIN,
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     });
 
     const pipeLogGroup = new LogGroup(this, "LogGroupPipe", {
@@ -153,7 +164,7 @@ export class IntakePipeline extends Construct {
 
     this.deadLetterAlarm = new Alarm(this, "AlarmDeadLetter", {
       alarmDescription:
-        "The intake DLQ holds messages: submissions the consumer failed repeatedly, or stream records the pipe could not deliver. See docs/deployment.md.",
+        "The intake DLQ holds messages: submissions the consumer failed repeatedly, or stream records the pipe could not deliver. See docs/operations.md (Alarms).",
       metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
         period: Duration.minutes(5),
         statistic: "Maximum",
@@ -186,12 +197,20 @@ export class IntakePipeline extends Construct {
         batchSize: QUEUE_CONSUMER.batchSize,
         maxBatchingWindow: Duration.seconds(CONSUMER_MAX_BATCHING_WINDOW_SECONDS),
         reportBatchItemFailures: true,
+        maxConcurrency: CONSUMER_MAX_CONCURRENCY,
       }),
     );
 
+    // aws-cdk issue 31211: a pipe created while its table's new stream is not yet readable fails
+    // with "Cannot access stream", intermittently. The pipe therefore waits for the consumer
+    // (function, role, event source), which buys the stream time; the stack also orders it after
+    // the HTTP API's stage (infra/stack.ts), the last of the slow resources. The retry, if it
+    // still happens, is in docs/operations.md ("First deploy").
+    this.pipe.node.addDependency(this.consumer);
+
     this.consumerErrorAlarm = new Alarm(this, "AlarmConsumerErrors", {
       alarmDescription:
-        "The intake consumer function threw or timed out in the last 5 minutes, so whole batches return to the queue. Messages it reports as failed do not count here: they end in the DLQ (see its alarm). See docs/deployment.md.",
+        "The intake consumer function threw or timed out in the last 5 minutes, so whole batches return to the queue. Messages it reports as failed do not count here: they end in the DLQ (see its alarm). See docs/operations.md (Alarms).",
       metric: this.consumer.fn.metricErrors({ period: Duration.minutes(5), statistic: "Sum" }),
       threshold: 0,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,

@@ -1,11 +1,15 @@
 import { CfnOutput, Stack, type StackProps } from "aws-cdk-lib";
 import type { Construct } from "constructs";
+import { InletAlarms } from "./alarms";
+import { ApiFamilyMetrics } from "./api-metrics";
 import { DataStore } from "./data-store";
 import { requirePlatformAdmins, setEnvironment, webDomainFromContext } from "./environment";
 import { ExportStorage } from "./exports";
 import { InletHttpApi } from "./http-api";
 import { InletFunction } from "./inlet-function";
 import { IntakePipeline } from "./intake-pipeline";
+import { alarmEmailFromContext, requireSender } from "./operator-context";
+import { GRAPHED_ROUTES, OpsDashboard } from "./ops-dashboard";
 import { WebHosting } from "./web-hosting";
 
 export interface InletStackProps extends StackProps {
@@ -24,11 +28,14 @@ export class InletStack extends Stack {
   readonly http: InletHttpApi;
   readonly exports: ExportStorage;
   readonly web: WebHosting;
+  readonly alarms: InletAlarms;
+  readonly opsDashboard: OpsDashboard;
 
   constructor(scope: Construct, id: string, props: InletStackProps) {
     const { webDist, ...stackProps } = props;
     super(scope, id, stackProps);
     requirePlatformAdmins(this);
+    requireSender(this);
     const domain = webDomainFromContext(this);
 
     this.dataStore = new DataStore(this, "DataStore");
@@ -51,7 +58,47 @@ export class InletStack extends Stack {
       }
     }
 
+    // aws-cdk issue 31211 (infra/intake-pipeline.ts): the pipe is created last, after the stage,
+    // which waits for every route family's stack and so for the distribution. Records written
+    // before it starts are still read: it starts at the stream's oldest record (24 h).
+    this.intake.pipe.node.addDependency(this.http.stage);
+
+    const families = new ApiFamilyMetrics(this, "ApiMetrics", { accessLogs: this.http.accessLogs });
+    this.alarms = new InletAlarms(this, "Alarms", {
+      table: this.dataStore.table,
+      queue: this.intake.queue,
+      intakeFamily: families.families.intake,
+      existing: [this.http.serverErrorAlarm, this.intake.deadLetterAlarm, this.intake.consumerErrorAlarm],
+      email: alarmEmailFromContext(this),
+    });
+    const graphed = new Map(
+      GRAPHED_ROUTES.map((route) => {
+        const fn = this.http.functions.get(route);
+        if (!fn) throw new Error(`The dashboard graphs ${route}, which is not in functions/routes.ts`);
+        return [route as string, fn.fn] as const;
+      }),
+    );
+    graphed.set("consumer", this.intake.consumer.fn);
+    this.opsDashboard = new OpsDashboard(this, "Operations", {
+      families: families.families,
+      functions: graphed,
+      table: this.dataStore.table,
+      queue: this.intake.queue,
+      deadLetterQueue: this.intake.deadLetterQueue,
+      pipe: this.intake.pipe,
+    });
+
     new CfnOutput(this, "OutputDashboardUrl", { key: "DashboardUrl", value: this.web.url });
+    new CfnOutput(this, "OutputOperationsDashboardUrl", {
+      key: "OperationsDashboardUrl",
+      description: "The CloudWatch dashboard of this deployment (docs/operations.md)",
+      value: this.opsDashboard.url,
+    });
+    new CfnOutput(this, "OutputAlarmTopicArn", {
+      key: "AlarmTopicArn",
+      description: "Every alarm notifies this SNS topic; subscribe with -c alarmEmail=... or in the console",
+      value: this.alarms.topic.topicArn,
+    });
     new CfnOutput(this, "OutputDistributionDomainName", {
       key: "DistributionDomainName",
       description: "Point the custom domain's DNS (CNAME or alias) here",

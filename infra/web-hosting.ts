@@ -27,7 +27,9 @@ import { BucketDeployment, CacheControl, Source } from "aws-cdk-lib/aws-s3-deplo
 import { Secret } from "aws-cdk-lib/aws-secretsmanager";
 import { NagSuppressions } from "cdk-nag";
 import { Construct } from "constructs";
+import { PREFLIGHT_HEADERS } from "../lib/intake/cors";
 import type { WebDomain } from "./environment";
+import { FAMILY_PATH_PREFIX } from "./http-api";
 
 /** lib/http/client-ip.ts's EDGE_HEADER, as CloudFront sends it. */
 export const EDGE_HEADER_NAME = "X-Inlet-Edge";
@@ -42,6 +44,11 @@ import {
 
 /** The API's path pattern: everything under it goes to the HTTP API, never to the bucket. */
 export const API_PATH_PATTERN = "/api/*";
+
+/** Intake's path pattern: the same origin as the API, with CORS on every answer (below). */
+export const INTAKE_PATH_PATTERN = `${FAMILY_PATH_PREFIX.intake}*`;
+
+const listOf = (header: string) => header.split(",").map((item) => item.trim());
 
 /**
  * Client-side routing (viewer request, default behaviour only, so `/api/*` is untouched): a path
@@ -139,6 +146,33 @@ export class WebHosting extends Construct {
       },
     });
 
+    // Intake's answers carry CORS (lib/intake/cors.ts) so a page's script can read why a post
+    // failed. The functions set it on theirs; API Gateway's own answers have none: its 429 when a
+    // route's throttle is exceeded, its 500/503 when the integration fails, and an HTTP API has no
+    // gateway responses to add headers to (those are REST APIs'). This policy adds the same
+    // headers to every intake answer that lacks them (OriginOverride false: a function's own
+    // headers pass unchanged). CloudFront adds CORS headers to answers to requests with an Origin
+    // header, which is every cross-origin fetch. docs/operations.md, "CORS on the gateway's answers".
+    const intakeHeaders = new ResponseHeadersPolicy(this, "HeadersIntake", {
+      comment: "Inlet intake: HSTS, nosniff and CORS on every answer, API Gateway's own included",
+      securityHeadersBehavior: {
+        strictTransportSecurity: {
+          accessControlMaxAge: Duration.seconds(HSTS_MAX_AGE_SECONDS),
+          includeSubdomains: true,
+          override: true,
+        },
+        contentTypeOptions: { override: true },
+      },
+      corsBehavior: {
+        accessControlAllowOrigins: [PREFLIGHT_HEADERS["access-control-allow-origin"]],
+        accessControlAllowMethods: listOf(PREFLIGHT_HEADERS["access-control-allow-methods"]),
+        accessControlAllowHeaders: listOf(PREFLIGHT_HEADERS["access-control-allow-headers"]),
+        accessControlMaxAge: Duration.seconds(Number(PREFLIGHT_HEADERS["access-control-max-age"])),
+        accessControlAllowCredentials: false,
+        originOverride: false,
+      },
+    });
+
     // The API's hostname from its endpoint (`https://<id>.execute-api.<region>.amazonaws.com`),
     // not from the stage: the stage waits for every route's nested stack, whose functions take
     // this distribution's URL as BASE_URL, so naming the stage here would be a cycle.
@@ -184,7 +218,17 @@ export class WebHosting extends Construct {
         responseHeadersPolicy: dashboardHeaders,
         functionAssociations: [{ eventType: FunctionEventType.VIEWER_REQUEST, function: routing }],
       },
+      // In order of precedence: CloudFront takes the first pattern a path matches.
       additionalBehaviors: {
+        [INTAKE_PATH_PATTERN]: {
+          origin: apiOrigin,
+          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: AllowedMethods.ALLOW_ALL,
+          cachePolicy: CachePolicy.CACHING_DISABLED,
+          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          responseHeadersPolicy: intakeHeaders,
+          compress: false,
+        },
         [API_PATH_PATTERN]: {
           origin: apiOrigin,
           // Secrets travel in intake URLs and headers: a plain-HTTP request is refused (403),

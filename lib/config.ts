@@ -201,6 +201,11 @@ const SETTINGS = {
   /** scrypt cost. 2^15 in production; tests may lower it to keep the suite fast. */
   PASSWORD_HASH_COST: withDefault(int({ min: 2, max: 2 ** 30, powerOfTwo: true }), 32768),
   LOG_LEVEL: withDefault(oneOf(["debug", "info", "warn", "error"]), "info"),
+  /**
+   * "on" when the deployment runs with X-Ray active tracing (CDK context `tracing`,
+   * docs/operations.md): the code then captures its AWS SDK clients. Off by default.
+   */
+  TRACING: withDefault(oneOf(["on", "off"]), "off"),
   /** Captcha siteverify endpoints (reCAPTCHA v3 for `score`, hCaptcha for `challenge`). */
   CAPTCHA_SCORE_VERIFY_URL: withDefault(url(), "https://www.google.com/recaptcha/api/siteverify"),
   CAPTCHA_CHALLENGE_VERIFY_URL: withDefault(url(), "https://api.hcaptcha.com/siteverify"),

@@ -3,18 +3,30 @@ import { QUEUE_CONSUMER, ROUTES } from "../../functions/routes";
 import { INTAKE_FILTER_PATTERNS } from "../../infra/intake-filter";
 import {
   CONSUMER_MAX_BATCHING_WINDOW_SECONDS,
+  CONSUMER_MAX_CONCURRENCY,
   INTAKE_MAX_RECEIVE_COUNT,
   INTAKE_VISIBILITY_TIMEOUT_SECONDS,
 } from "../../infra/intake-pipeline";
 import { TABLE_WRITES } from "../../infra/table-grants";
-import { actionsOf, asList, loadApp, onlyLogicalId, type Resource, type Statement, synth } from "./support";
+import {
+  actionsOf,
+  asList,
+  DEPLOY_CONTEXT,
+  loadApp,
+  onlyLogicalId,
+  type Resource,
+  type Statement,
+  type Synthesized,
+  synth,
+} from "./support";
 
 let template: Template;
 let resources: Record<string, Resource>;
 let tableId: string;
+let app: Synthesized;
 
 beforeAll(() => {
-  const app = loadApp();
+  app = loadApp();
   ({ template, resources } = app);
   tableId = onlyLogicalId(app.template, "AWS::DynamoDB::Table");
 });
@@ -159,8 +171,26 @@ describe("intake consumer", () => {
       BatchSize: QUEUE_CONSUMER.batchSize,
       MaximumBatchingWindowInSeconds: CONSUMER_MAX_BATCHING_WINDOW_SECONDS,
       FunctionResponseTypes: ["ReportBatchItemFailures"],
+      // A burst of intake cannot take the account's whole concurrency quota from the API.
+      ScalingConfig: { MaximumConcurrency: CONSUMER_MAX_CONCURRENCY },
     });
     expect(CONSUMER_MAX_BATCHING_WINDOW_SECONDS).toBeLessThanOrEqual(5);
+    expect(CONSUMER_MAX_CONCURRENCY).toBeGreaterThanOrEqual(2);
+    expect(CONSUMER_MAX_CONCURRENCY).toBeLessThanOrEqual(10);
+  });
+
+  test("the pipe is created after the consumer and the API's stage (aws-cdk issue 31211: a new stream is not readable at once)", () => {
+    const [pipeId, pipe] = Object.entries(resources).find(([, r]) => r.Type === "AWS::Pipes::Pipe") as [
+      string,
+      Resource & { DependsOn?: string[] },
+    ];
+    const parent = app.templates[0]?.template.toJSON() as { Resources: Record<string, { DependsOn?: string[] }> };
+    const dependsOn = parent.Resources[pipeId]?.DependsOn ?? [];
+    expect(pipe.Type).toBe("AWS::Pipes::Pipe");
+    const [fnId] = consumer();
+    const stageId = onlyLogicalId(template, "AWS::ApiGatewayV2::Stage");
+    const mappingId = Object.entries(resources).find(([, r]) => r.Type === "AWS::Lambda::EventSourceMapping")?.[0];
+    expect(dependsOn).toEqual(expect.arrayContaining([fnId, mappingId, stageId]));
   });
 
   test("the queue's visibility timeout is at least 6 times the consumer's timeout", () => {
@@ -248,16 +278,24 @@ describe("notification emails", () => {
     });
   };
 
-  test("only the consumer and the account-email routes may send, only ses:SendEmail, on any identity when no sesIdentity is given (suppression justified)", () => {
+  test("only the consumer and the account-email routes may send, only ses:SendEmail, on the required identity", () => {
     const roles = sendingRoles(resources);
     expect(roles).toHaveLength(4);
     const found = sesStatements(resources);
     expect(found.flatMap((f) => f.roles).sort()).toEqual([...roles].sort());
     for (const { statement } of found) {
-      expect(statement).toEqual(expect.objectContaining({ Effect: "Allow", Action: "ses:SendEmail", Resource: "*" }));
+      expect(statement).toEqual(expect.objectContaining({ Effect: "Allow", Action: "ses:SendEmail" }));
+      expect(JSON.stringify(statement.Resource)).toContain(`:identity/${DEPLOY_CONTEXT.sesIdentity}`);
     }
-    // The schema's default sender applies: no NOTIFY_FROM in the environment.
-    expect(consumerIn(resources).Properties.Environment.Variables.NOTIFY_FROM).toBeUndefined();
+    expect(consumerIn(resources).Properties.Environment.Variables.NOTIFY_FROM).toBe(DEPLOY_CONTEXT.notifyFrom);
+  });
+
+  test("the sender and its SES identity are required: synth stops with how to give them", () => {
+    for (const missing of [{ notifyFrom: undefined }, { notifyFrom: "  " }]) {
+      expect(() => synth(missing)).toThrow(/context value notifyFrom is required.*-c "notifyFrom=.*-c sesIdentity=/);
+    }
+    expect(() => synth({ sesIdentity: "" })).toThrow(/context value sesIdentity is required/);
+    expect(() => synth({ notifyFrom: undefined, sesIdentity: undefined })).toThrow(/notifyFrom and sesIdentity are required/);
   });
 
   test("notifyFrom and sesIdentity context: the sender reaches the consumer, the grant is scoped to the identity", () => {

@@ -75,10 +75,18 @@ export function fakeWebDist(): string {
   return dir;
 }
 
+/** The context every deployment must give (README, "Deploy"). */
+export const DEPLOY_CONTEXT = {
+  platformAdminEmails: "ops@example.com",
+  notifyFrom: "Acme Forms <forms@example.com>",
+  sesIdentity: "example.com",
+} as const;
+
 export function synth(context: Record<string, unknown> = {}): Synthesized {
-  // A deployment must name its platform admins (infra/environment.ts, requirePlatformAdmins).
+  // A deployment must name its platform admins (infra/environment.ts, requirePlatformAdmins) and
+  // its notification sender with that sender's SES identity (infra/operator-context.ts).
   const app = new App({
-    context: { ...cdkJson.context, "aws:cdk:bundling-stacks": [], platformAdminEmails: "ops@example.com", ...context },
+    context: { ...cdkJson.context, "aws:cdk:bundling-stacks": [], ...DEPLOY_CONTEXT, ...context },
   });
   const stack = new InletStack(app, "Inlet", { webDist: fakeWebDist() });
   Aspects.of(app).add(new AwsSolutionsChecks());

@@ -2,8 +2,9 @@ import type { Stack } from "aws-cdk-lib";
 import { Annotations, Match, type Template } from "aws-cdk-lib/assertions";
 import { CachePolicy, OriginRequestPolicy } from "aws-cdk-lib/aws-cloudfront";
 import { DASHBOARD_CSP, DASHBOARD_HEADERS, IMMUTABLE_CACHE_CONTROL, INDEX_CACHE_CONTROL } from "../../infra/web-headers";
-import { API_PATH_PATTERN, EDGE_HEADER_NAME } from "../../infra/web-hosting";
+import { API_PATH_PATTERN, EDGE_HEADER_NAME, INTAKE_PATH_PATTERN } from "../../infra/web-hosting";
 import { EDGE_HEADER } from "../../lib/http/client-ip";
+import { PREFLIGHT_HEADERS } from "../../lib/intake/cors";
 import { expectPrivateBucket, inletFunctions, loadApp, onlyLogicalId, type Resource, synth } from "./support";
 
 const CERTIFICATE_ARN = "arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-4e5f-6789-abcd-ef0123456789";
@@ -32,6 +33,35 @@ function routingHandler(): (event: { request: { uri: string } }) => { uri: strin
   return new Function(`${fn.Properties.FunctionCode}\nreturn handler;`)();
 }
 
+describe("CORS on every intake answer, API Gateway's own included", () => {
+  const intakeBehavior = () =>
+    (config.CacheBehaviors as Record<string, any>[]).find((b) => b.PathPattern === INTAKE_PATH_PATTERN);
+
+  test("intake's paths match before /api/* and go to the same origin, uncached, with everything the viewer sent but Host", () => {
+    const patterns = (config.CacheBehaviors as { PathPattern: string }[]).map((b) => b.PathPattern);
+    expect(patterns).toEqual([INTAKE_PATH_PATTERN, API_PATH_PATTERN]);
+    expect(INTAKE_PATH_PATTERN).toBe("/api/v1/incoming/*");
+    const intake = intakeBehavior();
+    const api = apiBehavior();
+    for (const key of ["TargetOriginId", "AllowedMethods", "CachePolicyId", "OriginRequestPolicyId", "ViewerProtocolPolicy"]) {
+      expect([key, intake?.[key]]).toEqual([key, api?.[key]]);
+    }
+  });
+
+  test("its headers policy adds intake's CORS headers where an answer lacks them (API Gateway's 429 and 5xx) and keeps the functions' own", () => {
+    const policy = policyOf(intakeBehavior()?.ResponseHeadersPolicyId);
+    expect(policy.CorsConfig).toEqual({
+      AccessControlAllowOrigins: { Items: [PREFLIGHT_HEADERS["access-control-allow-origin"]] },
+      AccessControlAllowMethods: { Items: ["GET", "POST", "OPTIONS"] },
+      AccessControlAllowHeaders: { Items: ["content-type", "x-webhook-key", "idempotency-key"] },
+      AccessControlMaxAgeSec: 86400,
+      AccessControlAllowCredentials: false,
+      OriginOverride: false,
+    });
+    expect(policy.SecurityHeadersConfig).toEqual(policyOf(apiBehavior()?.ResponseHeadersPolicyId).SecurityHeadersConfig);
+  });
+});
+
 describe("one distribution for the dashboard and the API", () => {
   test("the default behaviour serves the private bucket through origin access control, with the routing function", () => {
     const behavior = config.DefaultCacheBehavior;
@@ -58,7 +88,7 @@ describe("one distribution for the dashboard and the API", () => {
 
   test("/api/* goes to the HTTP API: every method, no caching, everything the viewer sent but Host", () => {
     const behavior = apiBehavior();
-    expect(config.CacheBehaviors).toHaveLength(1);
+    expect(config.CacheBehaviors).toHaveLength(2);
     expect(behavior).toMatchObject({
       AllowedMethods: expect.arrayContaining(["GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"]),
       CachePolicyId: CachePolicy.CACHING_DISABLED.cachePolicyId,
