@@ -43,14 +43,19 @@ async function conditionalUpdate(input: ConstructorParameters<typeof UpdateComma
   }
 }
 
-/** Puts an endpoint on its site's failing list (or moves it to the top with its latest failure). */
+/**
+ * Puts an endpoint on its site's failing list, or records its latest failure there. Its place in
+ * the list (`gsi1sk`) is set by its first failure and kept while it keeps failing: a changed
+ * index key costs the index a delete and a put, and the entry would flicker out of a query
+ * between the two.
+ */
 export function markEndpointFailing(endpoint: Pick<OutboundEndpoint, "formId" | "id" | "siteId">, failure: EndpointFailure) {
   const index = keys.failingEndpointIndex(endpoint.siteId, failure.failedAt, endpoint.id);
   return conditionalUpdate({
     TableName: tableName(),
     Key: keys.outboundEndpoint(endpoint.formId, endpoint.id),
     UpdateExpression:
-      "SET failing = :failing, failingSince = if_not_exists(failingSince, :at), healthAt = :at, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk",
+      "SET failing = :failing, failingSince = if_not_exists(failingSince, :at), healthAt = :at, gsi1pk = :gsi1pk, gsi1sk = if_not_exists(gsi1sk, :gsi1sk)",
     ConditionExpression: LATER_NOT_RECORDED,
     ExpressionAttributeValues: { ":failing": failure, ":at": failure.failedAt, ":gsi1pk": index.gsi1pk, ":gsi1sk": index.gsi1sk },
   });
@@ -67,7 +72,7 @@ export function clearEndpointFailing(endpoint: Pick<OutboundEndpoint, "formId" |
   });
 }
 
-/** The site's failing endpoints, latest failure first (GSI1, eventually consistent: a second late at most). */
+/** The site's failing endpoints, the most recently started failing first (GSI1, eventually consistent: a second late at most). */
 export async function listFailingEndpoints(siteId: string, limit = MAX_FAILING_LISTED): Promise<FailingEndpoint[]> {
   const out = await db().send(
     new QueryCommand({

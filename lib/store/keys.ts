@@ -55,11 +55,11 @@ export const keys = {
   siteDaySortKey: (day: string) => `DAY#${day}`,
   /**
    * An outbound endpoint whose latest attempt failed, in its site's index of failing endpoints
-   * (GSI1, sparse: only set while failing), newest failure first.
+   * (GSI1, sparse: only set while failing), the most recently started failing first.
    */
-  failingEndpointIndex: (siteId: string, failedAt: string, endpointId: string) => ({
+  failingEndpointIndex: (siteId: string, failingSince: string, endpointId: string) => ({
     gsi1pk: `SITE#${siteId}#FAILING`,
-    gsi1sk: `${failedAt}#${endpointId}`,
+    gsi1sk: `${failingSince}#${endpointId}`,
   }),
   failingEndpointIndexPartition: (siteId: string) => `SITE#${siteId}#FAILING`,
 

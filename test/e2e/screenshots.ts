@@ -135,7 +135,7 @@ async function photograph({ siteId, formId }: { siteId: string; formId: string }
     await page.screenshot({ path: join(OUT, "inbox.png") });
     await page.setViewportSize({ width: 1280, height: 760 });
 
-    await page.goto(`${BASE}/sites/${siteId}`);
+    await page.goto(`${BASE}/sites/${siteId}/sources`);
     await page.getByRole("button", { name: "New source" }).click();
     await page.getByLabel("Source name").fill("Pricing page form");
     await page.getByRole("button", { name: "Create source" }).click();
