@@ -24,7 +24,7 @@ function submission(overrides: Partial<Submission> = {}): Submission {
   const id = newId("submission");
   return {
     id,
-    orgId: newId("org"),
+    orgId: newId("organization"),
     siteId: newId("site"),
     formId: newId("form"),
     webhookId: newId("webhook"),

@@ -52,5 +52,20 @@ export async function failingEndpoint(
     { name: "Grace Hopper", email: "grace@example.com", message: "Please send the brochure." },
     BROWSER,
   );
+  // The pipeline makes the attempt a moment later: arranged once the overview lists it.
+  await expect
+    .poll(
+      async () =>
+        (
+          await apiAs<{ failingDeliveries: { endpointId: string }[] }>(
+            request,
+            account,
+            "GET",
+            `/api/v1/sites/${site.siteId}/overview`,
+          )
+        ).failingDeliveries.map((f) => f.endpointId),
+      { timeout: 30_000 },
+    )
+    .toEqual([endpoint.id]);
   return endpoint;
 }
