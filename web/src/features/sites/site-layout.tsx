@@ -17,7 +17,7 @@ export const SITE_SECTIONS = [
 ] as const;
 
 const sectionLink =
-  "-mb-px border-b-2 border-transparent px-3 py-2 text-sm font-medium text-slate-700 no-underline hover:text-slate-950 dark:text-slate-300 dark:hover:text-white";
+  "-mb-px border-b-2 px-3 py-2 text-sm font-medium text-slate-700 no-underline hover:text-slate-950 dark:text-slate-300 dark:hover:text-white";
 // The current section is marked by weight and an underline bar as well as colour, and by aria-current.
 const currentLink = "border-indigo-700 font-semibold text-slate-950 dark:border-indigo-300 dark:text-white";
 
@@ -61,6 +61,7 @@ export function SiteLayout() {
               activeOptions={{ exact: section.exact, includeSearch: false }}
               className={sectionLink}
               activeProps={{ className: currentLink, "aria-current": "page" }}
+              inactiveProps={{ className: "border-transparent" }}
             >
               {section.label}
             </Link>
