@@ -68,6 +68,8 @@ export const ROUTES = [
   { route: "GET /api/v1/sites/{id}", handler: "sites/get-site", ...BEARER, permission: "sites.view", ...READ },
   { route: "PUT /api/v1/sites/{id}", handler: "sites/update-site", ...BEARER, permission: "sites.edit", ...WRITE },
   { route: "DELETE /api/v1/sites/{id}", handler: "sites/delete-site", ...BEARER, permission: "sites.delete", ...WRITE },
+  // overview: a site's daily counts, busiest sources and forms, failing outbound endpoints
+  { route: "GET /api/v1/sites/{id}/overview", handler: "sites/get-site-overview", ...BEARER, permission: "submissions.view", ...READ },
 
   { route: "GET /api/v1/sites/{id}/webhooks", handler: "webhooks/list-webhooks", ...BEARER, permission: "sites.view", ...READ },
   { route: "POST /api/v1/sites/{id}/webhooks", handler: "webhooks/create-webhook", ...BEARER, permission: "sites.edit", ...WRITE },

@@ -41,6 +41,7 @@ const P = {
   platform: prefix(keys.firstPlatformAdmin()),
   apiKey: prefix(keys.apiKey("k")),
   siteSequence: prefix(keys.siteSequence("s")),
+  siteDay: prefix(keys.siteDay("s", "d")), // SITE#: the site's daily counts, beside its sequence
   webhook: prefix(keys.webhook("w")),
   form: prefix(keys.form("f")), // FORM#: forms, outbound endpoints and their count
   submission: prefix(keys.submission("s")),
@@ -95,7 +96,8 @@ export const TABLE_WRITES: Record<string, Writes> = {
   "forms/publish-form": { UpdateItem: [P.form] },
   "forms/unpublish-form": { UpdateItem: [P.form] },
   "forms/delete-form": { PutItem: [P.purge], UpdateItem: [P.form, P.org, P.webhook] },
-  "submissions/update-submission": { UpdateItem: [P.submission], PutItem: [P.release] },
+  // Moderation moves the daily counts of the submission's day between inbox and spam.
+  "submissions/update-submission": { UpdateItem: [P.submission, P.siteDay], PutItem: [P.release] },
   "submissions/delete-submission": { DeleteItem: [P.submission] },
   "submissions/bulk-delete-submissions": { BatchWriteItem: [P.submission] },
   "submissions/erase-submissions": { BatchWriteItem: [P.submission] },
@@ -108,7 +110,7 @@ export const TABLE_WRITES: Record<string, Writes> = {
   // marker it takes back when its write fails (a fault path).
   "intake/receive-submission": {
     PutItem: [P.submission, P.form, P.idempotency, P.lead, P.duplicate],
-    UpdateItem: [P.webhook, P.siteSequence, P.org, P.form, P.counter],
+    UpdateItem: [P.webhook, P.siteSequence, P.siteDay, P.org, P.form, P.counter],
     DeleteItem: [P.duplicate],
   },
   // The consumer: action claims (released on failure: a fault path), leads, deliveries, releases,

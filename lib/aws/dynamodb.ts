@@ -34,6 +34,15 @@ export function isConditionFailure(error: unknown): boolean {
 }
 
 /**
+ * The item a failed conditional write found (its ReturnValuesOnConditionCheckFailure ALL_OLD),
+ * unmarshalled; undefined when there was none.
+ */
+export function conditionFailedItem(error: unknown): Record<string, unknown> | undefined {
+  const item = (error as { Item?: Record<string, AttributeValue> } | null)?.Item;
+  return item ? unmarshall(item) : undefined;
+}
+
+/**
  * The item the `index`th action of a cancelled transaction found (its
  * ReturnValuesOnConditionCheckFailure ALL_OLD), unmarshalled: the document client leaves an
  * error's payload as AttributeValues. Undefined when there was no item.

@@ -1,6 +1,7 @@
 import { AppError } from "../errors";
 import { describeError, log } from "../log";
 import { forgetEvidence, recordEvidence } from "../spam/evidence";
+import { countOnSiteDay } from "../store/site-days";
 import { type IntakeResult, type Marker, type MarkerHit, type Submission, storeSubmission } from "../store/submissions";
 import { countOnWebhook, uncountOnWebhook, type Webhook } from "../store/webhooks";
 
@@ -54,16 +55,22 @@ export async function storeWithRepeatMarkers(
   print: string,
   now: number,
 ): Promise<StoreOutcome> {
-  const [outcome, counted] = await Promise.allSettled([
+  const [outcome, counted, daily] = await Promise.allSettled([
     store(submission, result, markers),
     countOnWebhook(webhook.id, submission.createdAt),
+    countOnSiteDay(submission, submission.spam.isSpam),
   ]);
   const stored = outcome.status === "fulfilled" && outcome.value.stored;
-  if (!stored && counted.status === "fulfilled") await uncount(webhook);
+  if (!stored)
+    await Promise.all([
+      counted.status === "fulfilled" ? uncount(webhook) : undefined,
+      daily.status === "fulfilled" ? uncountDay(submission) : undefined,
+    ]);
   if (outcome.status === "rejected") throw outcome.reason;
   if (!outcome.value.stored) return { stored: false, result: repeatResult(outcome.value.marker, outcome.value.first) };
   if (counted.status === "rejected")
     log.error("webhook count not updated", { webhookId: webhook.id, ...describeError(counted.reason) });
+  if (daily.status === "rejected") logDayNotCounted(submission, daily.reason);
   await recordEvidence(webhook.source, print, now).catch((error: unknown) =>
     log.warn("duplicate marker not written", { webhookId: webhook.id, ...describeError(error) }),
   );
@@ -84,10 +91,10 @@ export async function storeAndCount(
 ): Promise<StoreOutcome> {
   const [outcome, after] = await Promise.allSettled([
     store(submission, result, []),
-    afterStored(webhook, submission.createdAt, print, now),
+    afterStored(webhook, submission, print, now),
   ]);
   if (outcome.status === "rejected") {
-    if (after.status === "fulfilled") await undoAfterStored(webhook, print);
+    if (after.status === "fulfilled") await undoAfterStored(webhook, submission, print);
     throw outcome.reason;
   }
   return { stored: true, result };
@@ -100,10 +107,29 @@ async function uncount(webhook: WebhookRef): Promise<void> {
   );
 }
 
+/** Takes back a daily count whose submission was not stored by this request (best effort). */
+async function uncountDay(submission: Submission): Promise<void> {
+  await countOnSiteDay(submission, submission.spam.isSpam, -1).catch((error: unknown) =>
+    log.warn("could not undo the daily count after a write that did not store", {
+      siteId: submission.siteId,
+      ...describeError(error),
+    }),
+  );
+}
+
+/**
+ * The site's daily count is not worth failing a stored submission for: the sender gets its 200
+ * and the day reads one short (logged as an error, with the alarms on logged errors).
+ */
+function logDayNotCounted(submission: Submission, reason: unknown): void {
+  log.error("daily count not updated", { siteId: submission.siteId, submissionId: submission.id, ...describeError(reason) });
+}
+
 /** Takes back what afterStored did for a submission whose write then failed (best effort). */
-async function undoAfterStored(webhook: WebhookRef, print: string): Promise<void> {
+async function undoAfterStored(webhook: WebhookRef, submission: Submission, print: string): Promise<void> {
   await Promise.all([
     uncount(webhook),
+    uncountDay(submission),
     forgetEvidence(webhook.source, print).catch((error: unknown) =>
       log.warn("could not undo the duplicate marker after a failed write", { webhookId: webhook.id, ...describeError(error) }),
     ),
@@ -111,19 +137,21 @@ async function undoAfterStored(webhook: WebhookRef, print: string): Promise<void
 }
 
 /**
- * What follows a stored submission: the webhook's count (outside any transaction by design: it
- * is the hottest item of a busy webhook) and the duplicate marker, only now so that a failed
+ * What follows a stored submission: the webhook's count and the site's daily count (outside any
+ * transaction by design: they are the hottest items of a busy webhook and site) and the duplicate marker, only now so that a failed
  * write's retry or a repeat that lost a race is not counted as a duplicate (docs/spam.md). The
  * submission is durable already, so a failure here is logged and the sender still gets its 200:
  * a 5xx would make it retry and store the submission twice.
  */
-async function afterStored(webhook: WebhookRef, createdAt: string, print: string, now: number): Promise<void> {
-  const [count, evidence] = await Promise.allSettled([
-    countOnWebhook(webhook.id, createdAt),
+async function afterStored(webhook: WebhookRef, submission: Submission, print: string, now: number): Promise<void> {
+  const [count, daily, evidence] = await Promise.allSettled([
+    countOnWebhook(webhook.id, submission.createdAt),
+    countOnSiteDay(submission, submission.spam.isSpam),
     recordEvidence(webhook.source, print, now),
   ]);
   if (count.status === "rejected")
     log.error("webhook count not updated", { webhookId: webhook.id, ...describeError(count.reason) });
+  if (daily.status === "rejected") logDayNotCounted(submission, daily.reason);
   if (evidence.status === "rejected")
     log.warn("duplicate marker not written", { webhookId: webhook.id, ...describeError(evidence.reason) });
 }

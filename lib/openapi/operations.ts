@@ -98,6 +98,9 @@ export const OPERATIONS: Record<string, OperationExtras> = {
   "GET /api/v1/sites/{id}": { summary: "Read a site" },
   "PUT /api/v1/sites/{id}": { summary: "Update a site (name, domain, state, reference prefix, captcha)", errors: ["CONFLICT"] },
   "DELETE /api/v1/sites/{id}": { summary: "Delete an empty site", errors: ["SITE_NOT_EMPTY"] },
+  "GET /api/v1/sites/{id}/overview": {
+    summary: "A site's overview: submissions per day (inbox and spam), busiest sources and forms, failing outbound endpoints",
+  },
 
   "GET /api/v1/sites/{id}/webhooks": { summary: "List a site's inbound webhooks (active or archived)" },
   "POST /api/v1/sites/{id}/webhooks": {

@@ -252,6 +252,52 @@ const intakeResult = z.strictObject({
 });
 const pingResult = z.strictObject({ success: z.literal(true), webhook: z.string(), status: z.literal("active") });
 
+// lib/overview.ts siteOverview
+const isoDay = z.string().register(z.globalRegistry, { format: "date" });
+const siteOverview = z.strictObject({
+  site: z.strictObject({ id, name: z.string() }),
+  from: isoDay,
+  to: isoDay,
+  days: z.array(z.strictObject({ date: isoDay, inbox: count, spam: count })),
+  totals: z.strictObject({
+    inbox: count,
+    spam: count,
+    spamShare: z.number().register(z.globalRegistry, { description: "spam / (inbox + spam), 0 to 1 (0 when nothing came)" }),
+  }),
+  topSources: z.array(
+    z.strictObject({
+      webhookId: id,
+      name: z.nullable(z.string()).register(z.globalRegistry, { description: "null: the webhook was deleted since" }),
+      count,
+    }),
+  ),
+  topForms: z.array(
+    z.strictObject({
+      formId: id,
+      name: z.nullable(z.string()).register(z.globalRegistry, { description: "null: the form was deleted since" }),
+      count,
+    }),
+  ),
+  failingDeliveries: z.array(
+    z.strictObject({
+      endpointId: id,
+      formId: id,
+      formName: z.nullable(z.string()),
+      url: z.string(),
+      description: z.nullable(z.string()),
+      isEnabled: z.boolean(),
+      disabledReason: z.nullable(z.string()),
+      deliveryId: id,
+      status: z.enum(["retrying", "failed"]),
+      statusCode: z.nullable(z.number()),
+      error: z.nullable(z.string()),
+      failedAt: timestamp,
+      nextAttemptAt: nullableTimestamp,
+      failingSince: timestamp,
+    }),
+  ),
+});
+
 /** The OpenAPI document itself, loosely: its own schema is the OpenAPI specification's. */
 export const openApiDocument = z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) });
 
@@ -265,6 +311,7 @@ export const NAMED_SCHEMAS: Record<string, z.ZodMiniType> = {
   Member: member,
   OrganizationSummary: organizationView,
   Site: site,
+  SiteOverview: siteOverview,
   Webhook: webhook,
   FormField: formField,
   FormDetail: formDetail,
@@ -311,6 +358,7 @@ export const SUCCESS_BODIES: Record<string, z.ZodMiniType> = {
   "GET /api/v1/sites/{id}": envelope(z.strictObject({ site, contents: z.strictObject({ webhooks: count, forms: count }) })),
   "PUT /api/v1/sites/{id}": envelope(z.strictObject({ site })),
   "DELETE /api/v1/sites/{id}": envelope(message),
+  "GET /api/v1/sites/{id}/overview": envelope(siteOverview),
 
   "GET /api/v1/sites/{id}/webhooks": envelope(z.strictObject({ webhooks: z.array(webhook), archivedCount: count })),
   "POST /api/v1/sites/{id}/webhooks": envelope(

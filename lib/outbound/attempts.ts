@@ -1,7 +1,8 @@
 import { loadConfig } from "../config";
 import { epochSeconds, nowIso } from "../ids";
-import { log } from "../log";
+import { describeError, log } from "../log";
 import { type RetryLater, retryLater } from "../pipeline/outcome";
+import { clearEndpointFailing, markEndpointFailing } from "../store/failing-endpoints";
 import {
   claimAttempt,
   type Delivery,
@@ -12,7 +13,7 @@ import {
   MAX_LOGGED_ATTEMPTS,
   recordAttempt,
 } from "../store/outbound-deliveries";
-import { getEndpoint, updateEndpoint } from "../store/outbound-endpoints";
+import { getEndpoint, type OutboundEndpoint, updateEndpoint } from "../store/outbound-endpoints";
 import { getSubmission } from "../store/submissions";
 import { type HttpAttempt, postWebhook } from "./http";
 import { type DeliveryMessage, INTERNAL_MESSAGE_VERSION, newMessageToken, sendDeliveryMessage } from "./messages";
@@ -133,7 +134,7 @@ async function runAttempt(seen: Delivery, attempt: number, token: string): Promi
       nowIso(),
     );
   }
-  await finishAttempt(delivery, attempt, leaseUntil, token, response, attemptedAt, outcome);
+  await finishAttempt(delivery, attempt, leaseUntil, token, response, attemptedAt, outcome, endpoint);
 }
 
 /** The runner died mid-attempt (its lease expired): the attempt counts, as interrupted. */
@@ -160,6 +161,8 @@ async function finishAttempt(
   response: HttpAttempt,
   attemptedAt: Date,
   outcome: AttemptOutcome,
+  /** As read before the attempt; undefined for an interrupted attempt, which leaves the site's failing list as it is. */
+  endpoint?: OutboundEndpoint,
 ): Promise<void> {
   const now = nowIso();
   const nextAttemptAt = outcome.kind === "retry" ? new Date(Date.now() + outcome.afterMs).toISOString() : null;
@@ -193,5 +196,37 @@ async function finishAttempt(
     log.warn("outbound webhook attempt recorded elsewhere", { deliveryId: delivery.id, attempt });
     return;
   }
-  if (nextAttemptAt) await scheduleAttempt(delivery.id, attempt + 1, nextAttemptAt);
+  await Promise.all([
+    nextAttemptAt ? scheduleAttempt(delivery.id, attempt + 1, nextAttemptAt) : undefined,
+    endpoint ? noteEndpointHealth(endpoint, entry, status, delivery.id) : undefined,
+  ]);
+}
+
+/**
+ * Keeps the site's list of failing endpoints (the overview's) in step with the attempt just
+ * recorded, beside the next attempt's message. Best effort: the list is a view, not worth failing
+ * the delivery's message for (its redelivery would only find the attempt recorded).
+ */
+async function noteEndpointHealth(
+  endpoint: OutboundEndpoint,
+  entry: DeliveryAttempt,
+  status: DeliveryStatus,
+  deliveryId: string,
+) {
+  const write =
+    status === "delivered"
+      ? endpoint.failing === undefined
+        ? undefined
+        : clearEndpointFailing(endpoint, entry.attemptedAt)
+      : markEndpointFailing(endpoint, {
+          deliveryId,
+          status: status === "failed" ? "failed" : "retrying",
+          statusCode: entry.statusCode,
+          error: entry.error,
+          failedAt: entry.attemptedAt,
+          nextAttemptAt: entry.nextAttemptAt,
+        });
+  await write?.catch((error: unknown) =>
+    log.warn("failing endpoint list not updated", { endpointId: endpoint.id, ...describeError(error) }),
+  );
 }

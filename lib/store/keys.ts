@@ -46,6 +46,23 @@ export const keys = {
   /** A site's running counts (webhooks) and its reference-number sequence live on their own items. */
   siteSequence: (siteId: string): Key => ({ pk: `SITE#${siteId}`, sk: "SEQUENCE" }),
 
+  /**
+   * A site's counts of one UTC day (lib/store/site-days.ts), beside its sequence item: a range of
+   * days is one Query (`pk = SITE#<siteId> AND sk BETWEEN DAY#<from> AND DAY#<to>`).
+   */
+  siteDay: (siteId: string, day: string): Key => ({ pk: `SITE#${siteId}`, sk: `DAY#${day}` }),
+  siteDayPartition: (siteId: string) => `SITE#${siteId}`,
+  siteDaySortKey: (day: string) => `DAY#${day}`,
+  /**
+   * An outbound endpoint whose latest attempt failed, in its site's index of failing endpoints
+   * (GSI1, sparse: only set while failing), the most recently started failing first.
+   */
+  failingEndpointIndex: (siteId: string, failingSince: string, endpointId: string) => ({
+    gsi1pk: `SITE#${siteId}#FAILING`,
+    gsi1sk: `${failingSince}#${endpointId}`,
+  }),
+  failingEndpointIndexPartition: (siteId: string) => `SITE#${siteId}#FAILING`,
+
   /** An inbound webhook, in its own partition: the intake endpoint finds it by id alone. */
   webhook: (webhookId: string): Key => ({ pk: `WEBHOOK#${webhookId}`, sk: "WEBHOOK" }),
   /** A site's webhooks, oldest first (GSI1). */

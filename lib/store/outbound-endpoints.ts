@@ -29,6 +29,8 @@ export interface OutboundEndpoint {
   disabledAt: string | null;
   createdAt: string;
   updatedAt: string;
+  /** Set while its latest attempt failed (./failing-endpoints.ts); absent otherwise. */
+  failing?: unknown;
 }
 
 /** Endpoints per form (the per-form count lives on its own item, see insertEndpoint). */

@@ -1,5 +1,5 @@
 import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
+import { cancellationReasons, conditionFailedItem, db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { deleteKeys } from "./batch";
 import { allMatching, type FilteredQuery, filteredPage } from "./filtered-query";
 import { fromItem } from "./items";
@@ -265,14 +265,15 @@ export const everyFormSubmission = (formId: string, query: SubmissionQuery, curs
  * If the marker is already there (a release still on its way) the put is a MODIFY, which the
  * filter drops; the consumer's per-action claims keep every side effect to once anyway. A
  * submission intake stored as spam also gets `releasedAt`, set on its first release and kept.
- * Unflagging a submission the pipeline already took up only clears the flag. Undefined when the
- * submission is gone.
+ * Unflagging a submission the pipeline already took up only clears the flag. Each write changes
+ * the flag only from the other state, so of two moderations racing to the same state one reports
+ * `changed` (the daily counts move once). Undefined when the submission is gone.
  */
 export async function setSpamState(
   submission: StoredSubmission,
   isSpam: boolean,
   now: string,
-): Promise<StoredSubmission | undefined> {
+): Promise<{ submission: StoredSubmission; changed: boolean } | undefined> {
   const TableName = tableName();
   const Key = keys.submission(submission.id);
   const release = !isSpam && submission.lead === undefined;
@@ -287,18 +288,22 @@ export async function setSpamState(
               UpdateExpression: submission.spam.isSpam
                 ? "SET isSpam = :false, releasedAt = if_not_exists(releasedAt, :now)"
                 : "SET isSpam = :false",
-              ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(#lead)",
+              ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(#lead) AND isSpam = :true",
               ExpressionAttributeNames: { "#lead": "lead" },
-              ExpressionAttributeValues: { ":false": false, ...(submission.spam.isSpam ? { ":now": now } : {}) },
+              ExpressionAttributeValues: {
+                ":false": false,
+                ":true": true,
+                ...(submission.spam.isSpam ? { ":now": now } : {}),
+              },
             },
           },
           { Put: { TableName, Item: releaseItem(submission.id, now) } },
         ],
       });
       const out = await db().send(new GetCommand({ TableName, Key, ConsistentRead: true }));
-      return out.Item ? toSubmission(out.Item) : undefined;
+      return out.Item ? { submission: toSubmission(out.Item), changed: true } : undefined;
     } catch (error) {
-      // Taken up by the pipeline meanwhile, or deleted: the plain write below tells which.
+      // Taken up by the pipeline meanwhile, unflagged already, or deleted: the plain write below tells which.
       if (cancellationReasons(error)?.[0] !== "ConditionalCheckFailed") throw error;
     }
   }
@@ -308,15 +313,18 @@ export async function setSpamState(
         TableName,
         Key,
         UpdateExpression: "SET isSpam = :isSpam",
-        ConditionExpression: "attribute_exists(pk)",
+        ConditionExpression: "attribute_exists(pk) AND isSpam <> :isSpam",
         ExpressionAttributeValues: { ":isSpam": isSpam },
         ReturnValues: "ALL_NEW",
+        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
       }),
     );
-    return out.Attributes ? toSubmission(out.Attributes) : undefined;
+    return out.Attributes ? { submission: toSubmission(out.Attributes), changed: true } : undefined;
   } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
+    if (!isConditionFailure(error)) throw error;
+    // Already in that state (another moderation got there first), or gone.
+    const current = conditionFailedItem(error);
+    return current ? { submission: toSubmission(current), changed: false } : undefined;
   }
 }
 

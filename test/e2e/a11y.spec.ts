@@ -81,7 +81,7 @@ test("home with its guided start and with sites, and a site's sources with the s
   await expect(page.getByRole("heading", { name: "Sites" })).toBeVisible();
   await expectAccessible(page, "home with sites");
 
-  await page.goto(`/sites/${source.siteId}`);
+  await page.goto(`/sites/${source.siteId}/sources`);
   await expect(page.getByRole("button", { name: "Setup" })).toBeVisible();
   await expectAccessible(page, "a site's sources");
   await page.getByRole("button", { name: "Setup" }).click();
@@ -127,7 +127,7 @@ test("sign-in, the skip link and a dialog work from the keyboard alone, and focu
   await page.keyboard.press("Enter");
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
 
-  await page.goto(`/sites/${source.siteId}`);
+  await page.goto(`/sites/${source.siteId}/sources`);
   const setup = page.getByRole("button", { name: "Setup" });
   await expect(setup).toBeVisible();
   // The first Tab of a signed-in page reaches the skip link, shown when focused.

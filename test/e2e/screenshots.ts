@@ -136,10 +136,14 @@ async function photograph({ siteId, formId }: { siteId: string; formId: string }
     await page.setViewportSize({ width: 1280, height: 760 });
 
     await page.goto(`${BASE}/sites/${siteId}`);
+    await page.getByRole("img", { name: /Submissions per day/ }).waitFor();
+    await page.screenshot({ path: join(OUT, "overview.png"), fullPage: true });
+
+    await page.goto(`${BASE}/sites/${siteId}/sources`);
     await page.getByRole("button", { name: "New source" }).click();
     await page.getByLabel("Source name").fill("Pricing page form");
     await page.getByRole("button", { name: "Create source" }).click();
-    await page.getByRole("dialog", { name: "Your new source" }).getByRole("textbox", { name: "Secret" }).waitFor();
+    await page.getByRole("dialog", { name: "Pricing page form is ready" }).getByRole("textbox", { name: "Secret" }).waitFor();
     await page.screenshot({ path: join(OUT, "source-setup.png") });
   } finally {
     await browser.close();
@@ -160,7 +164,7 @@ try {
     stdio: ["ignore", "ignore", "inherit"],
   });
   await photograph(await sendDemoSubmissions());
-  console.log(`Wrote ${join(OUT, "inbox.png")} and ${join(OUT, "source-setup.png")}`);
+  console.log(`Wrote ${join(OUT, "inbox.png")}, ${join(OUT, "overview.png")} and ${join(OUT, "source-setup.png")}`);
 } finally {
   stack.kill("SIGTERM");
   await new Promise((resolve) => stack.once("exit", resolve));

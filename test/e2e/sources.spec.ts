@@ -25,7 +25,7 @@ test("active and archived lists with their counts, submissions and last arrival"
   await submit(request, contact, { name: "Alan", email: "alan@example.com" });
   await request.delete(`/api/v1/sites/${siteId}/webhooks/${old.id}`, { headers: { authorization: `Bearer ${account.token}` } });
 
-  await page.goto(`/sites/${siteId}`);
+  await page.goto(`/sites/${siteId}/sources`);
   await expect(page.getByRole("tab", { name: "Active (2)" })).toHaveAttribute("aria-selected", "true");
   await expect(page.getByRole("tab", { name: "Archived (1)" })).toBeVisible();
   const row = sourceRow(page, "Contact form");
@@ -52,7 +52,7 @@ test("a source of each kind: its URL, its secret once, and snippets that work as
   account,
 }) => {
   const { siteId } = await siteWithSources(request, account, [], "shop.example");
-  await page.goto(`/sites/${siteId}`);
+  await page.goto(`/sites/${siteId}/sources`);
   await expect(page.getByText("No sources yet.")).toBeVisible();
 
   // A website form.
@@ -208,7 +208,7 @@ test("keyboard only: open New source, create it, close with Escape, focus back o
   account,
 }) => {
   const { siteId } = await siteWithSources(request, account, []);
-  await page.goto(`/sites/${siteId}`);
+  await page.goto(`/sites/${siteId}/sources`);
   const trigger = page.getByRole("button", { name: "New source" });
   await expect(trigger).toBeVisible();
   // Tab through the page until the trigger has focus, as a keyboard user does.

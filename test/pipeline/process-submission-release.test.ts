@@ -113,7 +113,7 @@ test("a submission flagged before the consumer reached it is skipped, and releas
   // The moderator unflags it (lib/submissions.ts calls this): the release marker's INSERT reaches
   // the stack's own pipeline, which processes it.
   const stored = await getSubmissionConsistent(submission.id);
-  const saved = await setSpamState(stored!, false, nowIso());
+  const saved = (await setSpamState(stored!, false, nowIso()))?.submission;
   expect(saved?.isSpam).toBe(false);
   // Intake did not store it as spam: no releasedAt, but released all the same.
   expect(saved?.releasedAt).toBeUndefined();

@@ -105,9 +105,22 @@ const homeRoute = createRoute({
   path: "/",
   component: lazyRouteComponent(() => import("./features/sites/home"), "Home"),
 });
-const sourcesRoute = createRoute({
+// overview: `/sites/$siteId` is the site's layout (its name and sections); its index is the
+// overview, and the sources page lives at `/sites/$siteId/sources`. Forms and settings pages
+// join the layout as its children (and its SITE_SECTIONS) at merge.
+const siteRoute = createRoute({
   getParentRoute: () => appRoute,
   path: "/sites/$siteId",
+  component: lazyRouteComponent(() => import("./features/sites/site-layout"), "SiteLayout"),
+});
+const siteOverviewRoute = createRoute({
+  getParentRoute: () => siteRoute,
+  path: "/",
+  component: lazyRouteComponent(() => import("./features/overview/overview-page"), "OverviewPage"),
+});
+const sourcesRoute = createRoute({
+  getParentRoute: () => siteRoute,
+  path: "/sources",
   validateSearch: archivedSearch,
   component: lazyRouteComponent(() => import("./features/sources/sources-page"), "SourcesPage"),
 });
@@ -132,8 +145,8 @@ const submissionRoute = createRoute({
 // site-settings: a site's settings (name, domain, prefix, captcha, erasure, deletion); the
 // lead re-parents it under the site layout at merge.
 const siteSettingsRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: "/sites/$siteId/settings",
+  getParentRoute: () => siteRoute,
+  path: "/settings",
   component: lazyRouteComponent(() => import("./features/site-settings/settings-page"), "SiteSettingsPage"),
 });
 
@@ -142,7 +155,13 @@ const routeTree = rootRoute.addChildren([
   signUpRoute,
   inviteRoute,
   verifyRoute,
-  appRoute.addChildren([homeRoute, sourcesRoute, inboxRoute, spamRoute, submissionRoute, siteSettingsRoute]),
+  appRoute.addChildren([
+    homeRoute,
+    siteRoute.addChildren([siteOverviewRoute, sourcesRoute, siteSettingsRoute]),
+    inboxRoute,
+    spamRoute,
+    submissionRoute,
+  ]),
 ]);
 
 export const router = createRouter({ routeTree, context: { queryClient }, defaultPreload: "intent", scrollRestoration: true });

@@ -75,6 +75,6 @@ export async function createSourceInPage(page: Page, name: string, kind = "Websi
 /** A site with one source "Contact form" (arranged through the API), its page open; answers the source and its row. */
 export async function openSiteWithOneSource(page: Page, request: APIRequestContext, account: Account) {
   const { siteId, sources } = await siteWithSources(request, account, ["Contact form"]);
-  await page.goto(`/sites/${siteId}`);
+  await page.goto(`/sites/${siteId}/sources`);
   return { source: sources[0] as (typeof sources)[number], row: sourceRow(page, "Contact form") };
 }

@@ -251,6 +251,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sites/{id}/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A site's overview: submissions per day (inbox and spam), busiest sources and forms, failing outbound endpoints */
+        get: operations["getSiteOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sites/{id}/webhooks": {
         parameters: {
             query?: never;
@@ -679,6 +696,59 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        SiteOverview: {
+            site: {
+                id: string;
+                name: string;
+            };
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            days: {
+                /** Format: date */
+                date: string;
+                inbox: number;
+                spam: number;
+            }[];
+            totals: {
+                inbox: number;
+                spam: number;
+                /** @description spam / (inbox + spam), 0 to 1 (0 when nothing came) */
+                spamShare: number;
+            };
+            topSources: {
+                webhookId: string;
+                /** @description null: the webhook was deleted since */
+                name: string | null;
+                count: number;
+            }[];
+            topForms: {
+                formId: string;
+                /** @description null: the form was deleted since */
+                name: string | null;
+                count: number;
+            }[];
+            failingDeliveries: {
+                endpointId: string;
+                formId: string;
+                formName: string | null;
+                url: string;
+                description: string | null;
+                isEnabled: boolean;
+                disabledReason: string | null;
+                deliveryId: string;
+                /** @enum {string} */
+                status: "retrying" | "failed";
+                statusCode: number | null;
+                error: string | null;
+                /** Format: date-time */
+                failedAt: string;
+                nextAttemptAt: string | null;
+                /** Format: date-time */
+                failingSince: string;
+            }[];
+        };
         Webhook: {
             id: string;
             name: string;
@@ -1013,6 +1083,11 @@ export interface components {
             /** @constant */
             success: true;
             data: components["schemas"]["Message"];
+        };
+        getSiteOverviewResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["SiteOverview"];
         };
         listWebhooksResponse: {
             /** @constant */
@@ -3579,6 +3654,133 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "SITE_NOT_EMPTY";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getSiteOverview: {
+        parameters: {
+            query?: {
+                days?: number;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["getSiteOverviewResponse"];
+                };
+            };
+            /** @description `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `PLAN_REQUIRED`, `INSUFFICIENT_PERMISSION` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PLAN_REQUIRED" | "INSUFFICIENT_PERMISSION";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
                         };
                     };
                 };

@@ -25,7 +25,7 @@ import {
 import { SourceSetup } from "./source-setup";
 import { count } from "./words";
 
-const route = getRouteApi("/app/sites/$siteId");
+const route = getRouteApi("/app/sites/$siteId/sources");
 
 const tab =
   "border-b-2 border-transparent px-3 py-2 text-sm font-medium data-[state=active]:border-indigo-700 dark:data-[state=active]:border-indigo-300";
@@ -267,8 +267,8 @@ export function SourcesPage() {
   return (
     <>
       <PageHeader
-        title={site.data?.name ?? "Site"}
-        description={site.data?.domain ?? undefined}
+        title="Sources"
+        description="Where this site's submissions come from, and the forms they fill."
         actions={<Button onClick={() => setCreating(true)}>New source</Button>}
       />
       <section aria-labelledby="forms-heading" className="mb-8">
@@ -279,7 +279,7 @@ export function SourcesPage() {
       </section>
       <section aria-labelledby="sources-heading">
         <h2 id="sources-heading" className="mb-3 text-xl font-semibold">
-          Sources
+          All sources
         </h2>
         <Tabs.Root
           value={archived ? "archived" : "active"}
