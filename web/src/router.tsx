@@ -129,12 +129,40 @@ const submissionRoute = createRoute({
   component: lazyRouteComponent(() => import("./features/inbox/submission-page"), "SubmissionPage"),
 });
 
+// outbound: a form's outbound webhooks and each endpoint's delivery log (children of appRoute by
+// their full paths; the form layout takes them in at merge).
+const DELIVERY_STATUSES = ["pending", "retrying", "delivered", "failed"] as const;
+/** The delivery log's status filter (`?status=failed`): one of the API's statuses, else none. */
+const deliveryLogSearch = (search: Search): { status?: (typeof DELIVERY_STATUSES)[number] | undefined } => ({
+  status: DELIVERY_STATUSES.find((status) => status === search.status),
+});
+const outboundWebhooksRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/forms/$formId/webhooks",
+  component: lazyRouteComponent(() => import("./features/outbound/webhooks-page"), "WebhooksPage"),
+});
+const deliveryLogRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/forms/$formId/webhooks/$endpointId",
+  validateSearch: deliveryLogSearch,
+  component: lazyRouteComponent(() => import("./features/outbound/delivery-log-page"), "DeliveryLogPage"),
+});
+
 const routeTree = rootRoute.addChildren([
   signInRoute,
   signUpRoute,
   inviteRoute,
   verifyRoute,
-  appRoute.addChildren([homeRoute, sourcesRoute, inboxRoute, spamRoute, submissionRoute]),
+  appRoute.addChildren([
+    homeRoute,
+    sourcesRoute,
+    inboxRoute,
+    spamRoute,
+    submissionRoute,
+    // outbound
+    outboundWebhooksRoute,
+    deliveryLogRoute,
+  ]),
 ]);
 
 export const router = createRouter({ routeTree, context: { queryClient }, defaultPreload: "intent", scrollRestoration: true });
