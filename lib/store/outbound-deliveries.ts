@@ -72,7 +72,8 @@ const ttlFrom = (nowMs: number) => Math.floor(nowMs / 1000) + DELIVERY_RETENTION
 
 const toDelivery = (item: Record<string, unknown>) => fromItem<Delivery>(item, "ttl");
 
-const deliveryItem = (delivery: Delivery, nowMs: number) => ({
+/** The table item of a delivery: its keys, its index keys under its endpoint, and its TTL. */
+export const deliveryItem = (delivery: Delivery, nowMs: number) => ({
   ...keys.outboundDelivery(delivery.id),
   ...keys.outboundDeliveryIndex(delivery.endpointId, delivery.createdAt, delivery.id),
   type: "outbound_delivery",

@@ -1,8 +1,9 @@
+import type { DeliveryStatus } from "../../lib/store/outbound-deliveries";
 import { type Receiver, receiverPath, startReceiver, verifyDelivery } from "../support/outbound-receiver";
 import { expectAccessibleInBothThemes } from "./support/a11y";
 import { expect, test } from "./support/fixtures";
-import { send } from "./support/inbox";
-import { addEndpoint, createForm, createLinkedSource, sendTest, settled } from "./support/outbound";
+import { organizationOf, send } from "./support/inbox";
+import { addEndpoint, createForm, createLinkedSource, seedDeliveries, sendTest, settled } from "./support/outbound";
 
 /**
  * A form's outbound webhooks and their delivery log (issue 16), through the real local stack:
@@ -175,6 +176,35 @@ test("a submission's detail shows its deliveries, linked to the log", async ({ s
   await expect(item.getByText("Submission", { exact: true })).toBeVisible();
   await item.getByRole("link", { name: "View the submission" }).click();
   await expect(page).toHaveURL(new RegExp(`/submissions/${lead.submissionId}$`));
+});
+
+test("a long log pages with Load more; failed only finds the failed ones among the delivered", async ({
+  signedIn: page,
+  request,
+  account,
+}) => {
+  const { formId } = await createForm(request, account);
+  const endpoint = await addEndpoint(request, account, formId, receiver.url(receiverPath("long-log")), "Busy CRM");
+  // 40 deliveries, newest first: every fourth failed (10 of them), the rest delivered.
+  const statuses = Array.from({ length: 40 }, (_, n): DeliveryStatus => (n % 4 === 3 ? "failed" : "delivered"));
+  await seedDeliveries({ id: endpoint.id, formId, orgId: await organizationOf(request, account) }, statuses);
+
+  await page.goto(`/forms/${formId}/webhooks/${endpoint.id}`);
+  const items = page.getByRole("list", { name: "Deliveries" }).getByRole("listitem");
+  await expect(items).toHaveCount(25);
+  await page.getByRole("button", { name: "Load more" }).click();
+  await expect(items).toHaveCount(40);
+  await expect(page.getByRole("button", { name: "Load more" })).toBeHidden();
+  // Newest first: the last one is the oldest seeded (a failure, 40 minutes ago).
+  await expect(items.last().getByText("Failed", { exact: true })).toBeVisible();
+
+  await page.getByLabel("Show").selectOption({ label: "Failed only" });
+  await expect(page).toHaveURL(/status=failed/);
+  await expect(items).toHaveCount(10);
+  for (const item of await items.all()) await expect(item.getByText("Failed", { exact: true })).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Show")).toHaveValue("failed");
+  await expect(items).toHaveCount(10);
 });
 
 test.describe("accessibility", () => {
