@@ -105,6 +105,8 @@ export const TABLE_WRITES: Record<string, Writes> = {
   "outbound-webhooks/update-outbound-webhook": { UpdateItem: [P.form] },
   "outbound-webhooks/delete-outbound-webhook": { DeleteItem: [P.form], UpdateItem: [P.form] },
   "outbound-webhooks/retry-outbound-delivery": { UpdateItem: [P.delivery] },
+  // The pace stamp on the endpoint, then the test event's delivery.
+  "outbound-webhooks/test-outbound-webhook": { UpdateItem: [P.form], PutItem: [P.delivery] },
   // Intake: the submission and its markers, the counts (webhook, site sequence, a new form on its
   // site), the spam counter, an auto-created form and its new fields; deletes only the duplicate
   // marker it takes back when its write fails (a fault path).

@@ -191,6 +191,13 @@ export const OPERATIONS: Record<string, OperationExtras> = {
     summary: "Attempt a delivery again now",
     errors: ["CONFLICT", "OUTBOUND_WEBHOOK_DISABLED"],
   },
+  "POST /api/v1/forms/{formId}/outbound-webhooks/{endpointId}/test": {
+    summary: "Send a signed webhook.test event to an outbound webhook (one attempt, in its delivery log)",
+    errors: ["OUTBOUND_WEBHOOK_DISABLED", "RATE_LIMITED", "CONFLICT"],
+  },
+  "GET /api/v1/submissions/{submissionId}/deliveries": {
+    summary: "The outbound deliveries of a submission, one per endpoint of its form",
+  },
 
   "POST /api/v1/incoming/{webhookId}": {
     summary: "Submit a form to an inbound webhook (the intake URL)",

@@ -2,7 +2,7 @@ import { PERMISSIONS, ROLES } from "../auth/permissions";
 import { PLANS } from "../config";
 import { ERROR_STATUS, type ErrorCode } from "../errors";
 import { FIELD_TYPES } from "../store/forms";
-import { DELIVERY_STATUSES } from "../store/outbound-deliveries";
+import { DELIVERY_EVENT_TYPES, DELIVERY_STATUSES } from "../store/outbound-deliveries";
 import { WEBHOOK_SOURCES } from "../store/webhooks";
 import * as z from "../validation";
 
@@ -165,8 +165,8 @@ const deliveryStatus = z.enum(DELIVERY_STATUSES);
 const delivery = z.strictObject({
   id,
   endpointId: id,
-  submissionId: id,
-  eventType: z.literal("submission.created"),
+  submissionId: z.nullable(id),
+  eventType: z.enum(DELIVERY_EVENT_TYPES),
   status: deliveryStatus,
   attemptCount: count,
   attempts: z.array(
@@ -202,7 +202,7 @@ const endpoint = z.strictObject({
     z.nullable(
       z.strictObject({
         id,
-        submissionId: id,
+        submissionId: z.nullable(id),
         status: deliveryStatus,
         attemptCount: count,
         lastStatusCode: z.nullable(z.number()),
@@ -426,6 +426,16 @@ export const SUCCESS_BODIES: Record<string, z.ZodMiniType> = {
   ),
   "POST /api/v1/forms/{formId}/outbound-webhooks/{endpointId}/deliveries/{deliveryId}/retry": envelope(
     z.strictObject({ delivery }),
+  ),
+  "POST /api/v1/forms/{formId}/outbound-webhooks/{endpointId}/test": envelope(z.strictObject({ delivery })),
+  "GET /api/v1/submissions/{submissionId}/deliveries": envelope(
+    z.strictObject({
+      deliveries: z.array(
+        z.extend(delivery, {
+          endpoint: z.strictObject({ id, url: z.string(), description: z.nullable(z.string()) }),
+        }),
+      ),
+    }),
   ),
 
   "POST /api/v1/incoming/{webhookId}": intakeResult,

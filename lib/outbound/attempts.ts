@@ -17,7 +17,7 @@ import { getEndpoint, type OutboundEndpoint, updateEndpoint } from "../store/out
 import { getSubmission } from "../store/submissions";
 import { type HttpAttempt, postWebhook } from "./http";
 import { type DeliveryMessage, INTERNAL_MESSAGE_VERSION, newMessageToken, sendDeliveryMessage } from "./messages";
-import { submissionCreatedPayload } from "./payload";
+import { submissionCreatedPayload, testEventPayload } from "./payload";
 import { type AttemptOutcome, attemptError, attemptOutcome } from "./schedule";
 import { deliveryHeaders } from "./signing";
 import { privateTargetsAllowed } from "./ssrf";
@@ -93,8 +93,9 @@ async function runAttempt(seen: Delivery, attempt: number, token: string): Promi
     await endDelivery(seen.id, seen.attemptCount, ended ?? "", nowIso());
     return;
   }
-  const submission = await getSubmission(seen.submissionId);
-  if (!submission) {
+  // A test event carries no submission; a submission's event is read afresh at every attempt.
+  const submission = seen.submissionId === null ? null : await getSubmission(seen.submissionId);
+  if (submission === undefined) {
     await endDelivery(seen.id, seen.attemptCount, "the submission was deleted", nowIso());
     return;
   }
@@ -105,7 +106,9 @@ async function runAttempt(seen: Delivery, attempt: number, token: string): Promi
   if (!delivery) return;
 
   const attemptedAt = new Date();
-  const body = submissionCreatedPayload(submission, delivery.lead, delivery.createdAt);
+  const body = submission
+    ? submissionCreatedPayload(submission, delivery.lead, delivery.createdAt)
+    : testEventPayload(endpoint, delivery.createdAt);
   const config = loadConfig();
   const response = await postWebhook({
     url: endpoint.url,

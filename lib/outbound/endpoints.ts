@@ -1,7 +1,7 @@
 import type { Principal } from "../auth/principal";
 import { notFound } from "../errors";
 import { findForm } from "../forms";
-import { type Delivery, latestDelivery, listEndpointDeliveries } from "../store/outbound-deliveries";
+import { type Delivery, type DeliveryStatus, latestDelivery, listEndpointDeliveries } from "../store/outbound-deliveries";
 import { deleteEndpoint, getEndpoint, listFormEndpoints, type OutboundEndpoint } from "../store/outbound-endpoints";
 
 /**
@@ -91,8 +91,15 @@ export async function removeEndpoint(principal: Principal, formId: string, endpo
   return { message: "Outbound webhook deleted; its pending deliveries end as failed" };
 }
 
-export async function listDeliveries(principal: Principal, formId: string, endpointId: string, limit: number, cursor?: string) {
+export async function listDeliveries(
+  principal: Principal,
+  formId: string,
+  endpointId: string,
+  limit: number,
+  cursor?: string,
+  status?: DeliveryStatus,
+) {
   const endpoint = await findEndpoint(principal, formId, endpointId);
-  const page = await listEndpointDeliveries(endpoint.id, limit, cursor);
+  const page = await listEndpointDeliveries(endpoint.id, limit, cursor, status);
   return { deliveries: page.items.map(deliveryView), nextCursor: page.nextCursor };
 }

@@ -22,6 +22,28 @@ export function deliveryIdFor(submissionId: string, endpointId: string): string 
 
 export const EVENT_TYPE = "submission.created";
 
+/** The test event ("Send test event"; docs/outbound-webhooks.md, "Test events"). */
+export const TEST_EVENT_TYPE = "webhook.test";
+
+/**
+ * The `webhook.test` event body: a ping that names the endpoint and its form and says it is a
+ * test, so a receiver can check its signature verification and routing without a lead in its
+ * CRM. Receivers that switch on `type` ignore it as an unknown event.
+ */
+export function testEventPayload(endpoint: { id: string; formId: string; siteId: string }, timestamp: string): string {
+  return JSON.stringify({
+    type: TEST_EVENT_TYPE,
+    timestamp,
+    data: {
+      test: true,
+      endpointId: endpoint.id,
+      formId: endpoint.formId,
+      siteId: endpoint.siteId,
+      message: "A test event from Inlet: your endpoint received and can verify Inlet's webhooks.",
+    },
+  });
+}
+
 /** The `submission.created` event body (docs/outbound-webhooks.md, "Payload"). */
 export function submissionCreatedPayload(
   submission: Submission & { lead?: Lead | null },

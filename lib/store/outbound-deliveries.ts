@@ -1,8 +1,8 @@
-import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { db, isConditionFailure, tableName } from "../aws/dynamodb";
+import { filteredPage } from "./filtered-query";
 import { fromItem } from "./items";
 import { keys } from "./keys";
-import { queryPage } from "./pagination";
 import type { Lead } from "./shapes";
 
 /**
@@ -12,6 +12,10 @@ import type { Lead } from "./shapes";
 
 export const DELIVERY_STATUSES = ["pending", "delivered", "retrying", "failed"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** `submission.created` for a submission; `webhook.test` for a test event sent from the dashboard or API. */
+export const DELIVERY_EVENT_TYPES = ["submission.created", "webhook.test"] as const;
+export type DeliveryEventType = (typeof DELIVERY_EVENT_TYPES)[number];
 
 export interface DeliveryAttempt {
   /** 1-based, over the delivery's whole life (manual retries included). */
@@ -32,8 +36,9 @@ export interface Delivery {
   endpointId: string;
   formId: string;
   orgId: string;
-  submissionId: string;
-  eventType: "submission.created";
+  /** The submission delivered; null for a test event (`webhook.test`). */
+  submissionId: string | null;
+  eventType: DeliveryEventType;
   /** The lead as the consumer computed it when the delivery was created. */
   lead: Lead | null;
   status: DeliveryStatus;
@@ -67,7 +72,8 @@ const ttlFrom = (nowMs: number) => Math.floor(nowMs / 1000) + DELIVERY_RETENTION
 
 const toDelivery = (item: Record<string, unknown>) => fromItem<Delivery>(item, "ttl");
 
-const deliveryItem = (delivery: Delivery, nowMs: number) => ({
+/** The table item of a delivery: its keys, its index keys under its endpoint, and its TTL. */
+export const deliveryItem = (delivery: Delivery, nowMs: number) => ({
   ...keys.outboundDelivery(delivery.id),
   ...keys.outboundDeliveryIndex(delivery.endpointId, delivery.createdAt, delivery.id),
   type: "outbound_delivery",
@@ -252,16 +258,49 @@ export async function scheduleManualAttempt(seen: Delivery, now: string): Promis
   }
 }
 
-/** One page of an endpoint's deliveries, newest first. */
-export const listEndpointDeliveries = (endpointId: string, limit: number, cursor?: string) =>
-  queryPage({
-    partition: keys.outboundDeliveryIndexPartition(endpointId),
-    index: "gsi1",
-    limit,
-    ...(cursor ? { cursor } : {}),
-    newestFirst: true,
-    map: toDelivery,
+/**
+ * How many deliveries one page of a status-filtered list reads at most before it answers (maybe
+ * with fewer items and a cursor): bounds the cost of a request over a long, mostly-delivered log.
+ */
+const MAX_EXAMINED_FILTERED = 1000;
+
+/** One page of an endpoint's deliveries, newest first; only those in `status` when given. */
+export const listEndpointDeliveries = (endpointId: string, limit: number, cursor?: string, status?: DeliveryStatus) =>
+  filteredPage(
+    {
+      partition: keys.outboundDeliveryIndexPartition(endpointId),
+      newestFirst: true,
+      ...(status
+        ? { filter: { expression: "#status = :status", names: { "#status": "status" }, values: { ":status": status } } }
+        : {}),
+      map: toDelivery,
+    },
+    { limit, ...(cursor ? { cursor } : {}), maxExamined: MAX_EXAMINED_FILTERED },
+  );
+
+/**
+ * Deliveries by id (at most 100: one BatchGetItem, repeated only for keys DynamoDB left
+ * unprocessed under throttling), in the order asked; absent ones are left out.
+ */
+export async function getDeliveries(deliveryIds: string[]): Promise<Delivery[]> {
+  const TableName = tableName();
+  const found = new Map<string, Delivery>();
+  let pending: Record<string, unknown>[] = deliveryIds.map((id) => ({ ...keys.outboundDelivery(id) }));
+  for (let round = 0; pending.length > 0; round++) {
+    if (round > 8) throw new Error("BatchGetItem kept returning unprocessed keys");
+    if (round > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** round)));
+    const out = await db().send(new BatchGetCommand({ RequestItems: { [TableName]: { Keys: pending } } }));
+    for (const item of out.Responses?.[TableName] ?? []) {
+      const delivery = toDelivery(item);
+      found.set(delivery.id, delivery);
+    }
+    pending = out.UnprocessedKeys?.[TableName]?.Keys ?? [];
+  }
+  return deliveryIds.flatMap((id) => {
+    const delivery = found.get(id);
+    return delivery ? [delivery] : [];
   });
+}
 
 /** The endpoint's newest delivery, if any. */
 export async function latestDelivery(endpointId: string): Promise<Delivery | undefined> {

@@ -27,6 +27,8 @@ export interface OutboundEndpoint {
   /** Why the service disabled it (a 410 answer), or null. */
   disabledReason: string | null;
   disabledAt: string | null;
+  /** When the last test event was sent (paces test sends, see stampTestSend). */
+  lastTestAt?: string;
   createdAt: string;
   updatedAt: string;
   /** Set while its latest attempt failed (./failing-endpoints.ts); absent otherwise. */
@@ -111,6 +113,30 @@ export async function updateEndpoint(
     return out.Attributes ? toEndpoint(out.Attributes) : undefined;
   } catch (error) {
     if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Stamps a test send on the endpoint (`lastTestAt = now`) if it is still there, enabled, and its
+ * previous test send is older than `notBefore` (or there is none): one conditional UpdateItem
+ * paces test events per endpoint. False when the condition failed.
+ */
+export async function stampTestSend(formId: string, endpointId: string, now: string, notBefore: string): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.outboundEndpoint(formId, endpointId),
+        UpdateExpression: "SET lastTestAt = :now",
+        ConditionExpression:
+          "attribute_exists(pk) AND isEnabled = :true AND (attribute_not_exists(lastTestAt) OR lastTestAt < :notBefore)",
+        ExpressionAttributeValues: { ":now": now, ":true": true, ":notBefore": notBefore },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
     throw error;
   }
 }

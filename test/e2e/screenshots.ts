@@ -5,6 +5,8 @@
  * photographs the pages in Debian's Chromium:
  *   docs/screenshots/inbox.png         the demo form's inbox
  *   docs/screenshots/source-setup.png  a new source's setup dialog (URL, secret, snippets)
+ *   docs/screenshots/delivery-log.png  an outbound webhook's delivery log (a receiver on loopback
+ *                                      that fails the first request, so one delivery is retried)
  * SCREENSHOT_PORT (default 3190) and CHROMIUM_PATH (default /usr/bin/chromium) change the defaults.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
@@ -13,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "@playwright/test";
+import { type Receiver, startReceiver } from "../support/outbound-receiver";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const OUT = join(ROOT, "docs", "screenshots");
@@ -90,6 +93,13 @@ async function sendDemoSubmissions() {
   );
   const hook = webhooks.find((w) => w.name === "Demo webhook");
   if (!hook) throw new Error("the seed made no 'Demo webhook'");
+  // The delivery log's picture: an endpoint on a loopback receiver (the local stack allows
+  // private targets) that answers the first request 503, so that delivery shows its retry.
+  receiver.script("/crm", [{ status: 503 }]);
+  const endpoint = await call<{ id: string }>(token, "POST", `/api/v1/forms/${hook.formId}/outbound-webhooks`, {
+    url: receiver.url("/crm"),
+    description: "CRM sync",
+  });
   const { secretKey } = await call<{ secretKey: string }>(
     token,
     "POST",
@@ -113,10 +123,21 @@ async function sendDemoSubmissions() {
     if (submissions.length >= SUBMISSIONS.length - 1 && submissions.every((s) => s.lead)) break;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  return { siteId, formId: hook.formId };
+  // Every lead delivered (the 503 one on its retry, 5 s later), then a test event on top.
+  await call(token, "POST", `/api/v1/forms/${hook.formId}/outbound-webhooks/${endpoint.id}/test`);
+  for (let i = 0; i < 90; i++) {
+    const { deliveries } = await call<{ deliveries: { status: string }[] }>(
+      token,
+      "GET",
+      `/api/v1/forms/${hook.formId}/outbound-webhooks/${endpoint.id}/deliveries`,
+    );
+    if (deliveries.length >= SUBMISSIONS.length && deliveries.every((d) => d.status === "delivered")) break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return { siteId, formId: hook.formId, endpointId: endpoint.id };
 }
 
-async function photograph({ siteId, formId }: { siteId: string; formId: string }) {
+async function photograph({ siteId, formId, endpointId }: { siteId: string; formId: string; endpointId: string }) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: CHROMIUM_ARGS,
@@ -145,12 +166,17 @@ async function photograph({ siteId, formId }: { siteId: string; formId: string }
     await page.getByRole("button", { name: "Create source" }).click();
     await page.getByRole("dialog", { name: "Pricing page form is ready" }).getByRole("textbox", { name: "Secret" }).waitFor();
     await page.screenshot({ path: join(OUT, "source-setup.png") });
+
+    await page.goto(`${BASE}/forms/${formId}/webhooks/${endpointId}`);
+    await page.getByRole("list", { name: "Deliveries" }).getByRole("table").first().waitFor();
+    await page.screenshot({ path: join(OUT, "delivery-log.png"), fullPage: true });
   } finally {
     await browser.close();
   }
 }
 
 mkdirSync(OUT, { recursive: true });
+const receiver: Receiver = await startReceiver();
 const stack = spawn(process.execPath, ["--import", "tsx", "infra/local/start.ts"], {
   cwd: ROOT,
   env,
@@ -164,9 +190,10 @@ try {
     stdio: ["ignore", "ignore", "inherit"],
   });
   await photograph(await sendDemoSubmissions());
-  console.log(`Wrote ${join(OUT, "inbox.png")}, ${join(OUT, "overview.png")} and ${join(OUT, "source-setup.png")}`);
+  console.log(`Wrote inbox.png, overview.png, source-setup.png and delivery-log.png in ${OUT}`);
 } finally {
   stack.kill("SIGTERM");
   await new Promise((resolve) => stack.once("exit", resolve));
+  await receiver.close();
   rmSync(dataDir, { recursive: true, force: true });
 }

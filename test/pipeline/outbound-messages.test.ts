@@ -278,7 +278,7 @@ describe("internal delivery messages in the consumer", () => {
     const path = receiverPath("ended");
     const endpoint = await endpointAt(path);
     const noSubmission = await delivery(endpoint);
-    await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.submission(noSubmission.submissionId) }));
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.submission(noSubmission.submissionId as string) }));
     const gone = await endpointAt(path);
     const noEndpoint = await delivery(gone);
     await deleteEndpoint(gone.formId, gone.id);

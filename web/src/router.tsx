@@ -142,12 +142,30 @@ const submissionRoute = createRoute({
   component: lazyRouteComponent(() => import("./features/inbox/submission-page"), "SubmissionPage"),
 });
 
-// site-settings: a site's settings (name, domain, prefix, captcha, erasure, deletion); the
-// lead re-parents it under the site layout at merge.
+/** A site's settings (name, domain, prefix, captcha, erasure, deletion), a section of the site layout. */
 const siteSettingsRoute = createRoute({
   getParentRoute: () => siteRoute,
   path: "/settings",
   component: lazyRouteComponent(() => import("./features/site-settings/settings-page"), "SiteSettingsPage"),
+});
+
+// outbound: a form's outbound webhooks and each endpoint's delivery log (children of appRoute by
+// their full paths; the form layout takes them in at merge).
+const DELIVERY_STATUSES = ["pending", "retrying", "delivered", "failed"] as const;
+/** The delivery log's status filter (`?status=failed`): one of the API's statuses, else none. */
+const deliveryLogSearch = (search: Search): { status?: (typeof DELIVERY_STATUSES)[number] | undefined } => ({
+  status: DELIVERY_STATUSES.find((status) => status === search.status),
+});
+const outboundWebhooksRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/forms/$formId/webhooks",
+  component: lazyRouteComponent(() => import("./features/outbound/webhooks-page"), "WebhooksPage"),
+});
+const deliveryLogRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/forms/$formId/webhooks/$endpointId",
+  validateSearch: deliveryLogSearch,
+  component: lazyRouteComponent(() => import("./features/outbound/delivery-log-page"), "DeliveryLogPage"),
 });
 
 const routeTree = rootRoute.addChildren([
@@ -161,6 +179,9 @@ const routeTree = rootRoute.addChildren([
     inboxRoute,
     spamRoute,
     submissionRoute,
+    // outbound
+    outboundWebhooksRoute,
+    deliveryLogRoute,
   ]),
 ]);
 

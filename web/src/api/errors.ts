@@ -23,6 +23,10 @@ const MESSAGES: Record<string, string> = {
   WEBHOOK_NOT_ARCHIVED: "Archive the source first.",
   WEBHOOK_RESTORE_REQUIRED: "Restore the source before enabling it.",
   SITE_NOT_EMPTY: "The site still has sources or forms.",
+  OUTBOUND_WEBHOOK_URL_NOT_ALLOWED:
+    "Inlet sends only to public internet addresses: this URL is not http(s), or its host cannot be found, or it points to a private, loopback or reserved address.",
+  OUTBOUND_WEBHOOK_LIMIT_REACHED: "This form already has 10 endpoints. Delete one to add another.",
+  OUTBOUND_WEBHOOK_DISABLED: "This endpoint is disabled. Enable it first, then try again.",
   INTERNAL_ERROR: "Something went wrong on our side. Please try again.",
   SERVICE_UNAVAILABLE: "The service is busy. Please try again in a moment.",
   NETWORK_ERROR: "The service could not be reached. Check your connection and try again.",

@@ -567,6 +567,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/forms/{formId}/outbound-webhooks/{endpointId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a signed webhook.test event to an outbound webhook (one attempt, in its delivery log) */
+        post: operations["testOutboundWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/submissions/{submissionId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The outbound deliveries of a submission, one per endpoint of its form */
+        get: operations["listSubmissionDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/incoming/{webhookId}": {
         parameters: {
             query?: never;
@@ -841,9 +875,9 @@ export interface components {
         Delivery: {
             id: string;
             endpointId: string;
-            submissionId: string;
-            /** @constant */
-            eventType: "submission.created";
+            submissionId: string | null;
+            /** @enum {string} */
+            eventType: "submission.created" | "webhook.test";
             /** @enum {string} */
             status: "pending" | "delivered" | "retrying" | "failed";
             attemptCount: number;
@@ -882,7 +916,7 @@ export interface components {
             updatedAt: string;
             lastDelivery?: {
                 id: string;
-                submissionId: string;
+                submissionId: string | null;
                 /** @enum {string} */
                 status: "pending" | "delivered" | "retrying" | "failed";
                 attemptCount: number;
@@ -1327,6 +1361,54 @@ export interface components {
             success: true;
             data: {
                 delivery: components["schemas"]["Delivery"];
+            };
+        };
+        testOutboundWebhookResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                delivery: components["schemas"]["Delivery"];
+            };
+        };
+        listSubmissionDeliveriesResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                deliveries: {
+                    id: string;
+                    endpointId: string;
+                    submissionId: string | null;
+                    /** @enum {string} */
+                    eventType: "submission.created" | "webhook.test";
+                    /** @enum {string} */
+                    status: "pending" | "delivered" | "retrying" | "failed";
+                    attemptCount: number;
+                    attempts: {
+                        number: number;
+                        statusCode: number | null;
+                        durationMs: number | null;
+                        error: string | null;
+                        /** Format: date-time */
+                        attemptedAt: string;
+                        nextAttemptAt: string | null;
+                        /** @enum {string} */
+                        trigger: "automatic" | "manual";
+                    }[];
+                    attemptsOmitted: number;
+                    inFlight: boolean;
+                    nextAttemptAt: string | null;
+                    lastError: string | null;
+                    deliveredAt: string | null;
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** Format: date-time */
+                    updatedAt: string;
+                    endpoint: {
+                        id: string;
+                        url: string;
+                        description: string | null;
+                    };
+                }[];
             };
         };
         receiveSubmissionResponse: {
@@ -7350,6 +7432,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
+                status?: "pending" | "delivered" | "retrying" | "failed";
             };
             header?: never;
             path: {
@@ -7547,6 +7630,241 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "CONFLICT" | "OUTBOUND_WEBHOOK_DISABLED";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    testOutboundWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                formId: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["testOutboundWebhookResponse"];
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `CSRF_ORIGIN_MISMATCH`, `PLAN_REQUIRED`, `INSUFFICIENT_PERMISSION` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CSRF_ORIGIN_MISMATCH" | "PLAN_REQUIRED" | "INSUFFICIENT_PERMISSION";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `OUTBOUND_WEBHOOK_DISABLED`, `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "OUTBOUND_WEBHOOK_DISABLED" | "CONFLICT";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listSubmissionDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                submissionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["listSubmissionDeliveriesResponse"];
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `PLAN_REQUIRED`, `INSUFFICIENT_PERMISSION` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PLAN_REQUIRED" | "INSUFFICIENT_PERMISSION";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
                         };
                     };
                 };

@@ -7,6 +7,7 @@ import { FormError } from "../../components/ui/field";
 import { card, Loading, PageHeader } from "../../components/ui/page";
 import { useToast } from "../../components/ui/toast";
 import { formatDateTime } from "../../lib/format";
+import { SubmissionDeliveries } from "../outbound/submission-deliveries";
 import { deleteSubmission, inboxKeys, setSpam, submissionQuery } from "./queries";
 import { gradeLabel, signalLabel, valueText } from "./values";
 
@@ -164,6 +165,7 @@ export function SubmissionPage() {
           ]}
         />
         <Pairs title="Advertising platform" rows={adRows(meta.ads ?? {})} />
+        <SubmissionDeliveries submissionId={s.id} formId={s.formId} />
       </div>
     </>
   );

@@ -1,0 +1,7 @@
+import { httpHandler } from "../../lib/http/handler";
+import { listSubmissionDeliveries } from "../../lib/outbound/submission-deliveries";
+import { route } from "../routes";
+
+export const handler = httpHandler(route("GET /api/v1/submissions/{submissionId}/deliveries"), {}, ({ principal, params }) =>
+  listSubmissionDeliveries(principal, params.submissionId),
+);

@@ -1,0 +1,219 @@
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { getRouteApi, Link } from "@tanstack/react-router";
+import { apiError } from "../../api/client";
+import { Button } from "../../components/ui/button";
+import { FormError, SelectField } from "../../components/ui/field";
+import { card, Loading, PageHeader } from "../../components/ui/page";
+import { useToast } from "../../components/ui/toast";
+import {
+  DELIVERY_STATUSES,
+  type Delivery,
+  type DeliveryStatus,
+  deliveriesQuery,
+  endpointsQuery,
+  formSummaryQuery,
+  outboundKeys,
+  replayDelivery,
+} from "./queries";
+import { StatusBadge } from "./status-badge";
+import { EVENT_LABELS, formatPrecise, latencyWords, responseWords, STATUS_LABELS } from "./words";
+
+const route = getRouteApi("/app/forms/$formId/webhooks/$endpointId");
+
+const FILTERS = [
+  { value: "", label: "All deliveries" },
+  ...DELIVERY_STATUSES.map((status) => ({ value: status, label: `${STATUS_LABELS[status]} only` })),
+];
+
+/** Every attempt of one delivery: when, what the receiver answered, how long it took, what came next. */
+function Attempts({ delivery }: { delivery: Delivery }) {
+  if (delivery.attempts.length === 0) {
+    return <p className="text-sm text-slate-600 dark:text-slate-300">No attempt yet.</p>;
+  }
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">Attempts of delivery {delivery.id}</caption>
+        <thead>
+          <tr className="border-b border-slate-200 dark:border-slate-700">
+            <th scope="col" className="py-1 pr-3 font-medium">
+              Attempt
+            </th>
+            <th scope="col" className="py-1 pr-3 font-medium">
+              Time
+            </th>
+            <th scope="col" className="py-1 pr-3 font-medium">
+              Response
+            </th>
+            <th scope="col" className="py-1 pr-3 font-medium">
+              Latency
+            </th>
+            <th scope="col" className="py-1 pr-3 font-medium">
+              Error
+            </th>
+            <th scope="col" className="py-1 pr-3 font-medium">
+              Next retry
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {delivery.attempts.map((attempt) => (
+            <tr key={attempt.number} className="border-b border-slate-100 align-top dark:border-slate-800">
+              <td className="py-1 pr-3">
+                {attempt.number}
+                {attempt.trigger === "manual" ? " (replay)" : ""}
+              </td>
+              <td className="py-1 pr-3">
+                <time dateTime={attempt.attemptedAt}>{formatPrecise(attempt.attemptedAt)}</time>
+              </td>
+              <td className="py-1 pr-3">{responseWords(attempt.statusCode)}</td>
+              <td className="py-1 pr-3">{latencyWords(attempt.durationMs)}</td>
+              <td className="py-1 pr-3 break-words">{attempt.error ?? "—"}</td>
+              <td className="py-1 pr-3">{attempt.nextAttemptAt ? formatPrecise(attempt.nextAttemptAt) : "—"}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {delivery.attemptsOmitted > 0 && (
+        <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+          {delivery.attemptsOmitted} older attempts are not listed (the 20 most recent are kept).
+        </p>
+      )}
+    </div>
+  );
+}
+
+function DeliveryItem({ formId, endpointId, delivery }: { formId: string; endpointId: string; delivery: Delivery }) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const replay = useMutation({
+    mutationFn: () => replayDelivery(formId, endpointId, delivery.id),
+    onSuccess: async () => {
+      toast("Replay queued: a new attempt is on its way");
+      await queryClient.invalidateQueries({ queryKey: outboundKeys.form(formId) });
+    },
+  });
+  const event = EVENT_LABELS[delivery.eventType] ?? delivery.eventType;
+  return (
+    <li className={card} aria-label={`${event} ${delivery.id}`}>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h3 className="flex flex-wrap items-center gap-2 font-medium">
+            <StatusBadge status={delivery.status} inFlight={delivery.inFlight} />
+            <span>{event}</span>
+            {delivery.submissionId && (
+              <Link to="/submissions/$submissionId" params={{ submissionId: delivery.submissionId }}>
+                View the submission
+              </Link>
+            )}
+          </h3>
+          <p className="text-sm text-slate-600 dark:text-slate-300">
+            Created <time dateTime={delivery.createdAt}>{formatPrecise(delivery.createdAt)}</time> · webhook-id{" "}
+            <code className="break-all">{delivery.id}</code>
+          </p>
+          {delivery.deliveredAt && (
+            <p className="text-sm">
+              Delivered <time dateTime={delivery.deliveredAt}>{formatPrecise(delivery.deliveredAt)}</time>
+            </p>
+          )}
+          {delivery.nextAttemptAt && (
+            <p className="text-sm">
+              Next retry <time dateTime={delivery.nextAttemptAt}>{formatPrecise(delivery.nextAttemptAt)}</time>
+            </p>
+          )}
+          {delivery.lastError && <p className="text-sm">Ended without sending: {delivery.lastError}.</p>}
+        </div>
+        <Button
+          variant="secondary"
+          disabled={replay.isPending || delivery.inFlight}
+          aria-label={`Replay ${event.toLowerCase()} ${delivery.id}`}
+          onClick={() => replay.mutate()}
+        >
+          Replay
+        </Button>
+      </div>
+      <div className="mt-3">
+        <Attempts delivery={delivery} />
+      </div>
+      {replay.error && (
+        <div className="mt-2">
+          <FormError message={apiError(replay.error)?.message ?? replay.error.message} />
+        </div>
+      )}
+    </li>
+  );
+}
+
+/** One endpoint's delivery log: newest first, a page at a time, optionally one status only. */
+export function DeliveryLogPage() {
+  const { formId, endpointId } = route.useParams();
+  const { status } = route.useSearch();
+  const navigate = route.useNavigate();
+  const form = useQuery(formSummaryQuery(formId));
+  const endpoints = useQuery(endpointsQuery(formId));
+  const log = useInfiniteQuery(deliveriesQuery(formId, endpointId, status));
+  const endpoint = endpoints.data?.find((e) => e.id === endpointId);
+  const deliveries = log.data?.pages.flatMap((page) => page.deliveries) ?? [];
+  return (
+    <>
+      <PageHeader
+        title="Delivery log"
+        description={
+          endpoint ? (
+            <>
+              {endpoint.description ? `${endpoint.description}: ` : ""}
+              <span className="font-mono break-all">{endpoint.url}</span>
+              {endpoint.isEnabled ? "" : " (disabled)"}
+            </>
+          ) : undefined
+        }
+      />
+      <p className="mb-4 text-sm">
+        <Link to="/forms/$formId/webhooks" params={{ formId }}>
+          Back to the outbound webhooks{form.data ? ` of ${form.data.name}` : ""}
+        </Link>
+      </p>
+      {endpoint && !endpoint.isEnabled && (
+        <p className="mb-4 text-sm">
+          This endpoint is disabled{endpoint.disabledReason ? `: ${endpoint.disabledReason}` : ""}. Enable it on the webhooks page
+          before replaying a delivery.
+        </p>
+      )}
+      <div className="mb-4 max-w-xs">
+        <SelectField
+          label="Show"
+          options={FILTERS}
+          value={status ?? ""}
+          onChange={(e) =>
+            void navigate({ search: e.target.value ? { status: e.target.value as DeliveryStatus } : {}, replace: true })
+          }
+        />
+      </div>
+      {log.isPending ? (
+        <Loading />
+      ) : log.isError ? (
+        <FormError message={log.error.message} />
+      ) : (
+        <>
+          {deliveries.length === 0 && !log.hasNextPage && (
+            <p className="text-sm text-slate-600 dark:text-slate-300">
+              {status ? `No ${STATUS_LABELS[status].toLowerCase()} deliveries.` : "Nothing was sent to this endpoint yet."}
+            </p>
+          )}
+          <ul className="flex flex-col gap-3" aria-label="Deliveries">
+            {deliveries.map((delivery) => (
+              <DeliveryItem key={delivery.id} formId={formId} endpointId={endpointId} delivery={delivery} />
+            ))}
+          </ul>
+          {log.hasNextPage && (
+            <div className="mt-4">
+              <Button variant="secondary" disabled={log.isFetchingNextPage} onClick={() => void log.fetchNextPage()}>
+                {log.isFetchingNextPage ? "Loading…" : "Load more"}
+              </Button>
+            </div>
+          )}
+        </>
+      )}
+    </>
+  );
+}

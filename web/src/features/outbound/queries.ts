@@ -1,0 +1,100 @@
+import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
+import { api, unwrap } from "../../api/client";
+import type { components } from "../../api/schema";
+
+export type Endpoint = components["schemas"]["OutboundWebhook"];
+export type Delivery = components["schemas"]["Delivery"];
+export type DeliveryStatus = Delivery["status"];
+
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ["pending", "retrying", "delivered", "failed"];
+
+/** Deliveries per page of a log: a screenful; "Load more" reads on with the API's cursor. */
+export const LOG_PAGE_SIZE = 25;
+
+/** Endpoints a form may have (docs/outbound-webhooks.md, "Limits"). */
+export const MAX_ENDPOINTS = 10;
+
+export const outboundKeys = {
+  form: (formId: string) => ["forms", formId, "outbound"] as const,
+  summary: (formId: string) => ["forms", formId, "outbound", "form"] as const,
+  list: (formId: string) => ["forms", formId, "outbound", "endpoints"] as const,
+  log: (formId: string, endpointId: string) => ["forms", formId, "outbound", "log", endpointId] as const,
+  deliveries: (formId: string, endpointId: string, status: DeliveryStatus | undefined) =>
+    ["forms", formId, "outbound", "log", endpointId, { status }] as const,
+  submission: (submissionId: string) => ["submissions", submissionId, "deliveries"] as const,
+};
+
+/** Still moving: worth polling until it settles. */
+export const isActive = (d: { status: DeliveryStatus; inFlight?: boolean }) =>
+  d.status === "pending" || d.status === "retrying" || d.inFlight === true;
+
+/** The form's name and site, for the page titles and the way back. */
+export const formSummaryQuery = (formId: string) =>
+  queryOptions({
+    queryKey: outboundKeys.summary(formId),
+    queryFn: async () =>
+      (await unwrap(api.GET("/api/v1/forms/{formId}", { params: { path: { formId }, query: { counts: "false" } } }))).data.form,
+  });
+
+export const endpointsQuery = (formId: string) =>
+  queryOptions({
+    queryKey: outboundKeys.list(formId),
+    queryFn: async () =>
+      (await unwrap(api.GET("/api/v1/forms/{formId}/outbound-webhooks", { params: { path: { formId } } }))).data.outboundWebhooks,
+    // A test event or a submission's delivery moves on its own: follow it until it settles.
+    refetchInterval: (query) => (query.state.data?.some((e) => e.lastDelivery && isActive(e.lastDelivery)) ? 2_000 : false),
+  });
+
+export const deliveriesQuery = (formId: string, endpointId: string, status: DeliveryStatus | undefined) =>
+  infiniteQueryOptions({
+    queryKey: outboundKeys.deliveries(formId, endpointId, status),
+    queryFn: async ({ pageParam }) =>
+      (
+        await unwrap(
+          api.GET("/api/v1/forms/{formId}/outbound-webhooks/{endpointId}/deliveries", {
+            params: {
+              path: { formId, endpointId },
+              query: { limit: LOG_PAGE_SIZE, ...(status ? { status } : {}), ...(pageParam ? { cursor: pageParam } : {}) },
+            },
+          }),
+        )
+      ).data,
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+    refetchInterval: (query) => (query.state.data?.pages.some((page) => page.deliveries.some(isActive)) ? 2_000 : false),
+  });
+
+export const submissionDeliveriesQuery = (submissionId: string) =>
+  queryOptions({
+    queryKey: outboundKeys.submission(submissionId),
+    queryFn: async () =>
+      (await unwrap(api.GET("/api/v1/submissions/{submissionId}/deliveries", { params: { path: { submissionId } } }))).data
+        .deliveries,
+    refetchInterval: (query) => (query.state.data?.some(isActive) ? 3_000 : false),
+  });
+
+const endpointPath = (formId: string, endpointId: string) => ({ params: { path: { formId, endpointId } } });
+
+export const createEndpoint = (formId: string, body: { url: string; description?: string | null }) =>
+  unwrap(api.POST("/api/v1/forms/{formId}/outbound-webhooks", { params: { path: { formId } }, body })).then((r) => r.data);
+
+export const updateEndpoint = (
+  formId: string,
+  endpointId: string,
+  body: { url?: string; description?: string | null; isEnabled?: boolean },
+) => unwrap(api.PUT("/api/v1/forms/{formId}/outbound-webhooks/{endpointId}", { ...endpointPath(formId, endpointId), body }));
+
+export const deleteEndpoint = (formId: string, endpointId: string) =>
+  unwrap(api.DELETE("/api/v1/forms/{formId}/outbound-webhooks/{endpointId}", endpointPath(formId, endpointId)));
+
+export const sendTestEvent = (formId: string, endpointId: string) =>
+  unwrap(api.POST("/api/v1/forms/{formId}/outbound-webhooks/{endpointId}/test", endpointPath(formId, endpointId))).then(
+    (r) => r.data.delivery,
+  );
+
+export const replayDelivery = (formId: string, endpointId: string, deliveryId: string) =>
+  unwrap(
+    api.POST("/api/v1/forms/{formId}/outbound-webhooks/{endpointId}/deliveries/{deliveryId}/retry", {
+      params: { path: { formId, endpointId, deliveryId } },
+    }),
+  ).then((r) => r.data.delivery);
