@@ -23,6 +23,13 @@ const MESSAGES: Record<string, string> = {
   WEBHOOK_NOT_ARCHIVED: "Archive the source first.",
   WEBHOOK_RESTORE_REQUIRED: "Restore the source before enabling it.",
   SITE_NOT_EMPTY: "The site still has sources or forms.",
+  EMAIL_ALREADY_VERIFIED: "Your email address is already verified.",
+  API_KEY_LIMIT_REACHED:
+    "The organization already has 25 API keys (revoked ones count). Permanently delete a revoked key to make room.",
+  API_KEY_NOT_REVOKED: "Revoke the key before deleting it permanently.",
+  RESTRICTED_PERMISSION: "No API key may hold that permission: it stays with signed-in owners and admins.",
+  CANNOT_CHANGE_OWNER: "The owner's role cannot change, and the owner cannot be removed.",
+  PLATFORM_ADMIN_REQUIRED: "Only platform admins can do this.",
   INTERNAL_ERROR: "Something went wrong on our side. Please try again.",
   SERVICE_UNAVAILABLE: "The service is busy. Please try again in a moment.",
   NETWORK_ERROR: "The service could not be reached. Check your connection and try again.",
