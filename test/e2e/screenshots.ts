@@ -5,6 +5,7 @@
  * photographs the pages in Debian's Chromium:
  *   docs/screenshots/inbox.png         the demo form's inbox
  *   docs/screenshots/source-setup.png  a new source's setup dialog (URL, secret, snippets)
+ *   docs/screenshots/api-keys.png      Settings → API keys, with an active, a narrow and a revoked key
  * SCREENSHOT_PORT (default 3190) and CHROMIUM_PATH (default /usr/bin/chromium) change the defaults.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
@@ -116,6 +117,16 @@ async function sendDemoSubmissions() {
   return { siteId, formId: hook.formId };
 }
 
+/** The demo organization's API keys (the seed puts it on Agency): one of each state worth showing. */
+async function createDemoKeys() {
+  const { token } = await call<{ token: string }>(undefined, "POST", "/api/v1/auth/login", DEMO);
+  const key = (body: unknown) => call<{ key: { id: string } }>(token, "POST", "/api/v1/api-keys", body);
+  const old = await key({ name: "Old spreadsheet sync", permissions: ["submissions.view"] });
+  await call(token, "DELETE", `/api/v1/api-keys/${old.key.id}`);
+  await key({ name: "Reporting dashboard", permissions: ["forms.view", "submissions.view", "sites.view"], expiresInDays: 90 });
+  await key({ name: "CRM sync" });
+}
+
 async function photograph({ siteId, formId }: { siteId: string; formId: string }) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -139,8 +150,16 @@ async function photograph({ siteId, formId }: { siteId: string; formId: string }
     await page.getByRole("button", { name: "New source" }).click();
     await page.getByLabel("Source name").fill("Pricing page form");
     await page.getByRole("button", { name: "Create source" }).click();
-    await page.getByRole("dialog", { name: "Your new source" }).getByRole("textbox", { name: "Secret" }).waitFor();
+    await page
+      .getByRole("dialog", { name: "Pricing page form is ready" })
+      .getByRole("textbox", { name: "Secret", exact: true })
+      .waitFor();
     await page.screenshot({ path: join(OUT, "source-setup.png") });
+
+    await page.goto(`${BASE}/settings/api-keys`);
+    await page.getByRole("heading", { name: "Old spreadsheet sync" }).waitFor();
+    await page.setViewportSize({ width: 1280, height: 1000 });
+    await page.screenshot({ path: join(OUT, "api-keys.png") });
   } finally {
     await browser.close();
   }
@@ -159,8 +178,10 @@ try {
     env,
     stdio: ["ignore", "ignore", "inherit"],
   });
-  await photograph(await sendDemoSubmissions());
-  console.log(`Wrote ${join(OUT, "inbox.png")} and ${join(OUT, "source-setup.png")}`);
+  const demo = await sendDemoSubmissions();
+  await createDemoKeys();
+  await photograph(demo);
+  console.log(`Wrote ${["inbox.png", "source-setup.png", "api-keys.png"].map((f) => join(OUT, f)).join(", ")}`);
 } finally {
   stack.kill("SIGTERM");
   await new Promise((resolve) => stack.once("exit", resolve));

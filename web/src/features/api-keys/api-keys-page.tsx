@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Dialog } from "radix-ui";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { apiError } from "../../api/client";
 import { Button } from "../../components/ui/button";
 import { CopyField } from "../../components/ui/copy";
@@ -35,6 +35,16 @@ function Permissions({ permissions }: { permissions: ApiKey["permissions"] }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+/** One fact of a key: its name above its value. */
+function Detail({ term, wide = false, children }: { term: string; wide?: boolean; children: ReactNode }) {
+  return (
+    <div className={wide ? "sm:col-span-2" : ""}>
+      <dt className="text-xs font-medium text-slate-600 dark:text-slate-400">{term}</dt>
+      <dd className="mt-0.5">{children}</dd>
+    </div>
   );
 }
 
@@ -92,19 +102,12 @@ function KeyRow({ apiKey }: { apiKey: ApiKey }) {
           )}
         </div>
       </div>
-      <dl className="mt-3 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]">
-        <dt className="font-medium">Prefix</dt>
-        <dd>
+      <dl className="mt-3 grid gap-x-6 gap-y-3 text-sm sm:grid-cols-3">
+        <Detail term="Prefix">
           <code>{apiKey.keyPrefix}…</code>
-        </dd>
-        <dt className="font-medium">Permissions</dt>
-        <dd>
-          <Permissions permissions={apiKey.permissions} />
-        </dd>
-        <dt className="font-medium">Rate limit</dt>
-        <dd>{apiKey.rateLimitPerMin} requests a minute</dd>
-        <dt className="font-medium">Last used</dt>
-        <dd>
+        </Detail>
+        <Detail term="Rate limit">{apiKey.rateLimitPerMin} requests a minute</Detail>
+        <Detail term="Last used">
           {apiKey.lastUsedAt ? (
             <time dateTime={apiKey.lastUsedAt} title={formatDateTime(apiKey.lastUsedAt)}>
               {formatAgo(apiKey.lastUsedAt)}
@@ -112,14 +115,17 @@ function KeyRow({ apiKey }: { apiKey: ApiKey }) {
           ) : (
             "Never"
           )}
-        </dd>
-        <dt className="font-medium">Expires</dt>
-        <dd>{apiKey.expiresAt ? <time dateTime={apiKey.expiresAt}>{formatDateTime(apiKey.expiresAt)}</time> : "Never"}</dd>
-        <dt className="font-medium">Created by</dt>
-        <dd>
+        </Detail>
+        <Detail term="Expires">
+          {apiKey.expiresAt ? <time dateTime={apiKey.expiresAt}>{formatDateTime(apiKey.expiresAt)}</time> : "Never"}
+        </Detail>
+        <Detail term="Created by" wide>
           {apiKey.createdBy.name} ({apiKey.createdBy.email}) on{" "}
           <time dateTime={apiKey.createdAt}>{formatDateTime(apiKey.createdAt)}</time>
-        </dd>
+        </Detail>
+        <Detail term="Permissions" wide>
+          <Permissions permissions={apiKey.permissions} />
+        </Detail>
       </dl>
       {apiKey.isOrphaned && !apiKey.isRevoked && (
         <p className={`mt-2 ${muted}`}>
