@@ -26,7 +26,7 @@ function Verification({ me }: { me: Me }) {
   return (
     <div className="flex flex-col items-start gap-2">
       <p className="text-sm">
-        Not verified yet. We emailed a link to {me.user.email} when you signed up; it works once and expires after a day.
+        Not verified yet. We emailed a link to {me.user.email} when you signed up; it works once, for a limited time.
       </p>
       <Button variant="secondary" disabled={resend.isPending} onClick={() => resend.mutate()}>
         {resend.isPending ? "Sending…" : "Send a new verification link"}
