@@ -198,6 +198,18 @@ test("Team: invite link with its token in the fragment, a role change, and a rem
   await expect(keyRow(page, "Owner's key")).toContainText("Active");
 });
 
+test("Team: an admin who makes themselves a member loses the controls at once", async ({ page, request, account }) => {
+  const admin = await addMember(request, account, "admin", "Ada Admin");
+  await signIn(page, admin);
+  await page.goto("/settings/team");
+  await memberRow(page, "Ada Admin").getByLabel("Role of Ada Admin", { exact: true }).selectOption("member");
+  await page.getByRole("button", { name: "Change the role of Ada Admin" }).click();
+  await expect(page.getByText("Only the owner and admins can change roles or remove members.")).toBeVisible();
+  await expect(page.getByText("Only the owner and admins can invite people.")).toBeVisible();
+  await expect(page.getByRole("banner")).toContainText("(member)");
+  await expect(page.getByRole("button", { name: /Remove|Change role/ })).toHaveCount(0);
+});
+
 test("Account: verification resent, the organization renamed (an empty name refused), sign out", async ({
   page,
   request,

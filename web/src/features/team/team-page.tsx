@@ -9,6 +9,7 @@ import { useToast } from "../../components/ui/toast";
 import { formatDateTime } from "../../lib/format";
 import { apiKeysQuery } from "../api-keys/queries";
 import { apiKeysRefusal, inviteRefusal, type Me, manageTeamRefusal, useMe } from "../auth/access";
+import { meQuery } from "../auth/session";
 import { InviteForm } from "./invite-form";
 import { changeRole, type InvitedRole, type Member, membersQuery, removeMember, teamKeys } from "./queries";
 
@@ -55,6 +56,8 @@ function MemberRow({ member, me, keyNames }: { member: Member; me: Me; keyNames:
         queryClient.invalidateQueries({ queryKey: teamKeys.members }),
         // Their keys follow the role change or become orphaned.
         queryClient.invalidateQueries({ queryKey: apiKeysQuery.queryKey }),
+        // An admin who made themselves a member: what the pages offer them changes now.
+        member.id === me.user.id ? queryClient.invalidateQueries({ queryKey: meQuery.queryKey }) : undefined,
       ]);
     },
   });
