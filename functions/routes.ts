@@ -60,6 +60,9 @@ export const ROUTES = [
   { route: "PUT /api/v1/team/members/{userId}", handler: "team/update-member", ...TEAM_ADMIN, permission: "team.manage", ...WRITE },
   { route: "DELETE /api/v1/team/members/{userId}", handler: "team/remove-member", ...TEAM_ADMIN, permission: "team.manage", ...WRITE },
 
+  // The caller's own organization (its name); settings routes take a session only (spec 5.2).
+  { route: "PUT /api/v1/organization", handler: "organization/rename-organization", ...TEAM_ADMIN, permission: "settings.org", ...WRITE },
+
   { route: "GET /api/v1/admin/organizations", handler: "admin/list-organizations", ...PLATFORM_ADMIN, ...READ },
   { route: "PUT /api/v1/admin/organizations/{orgId}", handler: "admin/update-organization", ...PLATFORM_ADMIN, ...WRITE },
 

@@ -77,6 +77,7 @@ export const TABLE_WRITES: Record<string, Writes> = {
   // Role changes and removals carry the member's role onto their API keys.
   "team/update-member": { UpdateItem: [P.org, P.apiKey] },
   "team/remove-member": { DeleteItem: [P.org, P.email], UpdateItem: [P.apiKey] },
+  "organization/rename-organization": { UpdateItem: [P.org] },
   // A plan change is copied onto the organization's API keys.
   "admin/update-organization": { UpdateItem: [P.org, P.apiKey] },
   // Keys are counted on their organization; revoking sets revokedAt, deleting takes the count back.

@@ -90,6 +90,8 @@ export const OPERATIONS: Record<string, OperationExtras> = {
   "PUT /api/v1/team/members/{userId}": { summary: "Change a member's role", errors: ["CANNOT_CHANGE_OWNER", "CONFLICT"] },
   "DELETE /api/v1/team/members/{userId}": { summary: "Remove a member", errors: ["CANNOT_CHANGE_OWNER", "CONFLICT"] },
 
+  "PUT /api/v1/organization": { summary: "Rename the organization" },
+
   "GET /api/v1/admin/organizations": { summary: "List every organization (platform admins)", errors: CURSOR },
   "PUT /api/v1/admin/organizations/{orgId}": { summary: "Change an organization's plan (platform admins)" },
 

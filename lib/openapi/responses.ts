@@ -350,6 +350,8 @@ export const SUCCESS_BODIES: Record<string, z.ZodMiniType> = {
   "PUT /api/v1/team/members/{userId}": envelope(z.strictObject({ member })),
   "DELETE /api/v1/team/members/{userId}": envelope(message),
 
+  "PUT /api/v1/organization": envelope(z.strictObject({ organization })),
+
   "GET /api/v1/admin/organizations": envelope(z.strictObject({ organizations: z.array(organizationView), nextCursor })),
   "PUT /api/v1/admin/organizations/{orgId}": envelope(z.strictObject({ organization: organizationView })),
 

@@ -405,6 +405,27 @@ export async function removeMember(
   }
 }
 
+/** Renames the organization; undefined when it does not exist (any more). */
+export async function setOrganizationName(orgId: string, name: string, now: string): Promise<Organization | undefined> {
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.organization(orgId),
+        UpdateExpression: "SET #name = :name, updatedAt = :now",
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeNames: { "#name": "name" },
+        ExpressionAttributeValues: { ":name": name, ":now": now },
+        ReturnValues: "ALL_NEW",
+      }),
+    );
+    return strip<Organization>(out.Attributes);
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}
+
 export async function setOrganizationPlan(orgId: string, plan: Plan, now: string): Promise<Organization | undefined> {
   try {
     const out = await db().send(

@@ -7,6 +7,7 @@
  *   docs/screenshots/source-setup.png  a new source's setup dialog (URL, secret, snippets)
  *   docs/screenshots/delivery-log.png  an outbound webhook's delivery log (a receiver on loopback
  *                                      that fails the first request, so one delivery is retried)
+ *   docs/screenshots/api-keys.png      Settings → API keys, with an active, a narrow and a revoked key
  * SCREENSHOT_PORT (default 3190) and CHROMIUM_PATH (default /usr/bin/chromium) change the defaults.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
@@ -137,6 +138,16 @@ async function sendDemoSubmissions() {
   return { siteId, formId: hook.formId, endpointId: endpoint.id };
 }
 
+/** The demo organization's API keys (the seed puts it on Agency): one of each state worth showing. */
+async function createDemoKeys() {
+  const { token } = await call<{ token: string }>(undefined, "POST", "/api/v1/auth/login", DEMO);
+  const key = (body: unknown) => call<{ key: { id: string } }>(token, "POST", "/api/v1/api-keys", body);
+  const old = await key({ name: "Old spreadsheet sync", permissions: ["submissions.view"] });
+  await call(token, "DELETE", `/api/v1/api-keys/${old.key.id}`);
+  await key({ name: "Reporting dashboard", permissions: ["forms.view", "submissions.view", "sites.view"], expiresInDays: 90 });
+  await key({ name: "CRM sync" });
+}
+
 async function photograph({ siteId, formId, endpointId }: { siteId: string; formId: string; endpointId: string }) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -164,8 +175,16 @@ async function photograph({ siteId, formId, endpointId }: { siteId: string; form
     await page.getByRole("button", { name: "New source" }).click();
     await page.getByLabel("Source name").fill("Pricing page form");
     await page.getByRole("button", { name: "Create source" }).click();
-    await page.getByRole("dialog", { name: "Pricing page form is ready" }).getByRole("textbox", { name: "Secret" }).waitFor();
+    await page
+      .getByRole("dialog", { name: "Pricing page form is ready" })
+      .getByRole("textbox", { name: "Secret", exact: true })
+      .waitFor();
     await page.screenshot({ path: join(OUT, "source-setup.png") });
+
+    await page.goto(`${BASE}/settings/api-keys`);
+    await page.getByRole("heading", { name: "Old spreadsheet sync" }).waitFor();
+    await page.setViewportSize({ width: 1280, height: 1000 });
+    await page.screenshot({ path: join(OUT, "api-keys.png") });
 
     await page.goto(`${BASE}/forms/${formId}/webhooks/${endpointId}`);
     await page.getByRole("list", { name: "Deliveries" }).getByRole("table").first().waitFor();
@@ -189,8 +208,10 @@ try {
     env,
     stdio: ["ignore", "ignore", "inherit"],
   });
-  await photograph(await sendDemoSubmissions());
-  console.log(`Wrote inbox.png, overview.png, source-setup.png and delivery-log.png in ${OUT}`);
+  const demo = await sendDemoSubmissions();
+  await createDemoKeys();
+  await photograph(demo);
+  console.log(`Wrote ${["inbox.png", "overview.png", "source-setup.png", "delivery-log.png", "api-keys.png"].map((f) => join(OUT, f)).join(", ")}`);
 } finally {
   stack.kill("SIGTERM");
   await new Promise((resolve) => stack.once("exit", resolve));

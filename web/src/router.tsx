@@ -168,6 +168,43 @@ const deliveryLogRoute = createRoute({
   component: lazyRouteComponent(() => import("./features/outbound/delivery-log-page"), "DeliveryLogPage"),
 });
 
+// org: settings (API keys, team, account and organization) and the platform admins' organizations.
+/** Settings: a sub-navigation (API keys | Team | Account) over its pages; `/settings` opens the account. */
+const settingsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/settings",
+  component: lazyRouteComponent(() => import("./features/account/settings-layout"), "SettingsLayout"),
+});
+const settingsIndexRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: "/",
+  beforeLoad: () => {
+    throw redirect({ to: "/settings/account" });
+  },
+});
+const apiKeysRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: "/api-keys",
+  component: lazyRouteComponent(() => import("./features/api-keys/api-keys-page"), "ApiKeysPage"),
+});
+const teamRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: "/team",
+  component: lazyRouteComponent(() => import("./features/team/team-page"), "TeamPage"),
+});
+const accountRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: "/account",
+  component: lazyRouteComponent(() => import("./features/account/account-page"), "AccountPage"),
+});
+/** Platform admins only (the link is shown to them alone; anyone else who comes here is told why). */
+const organizationsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/admin/organizations",
+  validateSearch: (search: Search): { q?: string | undefined } => ({ q: text(search.q) }),
+  component: lazyRouteComponent(() => import("./features/admin/organizations-page"), "OrganizationsPage"),
+});
+
 const routeTree = rootRoute.addChildren([
   signInRoute,
   signUpRoute,
@@ -182,6 +219,9 @@ const routeTree = rootRoute.addChildren([
     // outbound
     outboundWebhooksRoute,
     deliveryLogRoute,
+    // org
+    settingsRoute.addChildren([settingsIndexRoute, apiKeysRoute, teamRoute, accountRoute]),
+    organizationsRoute,
   ]),
 ]);
 

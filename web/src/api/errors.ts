@@ -27,6 +27,13 @@ const MESSAGES: Record<string, string> = {
     "Inlet sends only to public internet addresses: this URL is not http(s), or its host cannot be found, or it points to a private, loopback or reserved address.",
   OUTBOUND_WEBHOOK_LIMIT_REACHED: "This form already has 10 endpoints. Delete one to add another.",
   OUTBOUND_WEBHOOK_DISABLED: "This endpoint is disabled. Enable it first, then try again.",
+  EMAIL_ALREADY_VERIFIED: "Your email address is already verified.",
+  API_KEY_LIMIT_REACHED:
+    "The organization already has 25 API keys (revoked ones count). Permanently delete a revoked key to make room.",
+  API_KEY_NOT_REVOKED: "Revoke the key before deleting it permanently.",
+  RESTRICTED_PERMISSION: "No API key may hold that permission: it stays with signed-in owners and admins.",
+  CANNOT_CHANGE_OWNER: "The owner's role cannot change, and the owner cannot be removed.",
+  PLATFORM_ADMIN_REQUIRED: "Only platform admins can do this.",
   INTERNAL_ERROR: "Something went wrong on our side. Please try again.",
   SERVICE_UNAVAILABLE: "The service is busy. Please try again in a moment.",
   NETWORK_ERROR: "The service could not be reached. Check your connection and try again.",

@@ -180,6 +180,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Rename the organization */
+        put: operations["renameOrganization"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/organizations": {
         parameters: {
             query?: never;
@@ -1064,6 +1081,13 @@ export interface components {
             /** @constant */
             success: true;
             data: components["schemas"]["Message"];
+        };
+        renameOrganizationResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                organization: components["schemas"]["Organization"];
+            };
         };
         listOrganizationsResponse: {
             /** @constant */
@@ -2793,6 +2817,149 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "CONFLICT";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    renameOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 65536 bytes */
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["renameOrganizationResponse"];
+                };
+            };
+            /** @description `INVALID_JSON`, `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `CSRF_ORIGIN_MISMATCH`, `SESSION_REQUIRED`, `ROLE_REQUIRED`, `PLAN_REQUIRED`, `INSUFFICIENT_PERMISSION` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CSRF_ORIGIN_MISMATCH" | "SESSION_REQUIRED" | "ROLE_REQUIRED" | "PLAN_REQUIRED" | "INSUFFICIENT_PERMISSION";
+                        };
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };

@@ -3,7 +3,10 @@ import { Link, Outlet, useNavigate } from "@tanstack/react-router";
 import { Button } from "../../components/ui/button";
 import { meQuery, signOut } from "./session";
 
-/** The frame of every signed-in page: who is signed in, where to go, and signing out. */
+/**
+ * The frame of every signed-in page: who is signed in, where to go, and signing out. The main
+ * navigation is role-aware: Organizations only for platform admins (`me.platformAdmin`).
+ */
 export function AppShell() {
   const { data: me } = useQuery(meQuery);
   const queryClient = useQueryClient();
@@ -22,6 +25,9 @@ export function AppShell() {
             <Link to="/" activeOptions={{ exact: true }}>
               Sites
             </Link>
+            {/* Everyone has a settings page (their account); what each one offers follows the role. */}
+            <Link to="/settings">Settings</Link>
+            {me?.platformAdmin && <Link to="/admin/organizations">Organizations</Link>}
           </nav>
           <div className="flex items-center gap-3 text-sm">
             {me && (

@@ -1,0 +1,54 @@
+import { useSuspenseQuery } from "@tanstack/react-query";
+import { meQuery } from "./session";
+
+/**
+ * What the signed-in person may do, read from `GET /v1/auth/me` (its `role`, `permissions`,
+ * `organization.plan` and `platformAdmin`): the one place the dashboard turns a role and a plan
+ * into shown, hidden or disabled controls. The API stays the judge; this only keeps people from
+ * reaching for a control that would fail, and says why instead.
+ */
+export type Me = Awaited<ReturnType<typeof meQuery.queryFn & object>>;
+export type Permission = Me["permissions"][number];
+export type Plan = Me["organization"]["plan"];
+
+export const PLAN_NAMES: Record<Plan, string> = { free: "Free", pro: "Pro", agency: "Agency", enterprise: "Enterprise" };
+
+/** The plans whose organizations may use API keys (docs/api.md, "API keys"). */
+export const API_KEY_PLANS: readonly Plan[] = ["agency", "enterprise"];
+
+/** Permissions no API key may hold (spec 5.2 rules 2 and 3): they stay with signed-in owners and admins. */
+export const RESTRICTED_KEY_PERMISSIONS: readonly Permission[] = [
+  "settings.email",
+  "settings.billing",
+  "settings.org",
+  "team.invite",
+  "team.manage",
+];
+
+/** The signed-in person (the app's route loads it before any page renders). */
+export const useMe = (): Me => useSuspenseQuery(meQuery).data;
+
+export const can = (me: Me, permission: Permission): boolean => me.permissions.includes(permission);
+
+/** Why a control is not offered; undefined when it is. */
+export type Refusal = string | undefined;
+
+/** API keys: owners and admins on Agency or Enterprise (the API's own rule: ROLE_REQUIRED, then PLAN_REQUIRED). */
+export function apiKeysRefusal(me: Me): Refusal {
+  if (me.role !== "owner" && me.role !== "admin") {
+    return `API keys are managed by the organization's owner and admins; your role is ${me.role}.`;
+  }
+  if (!API_KEY_PLANS.includes(me.organization.plan)) {
+    return `API keys come with the Agency and Enterprise plans; ${me.organization.name} is on the ${PLAN_NAMES[me.organization.plan]} plan. A platform admin can change the plan.`;
+  }
+  return undefined;
+}
+
+export const inviteRefusal = (me: Me): Refusal =>
+  can(me, "team.invite") ? undefined : "Only the owner and admins can invite people.";
+
+export const manageTeamRefusal = (me: Me): Refusal =>
+  can(me, "team.manage") ? undefined : "Only the owner and admins can change roles or remove members.";
+
+export const renameOrganizationRefusal = (me: Me): Refusal =>
+  can(me, "settings.org") ? undefined : "Only the owner and admins can rename the organization.";
