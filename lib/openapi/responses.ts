@@ -112,7 +112,7 @@ const formField = z.strictObject({
 const formDetail = z.strictObject({
   ...formFields,
   fields: z.array(formField),
-  settings: z.strictObject({ notifyEmails: z.array(z.string()) }),
+  settings: z.strictObject({ notifyEmails: z.array(z.string()), redirectUrl: z.nullable(z.string()) }),
 });
 
 // lib/submissions.ts submissionView

@@ -722,6 +722,7 @@ export interface components {
             fields: components["schemas"]["FormField"][];
             settings: {
                 notifyEmails: string[];
+                redirectUrl: string | null;
             };
         };
         Submission: {
@@ -4623,6 +4624,7 @@ export interface operations {
                     }[];
                     settings?: {
                         notifyEmails?: string[];
+                        redirectUrl?: string | null;
                     };
                     /** @enum {string} */
                     status?: "draft" | "published";
@@ -4921,8 +4923,11 @@ export interface operations {
                     }[];
                     settings?: {
                         notifyEmails?: string[];
+                        redirectUrl?: string | null;
                     };
                     restore?: boolean;
+                    /** Format: date-time */
+                    ifUpdatedAt?: string;
                 };
             };
         };
