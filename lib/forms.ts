@@ -82,6 +82,7 @@ async function listViews(forms: Form[], siteId: string, counted = true) {
   ]);
   return forms.map((form, i) => ({
     id: form.id,
+    siteId: form.siteId,
     name: form.name,
     origin: form.origin,
     webhookIds: webhooks.get(form.id) ?? [],

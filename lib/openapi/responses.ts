@@ -90,6 +90,7 @@ const webhook = z.strictObject(webhookListFields);
 // lib/forms.ts listViews, detailView
 const formFields = {
   id,
+  siteId: id,
   name: z.string(),
   origin: z.enum(["webhook", "builder"]),
   webhookIds: z.array(z.string()),

@@ -43,6 +43,7 @@ describe("creating and reading forms", () => {
     const form = res.body.data.form;
     expect(form).toEqual({
       id: expect.stringMatching(/^form_[0-9A-Za-z]{22}$/),
+      siteId,
       name: "Quote request",
       origin: "builder",
       webhookIds: [],

@@ -111,17 +111,40 @@ const sourcesRoute = createRoute({
   validateSearch: archivedSearch,
   component: lazyRouteComponent(() => import("./features/sources/sources-page"), "SourcesPage"),
 });
-const inboxRoute = createRoute({
+// forms: every form page shares the form layout (its name and the sub-navigation); the inbox is its index.
+const formLayoutRoute = createRoute({
   getParentRoute: () => appRoute,
   path: "/forms/$formId",
+  component: lazyRouteComponent(() => import("./features/forms/form-layout"), "FormLayout"),
+});
+const inboxRoute = createRoute({
+  getParentRoute: () => formLayoutRoute,
+  path: "/",
   validateSearch: listSearch,
   component: lazyRouteComponent(() => import("./features/inbox/inbox-page"), "InboxPage"),
 });
 const spamRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: "/forms/$formId/spam",
+  getParentRoute: () => formLayoutRoute,
+  path: "/spam",
   validateSearch: listSearch,
   component: lazyRouteComponent(() => import("./features/inbox/inbox-page"), "SpamPage"),
+});
+// forms: a site's forms (under the site layout at merge), the builder and the form's settings.
+const siteFormsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: "/sites/$siteId/forms",
+  validateSearch: archivedSearch,
+  component: lazyRouteComponent(() => import("./features/forms/forms-page"), "FormsPage"),
+});
+const formFieldsRoute = createRoute({
+  getParentRoute: () => formLayoutRoute,
+  path: "/fields",
+  component: lazyRouteComponent(() => import("./features/forms/fields-page"), "FieldsPage"),
+});
+const formSettingsRoute = createRoute({
+  getParentRoute: () => formLayoutRoute,
+  path: "/settings",
+  component: lazyRouteComponent(() => import("./features/forms/settings-page"), "SettingsPage"),
 });
 const submissionRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -134,7 +157,13 @@ const routeTree = rootRoute.addChildren([
   signUpRoute,
   inviteRoute,
   verifyRoute,
-  appRoute.addChildren([homeRoute, sourcesRoute, inboxRoute, spamRoute, submissionRoute]),
+  appRoute.addChildren([
+    homeRoute,
+    sourcesRoute,
+    formLayoutRoute.addChildren([inboxRoute, spamRoute, formFieldsRoute, formSettingsRoute]),
+    submissionRoute,
+    siteFormsRoute,
+  ]),
 ]);
 
 export const router = createRouter({ routeTree, context: { queryClient }, defaultPreload: "intent", scrollRestoration: true });

@@ -705,6 +705,7 @@ export interface components {
         };
         FormDetail: {
             id: string;
+            siteId: string;
             name: string;
             /** @enum {string} */
             origin: "webhook" | "builder";
@@ -1092,6 +1093,7 @@ export interface components {
             data: {
                 forms: {
                     id: string;
+                    siteId: string;
                     name: string;
                     /** @enum {string} */
                     origin: "webhook" | "builder";
