@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { getRouteApi, Link, Outlet } from "@tanstack/react-router";
+import { getRouteApi, Link, Outlet, useLocation } from "@tanstack/react-router";
 import { FormError } from "../../components/ui/field";
 import { formQuery, ORIGIN_LABELS } from "./queries";
 
@@ -16,6 +16,7 @@ const tab =
 export function FormLayout() {
   const { formId } = route.useParams();
   const form = useQuery(formQuery(formId));
+  const pathname = useLocation({ select: (location) => location.pathname });
   const data = form.data;
   return (
     <>
@@ -58,7 +59,7 @@ export function FormLayout() {
           <a
             href={`/forms/${encodeURIComponent(formId)}/webhooks`}
             className={tab}
-            aria-current={window.location.pathname.startsWith(`/forms/${formId}/webhooks`) ? "page" : undefined}
+            aria-current={pathname.startsWith(`/forms/${formId}/webhooks`) ? "page" : undefined}
           >
             Webhooks
           </a>
