@@ -74,6 +74,9 @@ export function fieldProblems(rows: FieldRow[]): { key?: string | undefined; lab
 /** A key suggested by a label: "Your email" → "your_email". */
 export const keyFromLabel = (label: string) =>
   label
+    .normalize("NFD")
+    // Accents off ("café" → "cafe"): the key stays what the label reads as.
+    .replace(/\p{M}/gu, "")
     .trim()
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "_")
