@@ -41,7 +41,12 @@ export const fieldsInput = z.array(fieldInput).check(
   z.refine((fields) => new Set(fields.map((f) => f.key)).size === fields.length, "Field keys must be unique"),
 );
 
+/** A URL's longest length kept: a browser's address bar and a `Location` header stay reasonable. */
+export const MAX_REDIRECT_URL = 2048;
+
 export const settingsInput = z.strictObject({
   notifyEmails: z.optional(z.array(schemas.email).check(z.maxLength(MAX_NOTIFY_EMAILS))),
+  /** Checked against the site's domain in lib/forms.ts, as intake checks `_redirect`; null clears it. */
+  redirectUrl: z.optional(z.nullable(z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_REDIRECT_URL)))),
 });
 export type SettingsInput = z.output<typeof settingsInput>;

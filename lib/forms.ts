@@ -2,6 +2,7 @@ import type { Principal } from "./auth/principal";
 import { AppError, notFound } from "./errors";
 import type { FieldInput, SettingsInput } from "./form-inputs";
 import { newId, nowIso } from "./ids";
+import { redirectProblem } from "./intake/redirect";
 import { findSite } from "./sites";
 import {
   countFormSubmissions,
@@ -11,6 +12,7 @@ import {
   updateForm,
 } from "./store/form-management";
 import { type Form, type FormField, type FormSettings, getForm, putForm } from "./store/forms";
+import type { Site } from "./store/sites";
 import { listSiteWebhooks } from "./store/webhooks";
 
 /** Fields by key, without a prototype (keys are user data); `order` defaults to the list position. */
@@ -25,9 +27,29 @@ function fieldMap(inputs: FieldInput[]): Record<string, FormField> {
 /** Lower-cased and without repeats: one notification per address. */
 const notifyList = (emails: string[]) => [...new Set(emails.map((e) => e.toLowerCase()))];
 
-function mergeSettings(current: FormSettings, input: SettingsInput | undefined): FormSettings {
-  return { ...current, ...(input?.notifyEmails ? { notifyEmails: notifyList(input.notifyEmails) } : {}) };
+/**
+ * A form's redirect follows `_redirect`'s rule (docs/intake.md, "Redirects"): an absolute http(s)
+ * URL without credentials, on the site's domain or a subdomain when the site has one.
+ */
+function checkedRedirect(raw: string, site: Site): string {
+  const problem = redirectProblem(raw, site.domain);
+  if (typeof problem !== "string") return problem.href;
+  const message = `The redirect URL ${problem}`;
+  throw new AppError("VALIDATION_ERROR", message, [{ path: "settings.redirectUrl", message }]);
 }
+
+function mergeSettings(current: FormSettings, input: SettingsInput | undefined, site: Site | undefined): FormSettings {
+  const merged = { ...current, ...(input?.notifyEmails ? { notifyEmails: notifyList(input.notifyEmails) } : {}) };
+  if (input?.redirectUrl === null) merged.redirectUrl = null;
+  else if (input?.redirectUrl !== undefined && site) merged.redirectUrl = checkedRedirect(input.redirectUrl, site);
+  return merged;
+}
+
+/** The API's settings: every key present (forms saved before `redirectUrl` existed lack it). */
+const settingsView = (settings: FormSettings) => ({
+  notifyEmails: settings.notifyEmails,
+  redirectUrl: settings.redirectUrl ?? null,
+});
 
 /** The API's ordered field list: by `order`, then key. */
 export const fieldList = (fields: Form["fields"]) =>
@@ -60,6 +82,7 @@ async function listViews(forms: Form[], siteId: string, counted = true) {
   ]);
   return forms.map((form, i) => ({
     id: form.id,
+    siteId: form.siteId,
     name: form.name,
     origin: form.origin,
     webhookIds: webhooks.get(form.id) ?? [],
@@ -75,7 +98,7 @@ async function listViews(forms: Form[], siteId: string, counted = true) {
 
 async function detailView(form: Form, counted = true) {
   const [view] = await listViews([form], form.siteId, counted);
-  return { form: { ...view, fields: fieldList(form.fields), settings: form.settings } };
+  return { form: { ...view, fields: fieldList(form.fields), settings: settingsView(form.settings) } };
 }
 
 export async function listForms(principal: Principal, siteId: string, archived: boolean, limit: number, cursor?: string) {
@@ -128,7 +151,7 @@ export async function createForm(principal: Principal, siteId: string, input: Fo
     name: input.name,
     fields: input.fields ?? [],
     status: input.status ?? "draft",
-    settings: mergeSettings({ notifyEmails: [] }, input.settings),
+    settings: mergeSettings({ notifyEmails: [], redirectUrl: null }, input.settings, site),
   });
 }
 
@@ -139,7 +162,8 @@ export async function duplicateForm(principal: Principal, formId: string, input:
     name: input.name ?? `${source.name} (copy)`.slice(0, 255),
     fields: fieldList(source.fields),
     status: "draft",
-    settings: { ...source.settings, notifyEmails: [...source.settings.notifyEmails] },
+    // Same site: the redirect stays valid for the copy.
+    settings: { ...settingsView(source.settings), notifyEmails: [...source.settings.notifyEmails] },
   });
 }
 
@@ -162,10 +186,23 @@ export interface FormUpdate {
   fields?: FieldInput[];
   settings?: SettingsInput;
   restore?: boolean;
+  /**
+   * The `updatedAt` of the form the client edited: when the form changed since (someone else
+   * saved first, or intake grew its schema), 409 CONFLICT and nothing is written.
+   */
+  ifUpdatedAt?: string;
 }
+
+const changedMeanwhile = () =>
+  new AppError("CONFLICT", "The form changed since it was read; reload it and apply your changes again");
 
 export async function editForm(principal: Principal, formId: string, update: FormUpdate) {
   const form = await findForm(principal, formId);
+  if (update.ifUpdatedAt !== undefined && Date.parse(update.ifUpdatedAt) !== Date.parse(form.updatedAt)) {
+    throw changedMeanwhile();
+  }
+  // The site only when a redirect is to be checked against its domain (one more read, then).
+  const site = typeof update.settings?.redirectUrl === "string" ? await findSite(principal.orgId, form.siteId) : undefined;
   const changes: FormChanges = {};
   if (update.restore === true) {
     if (form.archivedAt === null) throw new AppError("FORM_NOT_ARCHIVED", "Only an archived form can be restored");
@@ -173,7 +210,7 @@ export async function editForm(principal: Principal, formId: string, update: For
   }
   if (update.name !== undefined) changes.name = update.name;
   if (update.fields !== undefined) changes.fields = fieldMap(update.fields);
-  if (update.settings !== undefined) changes.settings = mergeSettings(form.settings, update.settings);
+  if (update.settings !== undefined) changes.settings = mergeSettings(form.settings, update.settings, site);
   return detailView(await applyChanges(form, changes));
 }
 

@@ -10,6 +10,8 @@ const body = z.strictObject({
   fields: z.optional(fieldsInput),
   settings: z.optional(settingsInput),
   restore: z.optional(z.boolean()),
+  /** The `updatedAt` the client read: 409 CONFLICT when the form changed since (lib/forms.ts). */
+  ifUpdatedAt: z.optional(z.iso.datetime()),
 });
 
 export const handler = httpHandler(route("PUT /api/v1/forms/{formId}"), { body }, ({ principal, params, body }) =>

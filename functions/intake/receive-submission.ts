@@ -1,13 +1,14 @@
 import { publicHandler } from "../../lib/http/public-handler";
 import { jsonResponse, RawResponse } from "../../lib/http/response";
-import { withBrowserPages } from "../../lib/intake/browser-answer";
+import { isNavigation, withBrowserPages } from "../../lib/intake/browser-answer";
 import { CORS_HEADERS } from "../../lib/intake/cors";
 import { receiveSubmission } from "../../lib/intake/intake";
 import { route } from "../routes";
 
 /**
  * Spec 4.2: the result at the top level (not under `data`), or a 303 to `_redirect`; to a
- * browser navigation, the same answer as a page (docs/intake.md, "Browser answers").
+ * browser navigation, a 303 to the form's own redirect, else the same answer as a page
+ * (docs/intake.md, "Browser answers").
  */
 export const handler = withBrowserPages(
   publicHandler(
@@ -22,10 +23,12 @@ export const handler = withBrowserPages(
         isBase64Encoded: event.isBase64Encoded,
         sourceIp,
       });
-      if (outcome.redirect) {
+      // The form's own redirect replaces the thank-you page of a browser navigation only.
+      const location = outcome.redirect ?? (isNavigation(event.headers ?? {}) ? outcome.formRedirect : undefined);
+      if (location) {
         return new RawResponse({
           statusCode: 303,
-          headers: { location: outcome.redirect, "cache-control": "no-store" },
+          headers: { location, "cache-control": "no-store" },
           body: "",
         });
       }

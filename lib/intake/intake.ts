@@ -19,7 +19,7 @@ import { formFor, readLinkedForm } from "./auto-form";
 import { parseIntakeBody } from "./body";
 import { type NormalizedSubmission, normalizeSubmission } from "./fields";
 import { mapToForm } from "./mapping";
-import { redirectTarget, validateRedirect } from "./redirect";
+import { redirectProblem, redirectTarget, validateRedirect } from "./redirect";
 import { repeatResult, storeAndCount, storeWithRepeatMarkers } from "./storing";
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
@@ -40,6 +40,12 @@ export interface IntakeOutcome {
   result: IntakeResult;
   /** Where to send the browser (303), `ref=<referenceId>` included. */
   redirect?: string;
+  /**
+   * The form's own redirect (`settings.redirectUrl`), `ref` included, when the submission named
+   * none: for a browser navigation only (the route decides), since a script's `fetch()` would
+   * follow a 303 to a page instead of reading its JSON answer.
+   */
+  formRedirect?: string;
   /** False when a repeat (Idempotency-Key, lead id) got the first submission's result. */
   stored: boolean;
 }
@@ -71,11 +77,29 @@ function checkSecret(webhook: Webhook, secret: string | undefined): void {
 const header = (headers: Record<string, string | undefined>, name: string) => headers[name]?.trim() || undefined;
 
 /** The result in one key order, so a repeat's answer is byte for byte the first one's. */
-const withRedirect = (result: IntakeResult, stored: boolean, redirect: URL | undefined): IntakeOutcome => ({
+const withRedirect = (
+  result: IntakeResult,
+  stored: boolean,
+  redirect: URL | undefined,
+  formRedirect: URL | undefined,
+): IntakeOutcome => ({
   result: { submissionId: result.submissionId, referenceId: result.referenceId, fieldsMapped: result.fieldsMapped },
   stored,
   ...(redirect ? { redirect: redirectTarget(redirect, result.referenceId) } : {}),
+  ...(formRedirect ? { formRedirect: redirectTarget(formRedirect, result.referenceId) } : {}),
 });
+
+/**
+ * The linked form's own redirect, read in round trip 2 with the form (no extra read), checked
+ * again against the site's domain: one changed since the redirect was saved makes it no redirect
+ * (the visitor gets the thank-you page), never a refusal of a submission the visitor could not fix.
+ */
+function formRedirectOf(form: Awaited<ReturnType<typeof readLinkedForm>>, siteDomain: string | null | undefined) {
+  const raw = form && !form.deletedAt ? form.settings?.redirectUrl : undefined;
+  if (!raw) return undefined;
+  const url = redirectProblem(raw, siteDomain);
+  return typeof url === "string" ? undefined : url;
+}
 
 /**
  * Receives one submission (spec 4.2). A 200 (or 303) means the submission is durably stored:
@@ -113,7 +137,8 @@ export async function receiveSubmission(req: IntakeRequest): Promise<IntakeOutco
   // A blank `_redirect` (a template's empty hidden input) is no redirect.
   const redirectControl = submission.controls.redirect?.trim() || submission.controls.next?.trim() || undefined;
   const redirect = redirectControl === undefined ? undefined : validateRedirect(redirectControl, site.domain);
-  if (first) return withRedirect(first, false, redirect);
+  const formRedirect = redirect ? undefined : formRedirectOf(linkedForm, site.domain);
+  if (first) return withRedirect(first, false, redirect, formRedirect);
   // Server-to-server sources cannot solve a captcha; they are authenticated by the secret.
   if (site.captcha && webhook.source === "generic") {
     await verifyCaptcha(site.captcha, site.domain, tokens, req.sourceIp);
@@ -140,7 +165,7 @@ export async function receiveSubmission(req: IntakeRequest): Promise<IntakeOutco
     markers.length > 0
       ? await storeWithRepeatMarkers(webhook, stored, result, markers, print, now)
       : await storeAndCount(webhook, stored, result, print, now);
-  return withRedirect(outcome.result, outcome.stored, redirect);
+  return withRedirect(outcome.result, outcome.stored, redirect, formRedirect);
 }
 
 /**

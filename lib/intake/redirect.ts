@@ -8,18 +8,28 @@ const invalid = (message: string) => new AppError("INVALID_REDIRECT", message);
  * not become an open redirect that anyone can point at another site with a form of their own.
  */
 export function validateRedirect(raw: string, siteDomain?: string | null): URL {
+  const problem = redirectProblem(raw, siteDomain);
+  if (typeof problem === "string") throw invalid(`_redirect ${problem}`);
+  return problem;
+}
+
+/**
+ * The URL, or what is wrong with it (a phrase after its name: "must be an http(s) URL"): the
+ * one rule for `_redirect` and for a form's own redirect (lib/forms.ts, `settings.redirectUrl`).
+ */
+export function redirectProblem(raw: string, siteDomain?: string | null): URL | string {
   let url: URL;
   try {
     url = new URL(raw.trim());
   } catch {
-    throw invalid("_redirect must be an absolute http(s) URL");
+    return "must be an absolute http(s) URL";
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw invalid("_redirect must be an http(s) URL");
-  if (url.username || url.password) throw invalid("_redirect must not carry credentials");
+  if (url.protocol !== "http:" && url.protocol !== "https:") return "must be an http(s) URL";
+  if (url.username || url.password) return "must not carry credentials";
   if (siteDomain) {
     const host = url.hostname.toLowerCase();
     if (host !== siteDomain && !host.endsWith(`.${siteDomain}`)) {
-      throw invalid(`_redirect must point to ${siteDomain} or one of its subdomains`);
+      return `must point to ${siteDomain} or one of its subdomains`;
     }
   }
   return url;

@@ -90,6 +90,7 @@ const webhook = z.strictObject(webhookListFields);
 // lib/forms.ts listViews, detailView
 const formFields = {
   id,
+  siteId: id,
   name: z.string(),
   origin: z.enum(["webhook", "builder"]),
   webhookIds: z.array(z.string()),
@@ -112,7 +113,7 @@ const formField = z.strictObject({
 const formDetail = z.strictObject({
   ...formFields,
   fields: z.array(formField),
-  settings: z.strictObject({ notifyEmails: z.array(z.string()) }),
+  settings: z.strictObject({ notifyEmails: z.array(z.string()), redirectUrl: z.nullable(z.string()) }),
 });
 
 // lib/submissions.ts submissionView

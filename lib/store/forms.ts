@@ -29,6 +29,11 @@ export interface FormField {
 
 export interface FormSettings {
   notifyEmails: string[];
+  /**
+   * Where a browser goes after a successful submission that names no `_redirect` of its own
+   * (lib/intake/intake.ts). Absent on forms saved before it existed.
+   */
+  redirectUrl?: string | null;
 }
 
 export interface Form {

@@ -24,7 +24,7 @@ test("the spam folder shows each flagged submission's score and the reasons, in 
   const { formId } = await formWithSpam(request, account);
   await page.goto(`/forms/${formId}`);
   await expect(rows(page)).toHaveCount(1);
-  await page.getByRole("navigation", { name: "Folders" }).getByRole("link", { name: "Spam", exact: true }).click();
+  await page.getByRole("navigation", { name: "Form sections" }).getByRole("link", { name: "Spam", exact: true }).click();
   await expect(page.getByRole("heading", { name: /^Spam of/ })).toBeVisible();
   await expect(rows(page)).toHaveCount(2);
 
@@ -62,7 +62,7 @@ test('"Not spam" moves a submission to the inbox and releases it; "Mark as spam"
   await expect(rows(page)).toHaveCount(1);
   await expect(page.getByRole("link", { name: "Trapped bot" })).toHaveCount(0);
 
-  const folders = page.getByRole("navigation", { name: "Folders" });
+  const folders = page.getByRole("navigation", { name: "Form sections" });
   await folders.getByRole("link", { name: "Inbox", exact: true }).click();
   await expect(rows(page)).toHaveCount(2);
   await expect(page.getByRole("link", { name: "Trapped bot" })).toBeVisible();
@@ -85,6 +85,6 @@ test("several flagged submissions can be released together", async ({ signedIn: 
   await page.getByRole("checkbox", { name: "Select Script bot" }).check();
   await page.getByRole("region", { name: "Selection actions" }).getByRole("button", { name: "Not spam" }).click();
   await expect(page.getByText("No spam.")).toBeVisible();
-  await page.getByRole("navigation", { name: "Folders" }).getByRole("link", { name: "Inbox", exact: true }).click();
+  await page.getByRole("navigation", { name: "Form sections" }).getByRole("link", { name: "Inbox", exact: true }).click();
   await expect(rows(page)).toHaveCount(3);
 });

@@ -43,6 +43,7 @@ describe("creating and reading forms", () => {
     const form = res.body.data.form;
     expect(form).toEqual({
       id: expect.stringMatching(/^form_[0-9A-Za-z]{22}$/),
+      siteId,
       name: "Quote request",
       origin: "builder",
       webhookIds: [],
@@ -58,7 +59,7 @@ describe("creating and reading forms", () => {
         { key: "email", label: "Email", type: "email", required: true, order: 2 },
         { key: "message", label: "Message", type: "textarea", required: false, order: 3 },
       ],
-      settings: { notifyEmails: ["sales@example.com", "ops@example.com"] },
+      settings: { notifyEmails: ["sales@example.com", "ops@example.com"], redirectUrl: null },
     });
 
     const read = await api("GET", formPath(form.id), { token: owner.token });
@@ -76,7 +77,7 @@ describe("creating and reading forms", () => {
   test("fields may be created empty and ordered explicitly; the API lists them by order", async () => {
     const empty = await newForm(owner, siteId, { fields: undefined });
     expect(empty.fields).toEqual([]);
-    expect(empty.settings).toEqual({ notifyEmails: [] });
+    expect(empty.settings).toEqual({ notifyEmails: [], redirectUrl: null });
     const ordered = await newForm(owner, siteId, {
       status: "published",
       fields: [
@@ -225,7 +226,7 @@ describe("editing forms", () => {
           { key: "name", label: "Full name", type: "text", required: false, order: 2 },
           { key: "phone", label: "Phone", type: "phone", required: false, order: 3 },
         ],
-        settings: { notifyEmails: ["team@example.com"] },
+        settings: { notifyEmails: ["team@example.com"], redirectUrl: null },
         webhookIds: [hook.id],
         submissionCount: 1,
       }),
@@ -242,7 +243,7 @@ describe("editing forms", () => {
     const res = await api("PUT", formPath(form.id), { token: owner.token, body: { settings: { notifyEmails: [] } } });
     expect(res.status).toBe(200);
     expect(res.body.data.form.fields).toEqual(form.fields);
-    expect(res.body.data.form.settings).toEqual({ notifyEmails: [] });
+    expect(res.body.data.form.settings).toEqual({ notifyEmails: [], redirectUrl: null });
     const empty = await api("PUT", formPath(form.id), { token: owner.token, body: {} });
     expect(empty.status).toBe(200);
     expect(empty.body.data.form.name).toBe("Contact");
@@ -307,7 +308,7 @@ describe("editing forms", () => {
         webhookIds: [],
         submissionCount: 0,
         fields: form.fields,
-        settings: { notifyEmails: ["a@example.com"] },
+        settings: { notifyEmails: ["a@example.com"], redirectUrl: null },
       }),
     );
     expect(copy.body.data.form.id).not.toBe(form.id);

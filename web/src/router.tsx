@@ -124,17 +124,40 @@ const sourcesRoute = createRoute({
   validateSearch: archivedSearch,
   component: lazyRouteComponent(() => import("./features/sources/sources-page"), "SourcesPage"),
 });
-const inboxRoute = createRoute({
+// forms: every form page shares the form layout (its name and the sub-navigation); the inbox is its index.
+const formLayoutRoute = createRoute({
   getParentRoute: () => appRoute,
   path: "/forms/$formId",
+  component: lazyRouteComponent(() => import("./features/forms/form-layout"), "FormLayout"),
+});
+const inboxRoute = createRoute({
+  getParentRoute: () => formLayoutRoute,
+  path: "/",
   validateSearch: listSearch,
   component: lazyRouteComponent(() => import("./features/inbox/inbox-page"), "InboxPage"),
 });
 const spamRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: "/forms/$formId/spam",
+  getParentRoute: () => formLayoutRoute,
+  path: "/spam",
   validateSearch: listSearch,
   component: lazyRouteComponent(() => import("./features/inbox/inbox-page"), "SpamPage"),
+});
+// forms: a site's forms (under the site layout at merge), the builder and the form's settings.
+const siteFormsRoute = createRoute({
+  getParentRoute: () => siteRoute,
+  path: "/forms",
+  validateSearch: archivedSearch,
+  component: lazyRouteComponent(() => import("./features/forms/forms-page"), "FormsPage"),
+});
+const formFieldsRoute = createRoute({
+  getParentRoute: () => formLayoutRoute,
+  path: "/fields",
+  component: lazyRouteComponent(() => import("./features/forms/fields-page"), "FieldsPage"),
+});
+const formSettingsRoute = createRoute({
+  getParentRoute: () => formLayoutRoute,
+  path: "/settings",
+  component: lazyRouteComponent(() => import("./features/forms/settings-page"), "SettingsPage"),
 });
 const submissionRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -149,21 +172,20 @@ const siteSettingsRoute = createRoute({
   component: lazyRouteComponent(() => import("./features/site-settings/settings-page"), "SiteSettingsPage"),
 });
 
-// outbound: a form's outbound webhooks and each endpoint's delivery log (children of appRoute by
-// their full paths; the form layout takes them in at merge).
+// A form's outbound webhooks and each endpoint's delivery log, sections of the form layout.
 const DELIVERY_STATUSES = ["pending", "retrying", "delivered", "failed"] as const;
 /** The delivery log's status filter (`?status=failed`): one of the API's statuses, else none. */
 const deliveryLogSearch = (search: Search): { status?: (typeof DELIVERY_STATUSES)[number] | undefined } => ({
   status: DELIVERY_STATUSES.find((status) => status === search.status),
 });
 const outboundWebhooksRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: "/forms/$formId/webhooks",
+  getParentRoute: () => formLayoutRoute,
+  path: "/webhooks",
   component: lazyRouteComponent(() => import("./features/outbound/webhooks-page"), "WebhooksPage"),
 });
 const deliveryLogRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: "/forms/$formId/webhooks/$endpointId",
+  getParentRoute: () => formLayoutRoute,
+  path: "/webhooks/$endpointId",
   validateSearch: deliveryLogSearch,
   component: lazyRouteComponent(() => import("./features/outbound/delivery-log-page"), "DeliveryLogPage"),
 });
@@ -212,14 +234,16 @@ const routeTree = rootRoute.addChildren([
   verifyRoute,
   appRoute.addChildren([
     homeRoute,
-    siteRoute.addChildren([siteOverviewRoute, sourcesRoute, siteSettingsRoute]),
-    inboxRoute,
-    spamRoute,
+    siteRoute.addChildren([siteOverviewRoute, sourcesRoute, siteFormsRoute, siteSettingsRoute]),
+    formLayoutRoute.addChildren([
+      inboxRoute,
+      spamRoute,
+      formFieldsRoute,
+      formSettingsRoute,
+      outboundWebhooksRoute,
+      deliveryLogRoute,
+    ]),
     submissionRoute,
-    // outbound
-    outboundWebhooksRoute,
-    deliveryLogRoute,
-    // org
     settingsRoute.addChildren([settingsIndexRoute, apiKeysRoute, teamRoute, accountRoute]),
     organizationsRoute,
   ]),

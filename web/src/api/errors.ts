@@ -22,6 +22,7 @@ const MESSAGES: Record<string, string> = {
   WEBHOOK_LIMIT_REACHED: "This site already has 50 sources (archived ones count). Permanently delete one to make room.",
   WEBHOOK_NOT_ARCHIVED: "Archive the source first.",
   WEBHOOK_RESTORE_REQUIRED: "Restore the source before enabling it.",
+  FORM_NOT_ARCHIVED: "Only an archived form can be deleted permanently (or restored). Archive it first.",
   SITE_NOT_EMPTY: "The site still has sources or forms.",
   OUTBOUND_WEBHOOK_URL_NOT_ALLOWED:
     "Inlet sends only to public internet addresses: this URL is not http(s), or its host cannot be found, or it points to a private, loopback or reserved address.",

@@ -826,6 +826,7 @@ export interface components {
         };
         FormDetail: {
             id: string;
+            siteId: string;
             name: string;
             /** @enum {string} */
             origin: "webhook" | "builder";
@@ -843,6 +844,7 @@ export interface components {
             fields: components["schemas"]["FormField"][];
             settings: {
                 notifyEmails: string[];
+                redirectUrl: string | null;
             };
         };
         Submission: {
@@ -1228,6 +1230,7 @@ export interface components {
             data: {
                 forms: {
                     id: string;
+                    siteId: string;
                     name: string;
                     /** @enum {string} */
                     origin: "webhook" | "builder";
@@ -5078,6 +5081,7 @@ export interface operations {
                     }[];
                     settings?: {
                         notifyEmails?: string[];
+                        redirectUrl?: string | null;
                     };
                     /** @enum {string} */
                     status?: "draft" | "published";
@@ -5376,8 +5380,11 @@ export interface operations {
                     }[];
                     settings?: {
                         notifyEmails?: string[];
+                        redirectUrl?: string | null;
                     };
                     restore?: boolean;
+                    /** Format: date-time */
+                    ifUpdatedAt?: string;
                 };
             };
         };

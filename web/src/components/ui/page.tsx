@@ -1,11 +1,23 @@
 import type { ReactNode } from "react";
 
 /** A page's one h1, with what it is for and its main actions. */
-export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  actions,
+  level = 1,
+}: {
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+  /** 2 inside a layout that already holds the page's h1 (a form's pages). */
+  level?: 1 | 2;
+}) {
+  const Heading = level === 1 ? "h1" : "h2";
   return (
     <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
       <div>
-        <h1 className="text-2xl font-semibold">{title}</h1>
+        <Heading className={level === 1 ? "text-2xl font-semibold" : "text-xl font-semibold"}>{title}</Heading>
         {description && <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{description}</p>}
       </div>
       {actions && <div className="flex flex-wrap gap-2">{actions}</div>}

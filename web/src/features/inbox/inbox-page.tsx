@@ -1,11 +1,11 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { ApiError } from "../../api/client";
 import { Button, buttonClass } from "../../components/ui/button";
 import { ConfirmButton } from "../../components/ui/dialog";
 import { FormError, submitWith, TextField } from "../../components/ui/field";
-import { Loading, PageHeader } from "../../components/ui/page";
+import { Loading } from "../../components/ui/page";
 import { useToast } from "../../components/ui/toast";
 import { formatAgo, formatDateTime } from "../../lib/format";
 import {
@@ -22,7 +22,7 @@ import {
 } from "./queries";
 import { gradeLabel, mainValues, SPAM_THRESHOLD, signalLabel } from "./values";
 
-const inboxRoute = getRouteApi("/app/forms/$formId");
+const inboxRoute = getRouteApi("/app/forms/$formId/");
 const spamRoute = getRouteApi("/app/forms/$formId/spam");
 
 /** The filters of the view, edited here and applied to the URL (so the view is a link). */
@@ -63,6 +63,19 @@ function Filters({ filters, onApply }: { filters: ListFilters; onApply: (filters
         )}
       </form>
     </search>
+  );
+}
+
+/** The folder's heading (h2: the form's name is the page's h1), what it holds, and its exports. */
+function SectionHeader({ title, description, actions }: { title: string; description: string; actions: ReactNode }) {
+  return (
+    <div className="mb-4 flex flex-wrap items-start justify-between gap-4">
+      <div>
+        <h2 className="text-xl font-semibold">{title}</h2>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{description}</p>
+      </div>
+      <div className="flex flex-wrap gap-2">{actions}</div>
+    </div>
   );
 }
 
@@ -127,17 +140,12 @@ function FolderView({ folder }: { folder: Folder }) {
       return next;
     });
   const ids = [...selected];
-  const title = form.data
-    ? folder === "spam"
-      ? `Spam of ${form.data.name}`
-      : form.data.name
-    : folder === "spam"
-      ? "Spam"
-      : "Inbox";
+  // The form's name is the layout's h1 (features/forms/form-layout.tsx); the folder is this page's h2.
+  const title = folder === "spam" ? (form.data ? `Spam of ${form.data.name}` : "Spam") : "Inbox";
 
   return (
     <>
-      <PageHeader
+      <SectionHeader
         title={title}
         description={
           folder === "spam"
@@ -155,14 +163,6 @@ function FolderView({ folder }: { folder: Folder }) {
           </>
         }
       />
-      <nav aria-label="Folders" className="mb-4 flex gap-4 text-sm">
-        <Link to="/forms/$formId" params={{ formId }} search={filters} activeOptions={{ exact: true, includeSearch: false }}>
-          Inbox
-        </Link>
-        <Link to="/forms/$formId/spam" params={{ formId }} search={filters} activeOptions={{ exact: true, includeSearch: false }}>
-          Spam
-        </Link>
-      </nav>
       <Filters key={JSON.stringify(filters)} filters={filters} onApply={(next) => void navigate({ search: next })} />
       {fresh > 0 && (
         <div

@@ -157,6 +157,7 @@ export function DeliveryLogPage() {
   return (
     <>
       <PageHeader
+        level={2}
         title="Delivery log"
         description={
           endpoint ? (

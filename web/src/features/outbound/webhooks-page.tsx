@@ -201,6 +201,7 @@ export function WebhooksPage() {
   return (
     <>
       <PageHeader
+        level={2}
         title={`Outbound webhooks${form.data ? ` of ${form.data.name}` : ""}`}
         description="Each new submission of this form (not spam) is sent, signed, to every enabled endpoint. Failed deliveries are retried for about three days; a 410 answer disables the endpoint."
         actions={
@@ -210,10 +211,6 @@ export function WebhooksPage() {
         }
       />
       <p className="mb-4 text-sm">
-        <Link to="/forms/$formId" params={{ formId }} search={{}}>
-          Back to the inbox
-        </Link>
-        {" · "}
         {used} of {MAX_ENDPOINTS} endpoints used{full ? ": delete one to add another." : ""}
       </p>
       {endpoints.isPending ? (

@@ -14,6 +14,7 @@ const route = getRouteApi("/app/sites/$siteId");
 export const SITE_SECTIONS = [
   { label: "Overview", to: "/sites/$siteId", exact: true },
   { label: "Sources", to: "/sites/$siteId/sources", exact: false },
+  { label: "Forms", to: "/sites/$siteId/forms", exact: false },
   { label: "Settings", to: "/sites/$siteId/settings", exact: false },
 ] as const;
 

@@ -1,0 +1,65 @@
+import { useQuery } from "@tanstack/react-query";
+import { getRouteApi, Link, Outlet } from "@tanstack/react-router";
+import { FormError } from "../../components/ui/field";
+import { formQuery, ORIGIN_LABELS } from "./queries";
+
+const route = getRouteApi("/app/forms/$formId");
+
+const tab =
+  "border-b-2 border-transparent px-3 py-2 text-sm font-medium no-underline aria-[current=page]:border-indigo-700 dark:aria-[current=page]:border-indigo-300";
+
+/**
+ * The frame of every form page (inbox, spam, fields, settings, webhooks): the form's name, its
+ * state in words, and the sub-navigation. The form is read without its counts, as the inbox
+ * reads it (the same query), so opening a form never reads all of its submissions.
+ */
+export function FormLayout() {
+  const { formId } = route.useParams();
+  const form = useQuery(formQuery(formId));
+  const data = form.data;
+  return (
+    <>
+      <div className="mb-6">
+        {data && (
+          <p className="mb-1 text-sm">
+            <Link to="/sites/$siteId/forms" params={{ siteId: data.siteId }} search={{}}>
+              All forms of the site
+            </Link>
+          </p>
+        )}
+        <h1 className="text-2xl font-semibold">{data?.name ?? "Form"}</h1>
+        {data && (
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+            {data.status === "published" ? "Published" : "Draft"} · {ORIGIN_LABELS[data.origin]}
+            {data.archivedAt ? " · Archived" : ""}
+          </p>
+        )}
+        {form.isError && <FormError message={form.error.message} />}
+        <nav aria-label="Form sections" className="mt-4 flex flex-wrap gap-1 border-b border-slate-200 dark:border-slate-700">
+          <Link
+            to="/forms/$formId"
+            params={{ formId }}
+            search={{}}
+            activeOptions={{ exact: true, includeSearch: false }}
+            className={tab}
+          >
+            Inbox
+          </Link>
+          <Link to="/forms/$formId/spam" params={{ formId }} search={{}} activeOptions={{ includeSearch: false }} className={tab}>
+            Spam
+          </Link>
+          <Link to="/forms/$formId/fields" params={{ formId }} className={tab}>
+            Fields
+          </Link>
+          <Link to="/forms/$formId/settings" params={{ formId }} className={tab}>
+            Settings
+          </Link>
+          <Link to="/forms/$formId/webhooks" params={{ formId }} className={tab}>
+            Webhooks
+          </Link>
+        </nav>
+      </div>
+      <Outlet />
+    </>
+  );
+}

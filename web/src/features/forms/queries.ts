@@ -1,0 +1,101 @@
+import { queryOptions } from "@tanstack/react-query";
+import { api, unwrap } from "../../api/client";
+
+/** A form as the detail route answers it (fields and settings included). */
+export type FormDetail = Awaited<ReturnType<ReturnType<typeof formQuery>["queryFn"] & object>>;
+export type FormField = FormDetail["fields"][number];
+export type FieldType = FormField["type"];
+export type FormSummary = Awaited<ReturnType<typeof fetchSiteForms>>["forms"][number];
+
+export const formKeys = {
+  /** The form itself; also the prefix of its inbox's lists (so invalidating it refreshes them). */
+  form: (formId: string) => ["forms", formId] as const,
+  site: (siteId: string) => ["sites", siteId, "forms"] as const,
+  list: (siteId: string, archived: boolean) => ["sites", siteId, "forms", { archived }] as const,
+  webhooks: (siteId: string) => ["sites", siteId, "webhooks"] as const,
+};
+
+/** The form without its counts: counting reads every submission (docs/api.md, "Forms"). */
+export const formQuery = (formId: string) =>
+  queryOptions({
+    queryKey: formKeys.form(formId),
+    queryFn: async () =>
+      (await unwrap(api.GET("/api/v1/forms/{formId}", { params: { path: { formId }, query: { counts: "false" } } }))).data.form,
+  });
+
+/** The form with its counts, read when they matter (a permanent deletion's confirmation). */
+export const countedFormQuery = (formId: string) =>
+  queryOptions({
+    queryKey: [...formKeys.form(formId), "counted"] as const,
+    queryFn: async () => (await unwrap(api.GET("/api/v1/forms/{formId}", { params: { path: { formId } } }))).data.form,
+    staleTime: 0,
+  });
+
+const fetchSiteForms = async (siteId: string, archived: boolean) =>
+  (
+    await unwrap(
+      api.GET("/api/v1/sites/{id}/forms", {
+        params: { path: { id: siteId }, query: { archived: archived ? "true" : "false", limit: 100 } },
+      }),
+    )
+  ).data;
+
+/** A site's forms, archived or not (the first 100, with their counts). */
+export const siteFormsQuery = (siteId: string, archived: boolean) =>
+  queryOptions({ queryKey: formKeys.list(siteId, archived), queryFn: () => fetchSiteForms(siteId, archived) });
+
+/** Every source of the site, archived ones too: the names of the webhooks a deletion unlinks. */
+export const siteSourcesQuery = (siteId: string) =>
+  queryOptions({
+    queryKey: [...formKeys.webhooks(siteId), "all"] as const,
+    queryFn: async () => {
+      const [active, archived] = await Promise.all(
+        (["false", "true"] as const).map((archived) =>
+          unwrap(api.GET("/api/v1/sites/{id}/webhooks", { params: { path: { id: siteId }, query: { archived } } })),
+        ),
+      );
+      return [...(active?.data.webhooks ?? []), ...(archived?.data.webhooks ?? [])].map((w) => ({ id: w.id, name: w.name }));
+    },
+  });
+
+const path = (formId: string) => ({ params: { path: { formId } } });
+
+export const createForm = (siteId: string, name: string) =>
+  unwrap(api.POST("/api/v1/sites/{id}/forms", { params: { path: { id: siteId } }, body: { name } })).then((r) => r.data.form);
+
+export interface FormEdit {
+  name?: string;
+  fields?: { key: string; label: string; type: FieldType; required: boolean; order: number }[];
+  settings?: { notifyEmails?: string[]; redirectUrl?: string | null };
+  restore?: true;
+  /** The version edited: a form changed since answers 409 CONFLICT instead of being overwritten. */
+  ifUpdatedAt?: string;
+}
+
+export const updateForm = (formId: string, body: FormEdit) =>
+  unwrap(api.PUT("/api/v1/forms/{formId}", { ...path(formId), body })).then((r) => r.data.form);
+
+export const duplicateForm = (formId: string) =>
+  unwrap(api.POST("/api/v1/forms/{formId}/duplicate", { ...path(formId), body: {} })).then((r) => r.data.form);
+
+export const setPublished = (formId: string, published: boolean) =>
+  unwrap(
+    published
+      ? api.POST("/api/v1/forms/{formId}/publish", path(formId))
+      : api.POST("/api/v1/forms/{formId}/unpublish", path(formId)),
+  ).then((r) => r.data.form);
+
+export const archiveForm = (formId: string) =>
+  unwrap(api.DELETE("/api/v1/forms/{formId}", { params: { path: { formId }, query: { permanent: "false" } } }));
+
+export const deleteFormPermanently = (formId: string) =>
+  unwrap(api.DELETE("/api/v1/forms/{formId}", { params: { path: { formId }, query: { permanent: "true" } } })).then(
+    (r) => r.data,
+  );
+
+const rules = new Intl.PluralRules("en");
+
+/** "1 submission", "2 submissions". */
+export const count = (n: number, noun: string, plural = `${noun}s`) => `${n} ${rules.select(n) === "one" ? noun : plural}`;
+
+export const ORIGIN_LABELS = { webhook: "Created by a source", builder: "Built here" } as const;

@@ -1,0 +1,181 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { getRouteApi, useNavigate } from "@tanstack/react-router";
+import { useId, useState } from "react";
+import { apiError } from "../../api/client";
+import { Button } from "../../components/ui/button";
+import { FormError, submitWith, TextField } from "../../components/ui/field";
+import { card, Loading } from "../../components/ui/page";
+import { useToast } from "../../components/ui/toast";
+import { siteQuery } from "../sites/queries";
+import { ConflictNotice, isConflict } from "./conflict";
+import { FormActions } from "./form-actions";
+import { type FormDetail, formKeys, formQuery, updateForm } from "./queries";
+
+const route = getRouteApi("/app/forms/$formId/settings");
+
+/** The API's limit (docs/api.md, "Forms and submissions"). */
+const MAX_RECIPIENTS = 10;
+
+const addressesOf = (text: string) =>
+  text
+    .split(/[\s,;]+/)
+    .map((a) => a.trim())
+    .filter(Boolean);
+
+/** A labelled textarea with its hint and error, as TextField has them. */
+function Recipients({ value, onChange, error }: { value: string; onChange: (value: string) => void; error: string | undefined }) {
+  const id = useId();
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-sm font-medium">
+        Notification recipients
+      </label>
+      <textarea
+        id={id}
+        rows={4}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
+        className="rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600 aria-invalid:border-red-600 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+      />
+      <p id={`${id}-hint`} className="text-xs text-slate-600 dark:text-slate-400">
+        One address per line, at most {MAX_RECIPIENTS}. Each gets an email for every submission that is not spam.
+      </p>
+      {error && (
+        <p id={`${id}-error`} className="text-sm text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function SettingsForm({ form, onReload }: { form: FormDetail; onReload: () => Promise<unknown> }) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const site = useQuery(siteQuery(form.siteId));
+  const initial = (f: FormDetail) => ({
+    name: f.name,
+    recipients: f.settings.notifyEmails.join("\n"),
+    redirectUrl: f.settings.redirectUrl ?? "",
+    base: f.updatedAt,
+  });
+  const [read, setRead] = useState(() => initial(form));
+  const [draft, setDraft] = useState(read);
+  const [tooMany, setTooMany] = useState(false);
+  const startFrom = (f: FormDetail) => {
+    setRead(initial(f));
+    setDraft(initial(f));
+  };
+  // A newer version read while nothing is being edited (this page's own publish or archive, a
+  // refetch) becomes the draft; one read during an edit does not, so its save says CONFLICT.
+  const dirty = draft.name !== read.name || draft.recipients !== read.recipients || draft.redirectUrl !== read.redirectUrl;
+  if (form.updatedAt !== read.base && !dirty) startFrom(form);
+  const save = useMutation({
+    mutationFn: () =>
+      updateForm(form.id, {
+        name: draft.name.trim(),
+        settings: { notifyEmails: addressesOf(draft.recipients), redirectUrl: draft.redirectUrl.trim() || null },
+        ifUpdatedAt: draft.base,
+      }),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(formKeys.form(form.id), saved);
+      startFrom(saved);
+      toast("Settings saved");
+      void queryClient.invalidateQueries({ queryKey: formKeys.site(form.siteId) });
+    },
+  });
+  const error = apiError(save.error);
+  const conflict = isConflict(save.error);
+  const recipientsError =
+    (tooMany ? `At most ${MAX_RECIPIENTS} addresses.` : undefined) ??
+    error?.details.find((d) => d.path.startsWith("settings.notifyEmails"))?.message;
+  const domain = site.data?.domain;
+  return (
+    <form
+      className={`${card} flex max-w-2xl flex-col gap-4`}
+      aria-labelledby="settings-heading"
+      noValidate
+      onSubmit={submitWith(() => {
+        const many = addressesOf(draft.recipients).length > MAX_RECIPIENTS;
+        setTooMany(many);
+        if (!many) save.mutate();
+      })}
+    >
+      <h2 id="settings-heading" className="text-xl font-semibold">
+        Settings
+      </h2>
+      {conflict && (
+        <ConflictNotice
+          onReload={async () => {
+            const fresh = (await onReload()) as { data?: FormDetail };
+            startFrom(fresh.data ?? form);
+            save.reset();
+          }}
+        />
+      )}
+      <TextField
+        label="Form name"
+        required
+        maxLength={255}
+        value={draft.name}
+        error={error?.field("name")}
+        onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+      />
+      <Recipients
+        value={draft.recipients}
+        onChange={(recipients) => setDraft({ ...draft, recipients })}
+        error={recipientsError}
+      />
+      <TextField
+        label="Redirect after a submission"
+        type="url"
+        inputMode="url"
+        placeholder="https://www.example.com/thanks"
+        value={draft.redirectUrl}
+        error={error?.field("settings.redirectUrl")}
+        hint={`Where a visitor's browser goes after sending a plain HTML form (the reference is added as ?ref=). A _redirect field in the form wins; scripts keep getting JSON. Empty: the thank-you page.${
+          domain ? ` It must be on ${domain} or one of its subdomains.` : ""
+        }`}
+        onChange={(e) => setDraft({ ...draft, redirectUrl: e.target.value })}
+      />
+      {!conflict && <FormError message={error?.formMessage} />}
+      <div>
+        <Button type="submit" disabled={save.isPending || conflict}>
+          {save.isPending ? "Saving…" : "Save settings"}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** A form's settings (name, notification recipients, redirect) and what can be done to it. */
+export function SettingsPage() {
+  const { formId } = route.useParams();
+  const navigate = useNavigate();
+  const form = useQuery(formQuery(formId));
+  if (form.isPending) return <Loading />;
+  if (form.isError) return <FormError message={form.error.message} />;
+  const data = form.data;
+  return (
+    <div className="flex flex-col gap-8">
+      <SettingsForm key={data.id} form={data} onReload={() => form.refetch()} />
+      <section aria-labelledby="actions-heading" className="max-w-2xl">
+        <h2 id="actions-heading" className="mb-1 text-xl font-semibold">
+          Status and actions
+        </h2>
+        <p className="mb-3 text-sm text-slate-600 dark:text-slate-300">
+          {data.status === "published" ? "Published." : "A draft."}{" "}
+          {data.archivedAt
+            ? "Archived: restore it to list it with the active forms again, or delete it permanently."
+            : "Archiving keeps its submissions; only an archived form can be deleted permanently."}
+        </p>
+        <FormActions
+          form={data}
+          onDeleted={() => void navigate({ to: "/sites/$siteId/forms", params: { siteId: data.siteId }, search: {} })}
+        />
+      </section>
+    </div>
+  );
+}
