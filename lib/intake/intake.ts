@@ -1,5 +1,7 @@
 import { AppError, notFound } from "../errors";
 import { epochSeconds, newId, safeEqual, sha256Hex } from "../ids";
+import { setSource } from "../metrics/invocation";
+import { metrics } from "../metrics/record";
 import { takeCaptchaTokens, verifyCaptcha } from "../spam/captcha";
 import { fingerprint, gatherEvidence } from "../spam/evidence";
 import { scoreSpam } from "../spam/signals";
@@ -140,6 +142,7 @@ export async function receiveSubmission(req: IntakeRequest): Promise<IntakeOutco
     markers.length > 0
       ? await storeWithRepeatMarkers(webhook, stored, result, markers, print, now)
       : await storeAndCount(webhook, stored, result, print, now);
+  if (outcome.stored) metrics.submissionStored(spam);
   return withRedirect(outcome.result, outcome.stored, redirect);
 }
 
@@ -156,6 +159,7 @@ async function authenticateSubmission(req: IntakeRequest) {
     ),
   ]);
   if (!webhook) throw notFound("Webhook");
+  setSource(webhook.source);
   if ("error" in parsed) throw parsed.error;
   const submission = normalizeSubmission(parsed.value);
   // An empty `?key=` does not hide the header; the body's key counts only in an ads payload.

@@ -1,6 +1,7 @@
 import { loadConfig } from "../config";
 import { epochSeconds, nowIso } from "../ids";
 import { log } from "../log";
+import { metrics } from "../metrics/record";
 import { type RetryLater, retryLater } from "../pipeline/outcome";
 import {
   claimAttempt,
@@ -152,6 +153,14 @@ async function recoverInterrupted(delivery: Delivery, token: string): Promise<vo
   await finishAttempt(delivery, delivery.attemptCount, leaseUntil, token, response, new Date(leaseUntil - leaseMs()), outcome);
 }
 
+/** An attempt's outcome as the OutboundDeliveries metric names it (docs/metrics.md). */
+const OUTBOUND_OUTCOME = {
+  delivered: "delivered",
+  retry: "retried",
+  "give-up": "gave_up",
+  "disable-endpoint": "endpoint_disabled",
+} as const satisfies Record<AttemptOutcome["kind"], string>;
+
 async function finishAttempt(
   delivery: Delivery,
   attempt: number,
@@ -193,5 +202,6 @@ async function finishAttempt(
     log.warn("outbound webhook attempt recorded elsewhere", { deliveryId: delivery.id, attempt });
     return;
   }
+  metrics.outbound(OUTBOUND_OUTCOME[outcome.kind]);
   if (nextAttemptAt) await scheduleAttempt(delivery.id, attempt + 1, nextAttemptAt);
 }

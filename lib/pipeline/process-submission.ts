@@ -1,6 +1,7 @@
 import { sendEmail } from "../aws/ses";
 import { type Lead, qualifyLead } from "../leads";
 import { log } from "../log";
+import { metrics } from "../metrics/record";
 import { notificationEmail } from "../notifications/email";
 import { startDeliveries } from "../outbound/deliveries";
 import { type FieldType, type Form, getForm } from "../store/forms";
@@ -78,7 +79,12 @@ async function act(submission: StoredSubmission & { lead: Lead }, form: Form): P
   if ((form.settings?.notifyEmails ?? []).length > 0) {
     try {
       const outcome = await once(submission.id, ACTIONS.notify, async () => {
-        const messageId = await sendEmail(notificationEmail(submission, form, submission.lead));
+        const email = notificationEmail(submission, form, submission.lead);
+        const messageId = await sendEmail(email).catch((error: unknown) => {
+          metrics.notifications("failed", email.to.length);
+          throw error;
+        });
+        metrics.notifications("sent", email.to.length);
         log.info("notification email sent", { submissionId: submission.id, sesMessageId: messageId });
       });
       notifyBusy = outcome === "busy";
