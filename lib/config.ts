@@ -179,6 +179,18 @@ const SETTINGS = {
   /** Set only for the local stack and tests: the SES emulator's address (aws-ses-v2-local). */
   SES_ENDPOINT: optional(url()),
   /**
+   * The SES configuration set every email is sent through (infra/notifications.ts creates it: its
+   * suppression of bounces and complaints, its event destination). Unset (the local stack), emails
+   * are sent without one.
+   */
+  SES_CONFIGURATION_SET: optional(text({ min: 1 })),
+  /**
+   * "on": the AWS SDK clients are traced with Powertools' Tracer (X-Ray subsegments for each call;
+   * lib/aws/tracing.ts), and the stack turns on X-Ray active tracing. Off, the Tracer is never
+   * loaded, so cold starts stay as measured (docs/performance.md, "Metrics and tracing").
+   */
+  TRACING: withDefault(oneOf(["on", "off"]), "off"),
+  /**
    * The token CloudFront adds to every request it sends to the API (`X-Inlet-Edge`): only a
    * request carrying it may name its visitor's address in X-Forwarded-For (lib/http/client-ip.ts).
    * Set by the CDK stack; unset locally, where the gateway's own peer address is the visitor's.

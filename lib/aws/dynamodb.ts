@@ -3,6 +3,7 @@ import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import { loadConfig } from "../config";
 import { countDynamoCall } from "./call-count";
+import { traceClient } from "./tracing";
 
 let client: DynamoDBDocumentClient | undefined;
 
@@ -27,6 +28,7 @@ export function db(): DynamoDBDocumentClient {
     client = DynamoDBDocumentClient.from(base, {
       marshallOptions: { removeUndefinedValues: true },
     });
+    traceClient(base, client, config.TRACING === "on");
   }
   return client;
 }

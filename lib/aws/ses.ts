@@ -1,5 +1,6 @@
 import { SESv2Client, SendEmailCommand } from "@aws-sdk/client-sesv2";
 import { loadConfig } from "../config";
+import { traceClient } from "./tracing";
 
 /** One email as SES sends it (lib/notifications/email.ts renders a submission's). */
 export interface EmailMessage {
@@ -29,6 +30,7 @@ export function ses(): SESv2Client {
       // retried. SendEmail usually answers in well under a second.
       requestHandler: { connectionTimeout: 2_000, requestTimeout: 6_000 },
     });
+    traceClient(client, client, config.TRACING === "on");
   }
   return client;
 }

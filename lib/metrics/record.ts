@@ -1,4 +1,4 @@
-import { DIMENSION, METRIC, type OUTCOMES, type REJECT_REASONS, type SPAM_BY } from "./catalog";
+import { DIMENSION, METRIC, type OUTCOMES, type REJECT_REASONS, type SPAM_BY, UNKNOWN_SOURCE } from "./catalog";
 import { count, currentSource, measure } from "./invocation";
 
 /**
@@ -8,9 +8,6 @@ import { count, currentSource, measure } from "./invocation";
  */
 
 type Outcome<M extends keyof typeof OUTCOMES> = (typeof OUTCOMES)[M][number];
-
-/** The source of an intake request whose webhook is unknown (404) or was not read (a body refused first). */
-export const UNKNOWN_SOURCE = "unknown";
 
 const source = () => ({ [DIMENSION.source]: currentSource() ?? UNKNOWN_SOURCE });
 
