@@ -7,7 +7,7 @@ import { loadConfig, type Plan } from "./config";
 import { AppError } from "./errors";
 import { newId, nowIso, sha256Hex } from "./ids";
 import { describeError, log } from "./log";
-import { metrics } from "./metrics/record";
+import * as metrics from "./metrics/record";
 import { type AccountEmailKind, accountEmail } from "./notifications/account-email";
 import {
   asEmailClaim,

@@ -1,7 +1,7 @@
 import { AppError } from "../errors";
 import { safeEqual, sha256Hex } from "../ids";
 import { describeError, log } from "../log";
-import { metrics } from "../metrics/record";
+import * as metrics from "../metrics/record";
 import { asMember, getItems } from "../store/accounts";
 import { type ApiKey, getApiKey, setCreatorRole, touchApiKey } from "../store/api-keys";
 import { incrementCounter } from "../store/counters";

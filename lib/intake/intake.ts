@@ -1,7 +1,7 @@
 import { AppError, notFound } from "../errors";
 import { epochSeconds, newId, safeEqual, sha256Hex } from "../ids";
 import { setSource } from "../metrics/invocation";
-import { metrics } from "../metrics/record";
+import * as metrics from "../metrics/record";
 import { takeCaptchaTokens, verifyCaptcha } from "../spam/captcha";
 import { fingerprint, gatherEvidence } from "../spam/evidence";
 import { scoreSpam } from "../spam/signals";

@@ -1,6 +1,6 @@
 import { AppError } from "../errors";
 import { describeError, log } from "../log";
-import { metrics } from "../metrics/record";
+import * as metrics from "../metrics/record";
 import { forgetEvidence, recordEvidence } from "../spam/evidence";
 import { type IntakeResult, type Marker, type MarkerHit, type Submission, storeSubmission } from "../store/submissions";
 import { countOnWebhook, uncountOnWebhook, type Webhook } from "../store/webhooks";

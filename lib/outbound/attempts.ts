@@ -1,7 +1,7 @@
 import { loadConfig } from "../config";
 import { epochSeconds, nowIso } from "../ids";
 import { log } from "../log";
-import { metrics } from "../metrics/record";
+import * as metrics from "../metrics/record";
 import { type RetryLater, retryLater } from "../pipeline/outcome";
 import {
   claimAttempt,

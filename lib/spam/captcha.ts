@@ -2,7 +2,7 @@ import { loadConfig } from "../config";
 import { AppError } from "../errors";
 import type { RawValue } from "../intake/body";
 import { log } from "../log";
-import { metrics } from "../metrics/record";
+import * as metrics from "../metrics/record";
 import type { CaptchaSettings } from "../store/sites";
 
 /**
