@@ -12,7 +12,16 @@ import { agencyOwner, createKey } from "../support/api-keys";
 import { captureStdout, httpEvent, invokeAndRead, metricNames, metricValue, stopCapture, type Written } from "../support/emf";
 import { captchaToken } from "../support/fake-captcha";
 import { adsLead } from "../support/intake";
-import { BROWSER, formEncode, freshIp, type Hook, intakeEvent, newHook, newSite } from "../support/spam-helpers";
+import {
+  awayFromWindowEdge,
+  BROWSER,
+  formEncode,
+  freshIp,
+  type Hook,
+  intakeEvent,
+  newHook,
+  newSite,
+} from "../support/spam-helpers";
 
 /**
  * The business metrics (docs/metrics.md) and the "request done" line, read from what a real
@@ -147,6 +156,35 @@ describe("intake metrics", () => {
     const { written } = await post(generic, { ...unique(), _hp: "I am a bot" });
     expect(metricValue(written.emf, "SpamFlagged", { by: "honeypot" })).toEqual([1]);
     expect(metricValue(written.emf, "SubmissionsStored", { source: "generic" })).toEqual([1]);
+  });
+
+  test("spam flagged by its score (no honeypot, no rate)", async () => {
+    // No referer (+30), no user agent (+30), more than MAX_URLS links (+20): 80 > 70.
+    const { written } = await invokeAndRead(
+      intake,
+      intakeEvent(
+        generic,
+        freshIp(),
+        formEncode({ ...unique(), message: "https://a.example https://b.example https://c.example" }),
+        { "content-type": "application/x-www-form-urlencoded" },
+      ),
+    );
+    expect(metricValue(written.emf, "SpamFlagged", { by: "score" })).toEqual([1]);
+    expect(metricValue(written.emf, "SpamFlagged", { by: "honeypot" })).toBeUndefined();
+  });
+
+  test("spam flagged by the per-IP rate: the 6th submission in a minute from one address", async () => {
+    await awayFromWindowEdge(60, 15);
+    const ip = freshIp();
+    // No referer (+30), no user agent (+30): 60, not spam, until the rate adds its 20.
+    const send = () =>
+      invokeAndRead(
+        intake,
+        intakeEvent(generic, ip, formEncode(unique()), { "content-type": "application/x-www-form-urlencoded" }),
+      );
+    for (let i = 1; i <= 5; i++) expect(metricValue((await send()).written.emf, "SpamFlagged", { by: "rate" })).toBeUndefined();
+    const sixth = await send();
+    expect(metricValue(sixth.written.emf, "SpamFlagged", { by: "rate" })).toEqual([1]);
   });
 
   test("an idempotent repeat is counted, and not stored again", async () => {
