@@ -26,17 +26,6 @@ export const log = {
   error: (message: string, fields?: Record<string, unknown>) => write("error", message, fields),
 };
 
-/**
- * Writes an operator's record (an EMF document, the "request done" line) as it is, to stdout,
- * whatever LOG_LEVEL says. Not through `console.log`: with Lambda's JSON log format the runtime
- * wraps a console line in its own JSON object (as a string under `message`), and CloudWatch then
- * extracts no metric from it; a line written to stdout directly is kept as it is.
- * https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch_Embedded_Metric_Format_Libraries.html
- */
-export function writeRecord(entry: Record<string, unknown>): void {
-  process.stdout.write(`${JSON.stringify(entry)}\n`);
-}
-
 export function describeError(error: unknown): Record<string, unknown> {
   if (error instanceof Error) return { errorName: error.name, errorMessage: error.message, stack: error.stack };
   return { error: String(error) };

@@ -1,8 +1,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { countingCalls } from "../aws/call-count";
-import { writeRecord } from "../log";
 import type { MetricName } from "./catalog";
 import { type Dimensions, type EmfEntry, emfDocuments } from "./emf";
+import { writeRecord } from "./stdout";
 
 /**
  * What one invocation gathers until it ends: its business metrics (written once, as EMF, when
