@@ -166,3 +166,15 @@ export const QUEUE_CONSUMER = {
 } as const satisfies Pick<RouteDef, "handler" | "table" | "queue" | "email" | "timeoutSeconds" | "memoryMb"> & {
   batchSize: number;
 };
+
+/**
+ * The function SES's bounce and complaint events reach through EventBridge (infra/notifications.ts
+ * creates the configuration set, its event destination and the rule): it records suppressed
+ * recipients on their forms (lib/notifications/suppression.ts), so it writes the table.
+ */
+export const EMAIL_EVENTS = {
+  handler: "email-events/record-suppressions",
+  table: "write",
+  timeoutSeconds: 10,
+  memoryMb: 256,
+} as const satisfies Pick<RouteDef, "handler" | "table" | "timeoutSeconds" | "memoryMb">;

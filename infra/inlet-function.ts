@@ -7,6 +7,7 @@ import { NodejsFunction, type OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs
 import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
 import { NagSuppressions } from "cdk-nag";
 import { Construct } from "constructs";
+import { TRACER_PACKAGE } from "../lib/aws/tracing";
 import { LAMBDA_BUNDLING } from "./bundling";
 import { type FunctionEnvironment, setEnvironment } from "./environment";
 import { tracingFromContext } from "./operator-context";
@@ -87,6 +88,10 @@ export class InletFunction extends Construct {
         ...LAMBDA_BUNDLING,
         format: LAMBDA_BUNDLING.format as OutputFormat,
         mainFields: [...LAMBDA_BUNDLING.mainFields],
+        // With tracing on, lib/aws/tracing.ts imports Powertools' Tracer at run time by a name
+        // esbuild does not follow: the package ships in the function's node_modules (installed
+        // by `npm install` at synth, so a traced synth needs the registry). Off, nothing ships.
+        ...(tracing ? { nodeModules: [TRACER_PACKAGE] } : {}),
       },
     });
 

@@ -12,7 +12,7 @@ import { QUEUE_CONSUMER } from "../functions/routes";
 import { bindQueue, bindTable, settingsFromContext } from "./environment";
 import { InletFunction } from "./inlet-function";
 import { INTAKE_FILTER_PATTERNS } from "./intake-filter";
-import { bindNotifications } from "./notifications";
+import { addEmailEvents, bindNotifications } from "./notifications";
 import { MAX_FILTERS } from "./stream-filter-match";
 import { grantOf } from "./table-grants";
 
@@ -185,6 +185,8 @@ export class IntakePipeline extends Construct {
     bindTable(this.consumer.fn, props.table, grantOf(QUEUE_CONSUMER));
     // Notification emails: NOTIFY_FROM and ses:SendEmail, from CDK context (infra/notifications.ts).
     if (QUEUE_CONSUMER.email === "send") bindNotifications(this.consumer.fn);
+    // SES's bounces and complaints of the notifications, recorded on their forms (infra/notifications.ts).
+    if (QUEUE_CONSUMER.email === "send") addEmailEvents(this, props.table);
     // Outbound webhook retries are internal messages the consumer sends to its own queue
     // (lib/outbound/messages.ts): send rights on this queue and its URL, nothing more.
     bindQueue(this.consumer.fn, this.queue, QUEUE_CONSUMER.queue);

@@ -94,6 +94,8 @@ export const TABLE_WRITES: Record<string, Writes> = {
   "forms/create-form": { PutItem: [P.form], UpdateItem: [P.org] },
   "forms/duplicate-form": { PutItem: [P.form], UpdateItem: [P.org] },
   "forms/update-form": { UpdateItem: [P.form] },
+  // SES's bounce and complaint events: the suppressed recipient, on its form (lib/store/suppressed-recipients.ts).
+  "email-events/record-suppressions": { UpdateItem: [P.form] },
   "forms/publish-form": { UpdateItem: [P.form] },
   "forms/unpublish-form": { UpdateItem: [P.form] },
   "forms/delete-form": { PutItem: [P.purge], UpdateItem: [P.form, P.org, P.webhook] },

@@ -7,6 +7,7 @@ import { loadConfig, type Plan } from "./config";
 import { AppError } from "./errors";
 import { newId, nowIso, sha256Hex } from "./ids";
 import { describeError, log } from "./log";
+import * as metrics from "./metrics/record";
 import { type AccountEmailKind, accountEmail } from "./notifications/account-email";
 import {
   asEmailClaim,
@@ -252,7 +253,10 @@ export async function requestReclaim(input: { email: string }): Promise<{ email:
   return { email };
 }
 
-const invalidCredentials = () => new AppError("INVALID_CREDENTIALS", "The email or password is wrong");
+const invalidCredentials = () => {
+  metrics.loginRefused("failed");
+  return new AppError("INVALID_CREDENTIALS", "The email or password is wrong");
+};
 
 /**
  * Login throttling that holds under any concurrency: each attempt is counted before its password
@@ -278,6 +282,7 @@ export async function login(input: { email: string; password: string; sourceIp: 
   if (byEmail.count > perEmail || byIp.count > perIp) {
     // A refused attempt is not judged, so it is no failure: it takes its count back.
     await settle();
+    metrics.loginRefused("throttled");
     const retryAfter = Math.max(1, Math.min(byEmail.resetAt, byIp.resetAt) - Math.floor(now / 1000));
     throw new AppError("RATE_LIMITED", "Too many failed logins; try again later", undefined, {
       "retry-after": String(retryAfter),

@@ -179,6 +179,18 @@ const SETTINGS = {
   /** Set only for the local stack and tests: the SES emulator's address (aws-ses-v2-local). */
   SES_ENDPOINT: optional(url()),
   /**
+   * The SES configuration set every email is sent through (infra/notifications.ts creates it: its
+   * suppression of bounces and complaints, its event destination). Unset (the local stack), emails
+   * are sent without one.
+   */
+  SES_CONFIGURATION_SET: optional(text({ min: 1 })),
+  /**
+   * "on": the AWS SDK clients are traced with Powertools' Tracer (X-Ray subsegments for each call;
+   * lib/aws/tracing.ts), and the stack turns on X-Ray active tracing. Off, the Tracer is never
+   * loaded, so cold starts stay as measured (docs/performance.md, "Metrics and tracing").
+   */
+  TRACING: withDefault(oneOf(["on", "off"]), "off"),
+  /**
    * The token CloudFront adds to every request it sends to the API (`X-Inlet-Edge`): only a
    * request carrying it may name its visitor's address in X-Forwarded-For (lib/http/client-ip.ts).
    * Set by the CDK stack; unset locally, where the gateway's own peer address is the visitor's.
@@ -201,11 +213,6 @@ const SETTINGS = {
   /** scrypt cost. 2^15 in production; tests may lower it to keep the suite fast. */
   PASSWORD_HASH_COST: withDefault(int({ min: 2, max: 2 ** 30, powerOfTwo: true }), 32768),
   LOG_LEVEL: withDefault(oneOf(["debug", "info", "warn", "error"]), "info"),
-  /**
-   * "on" when the deployment runs with X-Ray active tracing (CDK context `tracing`,
-   * docs/operations.md): the code then captures its AWS SDK clients. Off by default.
-   */
-  TRACING: withDefault(oneOf(["on", "off"]), "off"),
   /** Captcha siteverify endpoints (reCAPTCHA v3 for `score`, hCaptcha for `challenge`). */
   CAPTCHA_SCORE_VERIFY_URL: withDefault(url(), "https://www.google.com/recaptcha/api/siteverify"),
   CAPTCHA_CHALLENGE_VERIFY_URL: withDefault(url(), "https://api.hcaptcha.com/siteverify"),

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyStructuredResultV2 } from "aws-lambda";
 import { PREFLIGHT_HEADERS } from "../../lib/intake/cors";
+import { withRequestLine } from "../../lib/metrics/invocation";
 import type { PublicRouteKey } from "../routes";
 
 /** The route table entry this handler serves. */
@@ -12,8 +13,11 @@ export const ROUTE_KEY = "OPTIONS /api/v1/incoming/{webhookId}" satisfies Public
  * `fetch()` submission (which waits for it) pays one small cold start instead of two large
  * ones (docs/performance.md, section 1).
  */
-export const handler = async (): Promise<APIGatewayProxyStructuredResultV2> => ({
-  statusCode: 204,
-  headers: { ...PREFLIGHT_HEADERS },
-  body: "",
-});
+export const handler = withRequestLine(
+  ROUTE_KEY,
+  async (): Promise<APIGatewayProxyStructuredResultV2> => ({
+    statusCode: 204,
+    headers: { ...PREFLIGHT_HEADERS },
+    body: "",
+  }),
+);

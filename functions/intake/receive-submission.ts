@@ -3,6 +3,7 @@ import { jsonResponse, RawResponse } from "../../lib/http/response";
 import { isNavigation, withBrowserPages } from "../../lib/intake/browser-answer";
 import { CORS_HEADERS } from "../../lib/intake/cors";
 import { receiveSubmission } from "../../lib/intake/intake";
+import { intakeAnswered } from "../../lib/metrics/record";
 import { route } from "../routes";
 
 /**
@@ -13,7 +14,7 @@ import { route } from "../routes";
 export const handler = withBrowserPages(
   publicHandler(
     route("POST /api/v1/incoming/{webhookId}"),
-    { headers: CORS_HEADERS },
+    { headers: CORS_HEADERS, answered: intakeAnswered },
     async ({ event, params, query, sourceIp }) => {
       const outcome = await receiveSubmission({
         webhookId: params.webhookId,

@@ -1,6 +1,7 @@
 import { AppError } from "../errors";
 import { safeEqual, sha256Hex } from "../ids";
 import { describeError, log } from "../log";
+import * as metrics from "../metrics/record";
 import { asMember, getItems } from "../store/accounts";
 import { type ApiKey, getApiKey, setCreatorRole, touchApiKey } from "../store/api-keys";
 import { incrementCounter } from "../store/counters";
@@ -75,6 +76,7 @@ export async function resolveApiKey(token: string, now = Date.now()): Promise<Ap
     throw new AppError("PLAN_REQUIRED", "API keys need the agency or enterprise plan", undefined, headers);
   }
   if (counter.count > limit) {
+    metrics.apiKeyRateLimited();
     throw new AppError("RATE_LIMITED", `This API key is limited to ${limit} requests per minute`, undefined, {
       ...headers,
       "retry-after": String(secondsUntil(counter.resetAt, now)),

@@ -2,6 +2,8 @@ import { type AttributeValue, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import { loadConfig } from "../config";
+import { countDynamoCall } from "./call-count";
+import { traceClient } from "./tracing";
 
 let client: DynamoDBDocumentClient | undefined;
 
@@ -13,9 +15,20 @@ export function db(): DynamoDBDocumentClient {
       region: config.AWS_REGION,
       ...(config.DYNAMODB_ENDPOINT ? { endpoint: config.DYNAMODB_ENDPOINT } : {}),
     });
+    // Counts each call for the invocation's "request done" line (docs/metrics.md). The
+    // initialize step runs once per send, before the SDK's retries, so a retried call counts once;
+    // the document client shares this middleware stack.
+    base.middlewareStack.add(
+      (next) => (args) => {
+        countDynamoCall();
+        return next(args);
+      },
+      { step: "initialize", name: "inletCountDynamoCalls" },
+    );
     client = DynamoDBDocumentClient.from(base, {
       marshallOptions: { removeUndefinedValues: true },
     });
+    traceClient(base, client, config.TRACING === "on");
   }
   return client;
 }

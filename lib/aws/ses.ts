@@ -1,5 +1,6 @@
 import { SESv2Client, SendEmailCommand } from "@aws-sdk/client-sesv2";
 import { loadConfig } from "../config";
+import { traceClient } from "./tracing";
 
 /** One email as SES sends it (lib/notifications/email.ts renders a submission's). */
 export interface EmailMessage {
@@ -9,6 +10,11 @@ export interface EmailMessage {
   subject: string;
   html: string;
   text: string;
+  /**
+   * SES message tags, returned with the message's bounce and complaint events (the form an
+   * email was sent for: lib/notifications/suppression.ts). Names and values: [A-Za-z0-9_-].
+   */
+  tags?: Record<string, string>;
 }
 
 let client: SESv2Client | undefined;
@@ -29,15 +35,24 @@ export function ses(): SESv2Client {
       // retried. SendEmail usually answers in well under a second.
       requestHandler: { connectionTimeout: 2_000, requestTimeout: 6_000 },
     });
+    traceClient(client, client, config.TRACING === "on");
   }
   return client;
 }
 
-/** Sends one email from NOTIFY_FROM, with an HTML and a plain-text part; answers SES's message id. */
+/**
+ * Sends one email from NOTIFY_FROM, with an HTML and a plain-text part, through the
+ * SES_CONFIGURATION_SET when one is set (its suppression list and event destination: docs/metrics.md,
+ * "Email reputation"); answers SES's message id.
+ */
 export async function sendEmail(email: EmailMessage): Promise<string | undefined> {
+  const config = loadConfig();
+  const tags = Object.entries(email.tags ?? {}).map(([Name, Value]) => ({ Name, Value }));
   const out = await ses().send(
     new SendEmailCommand({
-      FromEmailAddress: loadConfig().NOTIFY_FROM,
+      FromEmailAddress: config.NOTIFY_FROM,
+      ...(config.SES_CONFIGURATION_SET ? { ConfigurationSetName: config.SES_CONFIGURATION_SET } : {}),
+      ...(tags.length > 0 ? { EmailTags: tags } : {}),
       Destination: { ToAddresses: email.to },
       ...(email.replyTo ? { ReplyToAddresses: [email.replyTo] } : {}),
       Content: {

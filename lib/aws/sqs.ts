@@ -1,5 +1,6 @@
 import { SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { loadConfig } from "../config";
+import { traceClient } from "./tracing";
 
 let client: SQSClient | undefined;
 
@@ -11,6 +12,7 @@ function sqs(): SQSClient {
       region: config.AWS_REGION,
       ...(config.SQS_ENDPOINT ? { endpoint: config.SQS_ENDPOINT } : {}),
     });
+    traceClient(client, client, config.TRACING === "on");
   }
   return client;
 }

@@ -4,6 +4,7 @@ import type { Principal } from "../auth/principal";
 import { loadConfig } from "../config";
 import { AppError } from "../errors";
 import { describeError, log } from "../log";
+import { instrument } from "../metrics/invocation";
 import type * as z from "../validation";
 import { clientIp } from "./client-ip";
 import { errorResponse, type HttpResult, RawResponse, successResponse } from "./response";
@@ -50,6 +51,8 @@ export interface Options<B, Q> {
   status?: number;
   /** Headers on every response of the route, errors included (the intake route's CORS). */
   headers?: Record<string, string>;
+  /** Called with the answer's status, inside the invocation (the intake route counts its metrics). */
+  answered?: (status: number) => void;
 }
 
 interface InletState {
@@ -218,7 +221,29 @@ export function buildHandler<B, Q, P extends Principal | undefined, Params>(
       const response = result instanceof RawResponse ? result.result : successResponse(result, options.status);
       return finish(event, response, options.headers);
     });
-  return describeRoute(handler, route, options);
+  return describeRoute(withRequestLine(handler, route, options.answered), route, options);
+}
+
+/**
+ * Runs each invocation under lib/metrics/invocation.ts: its business metrics are written as EMF
+ * and one "request done" line when it ends. The chain maps every error to an answer, so a throw
+ * here is Lambda's own failure, which API Gateway answers 500.
+ */
+function withRequestLine(
+  handler: (event: InletEvent, context: Context) => Promise<HttpResult>,
+  route: RouteKeyed,
+  answered: ((status: number) => void) | undefined,
+) {
+  return (event: InletEvent, context: Context): Promise<HttpResult> =>
+    instrument(
+      { requestId: context.awsRequestId, functionName: context.functionName },
+      () => handler(event, context),
+      (outcome) => {
+        const status = outcome.ok ? outcome.value.statusCode : 500;
+        answered?.(status);
+        return { route: route.route, status };
+      },
+    );
 }
 
 /** What a handler validates, as `httpHandler`/`publicHandler` were given it (see `describeRoute`). */

@@ -1,5 +1,7 @@
 import { AppError, notFound } from "../errors";
 import { epochSeconds, newId, safeEqual, sha256Hex } from "../ids";
+import { setSource } from "../metrics/invocation";
+import * as metrics from "../metrics/record";
 import { takeCaptchaTokens, verifyCaptcha } from "../spam/captcha";
 import { fingerprint, gatherEvidence } from "../spam/evidence";
 import { scoreSpam } from "../spam/signals";
@@ -165,6 +167,7 @@ export async function receiveSubmission(req: IntakeRequest): Promise<IntakeOutco
     markers.length > 0
       ? await storeWithRepeatMarkers(webhook, stored, result, markers, print, now)
       : await storeAndCount(webhook, stored, result, print, now);
+  if (outcome.stored) metrics.submissionStored(spam);
   return withRedirect(outcome.result, outcome.stored, redirect, formRedirect);
 }
 
@@ -181,6 +184,7 @@ async function authenticateSubmission(req: IntakeRequest) {
     ),
   ]);
   if (!webhook) throw notFound("Webhook");
+  setSource(webhook.source);
   if ("error" in parsed) throw parsed.error;
   const submission = normalizeSubmission(parsed.value);
   // An empty `?key=` does not hide the header; the body's key counts only in an ads payload.

@@ -1,5 +1,6 @@
 import { AppError } from "../errors";
 import { describeError, log } from "../log";
+import * as metrics from "../metrics/record";
 import { forgetEvidence, recordEvidence } from "../spam/evidence";
 import { countOnSiteDay } from "../store/site-days";
 import { type IntakeResult, type Marker, type MarkerHit, type Submission, storeSubmission } from "../store/submissions";
@@ -27,6 +28,8 @@ export function repeatResult(marker: Marker, hit: MarkerHit): IntakeResult {
       "This Idempotency-Key was used for a submission with different data in the last 24 hours; use a new key for new data",
     );
   }
+  if (marker.requestHash !== undefined) metrics.idempotentRepeat();
+  else metrics.duplicateAdsLead();
   return hit.result;
 }
 

@@ -7,13 +7,26 @@
  * Dimensions stay bounded: a source kind, a status class, a reason or an outcome from the
  * lists below; never an organization, site, form, webhook or endpoint id.
  */
+import type { WebhookSource } from "../store/webhooks";
+
 export const METRICS_NAMESPACE = "Inlet";
 
-/** Where a submission came from: the webhook's `source` (lib/store/webhooks.ts, WEBHOOK_SOURCES). */
-export { WEBHOOK_SOURCES as SOURCES } from "../store/webhooks";
+/**
+ * Where a submission came from: the webhook's `source` (lib/store/webhooks.ts, WEBHOOK_SOURCES).
+ * Written out here, checked against that list by the types only: a value import of the store
+ * would put the DynamoDB client into every function that writes a metric or a request line,
+ * the constant routes included (test/perf/budgets.test.ts).
+ */
+export const SOURCES = ["generic", "partner_ads", "partner_automation"] as const satisfies readonly WebhookSource[];
+// Fails to compile when lib/store/webhooks.ts gains a source this list lacks.
+const everySource: Record<WebhookSource, true> = { generic: true, partner_ads: true, partner_automation: true };
+void everySource;
+
+/** The source of an intake request refused before its webhook was known (404, or a body refused first). */
+export const UNKNOWN_SOURCE = "unknown";
 
 export const METRIC = {
-  /** Every intake request that reached the handler. Dimension: source. */
+  /** Every intake request that reached the handler. Dimension: source (SOURCES, or UNKNOWN_SOURCE). */
   submissionsReceived: "SubmissionsReceived",
   /** Submissions stored (spam included). Dimension: source. */
   submissionsStored: "SubmissionsStored",

@@ -1,6 +1,7 @@
 import { loadConfig } from "../config";
 import { epochSeconds, nowIso } from "../ids";
 import { describeError, log } from "../log";
+import * as metrics from "../metrics/record";
 import { type RetryLater, retryLater } from "../pipeline/outcome";
 import { clearEndpointFailing, markEndpointFailing } from "../store/failing-endpoints";
 import {
@@ -156,6 +157,14 @@ async function recoverInterrupted(delivery: Delivery, token: string): Promise<vo
   await finishAttempt(delivery, delivery.attemptCount, leaseUntil, token, response, new Date(leaseUntil - leaseMs()), outcome);
 }
 
+/** An attempt's outcome as the OutboundDeliveries metric names it (docs/metrics.md). */
+const OUTBOUND_OUTCOME = {
+  delivered: "delivered",
+  retry: "retried",
+  "give-up": "gave_up",
+  "disable-endpoint": "endpoint_disabled",
+} as const satisfies Record<AttemptOutcome["kind"], string>;
+
 async function finishAttempt(
   delivery: Delivery,
   attempt: number,
@@ -199,6 +208,7 @@ async function finishAttempt(
     log.warn("outbound webhook attempt recorded elsewhere", { deliveryId: delivery.id, attempt });
     return;
   }
+  metrics.outbound(OUTBOUND_OUTCOME[outcome.kind]);
   await Promise.all([
     nextAttemptAt ? scheduleAttempt(delivery.id, attempt + 1, nextAttemptAt) : undefined,
     endpoint ? noteEndpointHealth(endpoint, entry, status, delivery.id) : undefined,

@@ -1,7 +1,9 @@
 import { sendEmail } from "../aws/ses";
 import { type Lead, qualifyLead } from "../leads";
 import { log } from "../log";
+import * as metrics from "../metrics/record";
 import { notificationEmail } from "../notifications/email";
+import { EMAIL_TAGS, notificationRecipients } from "../notifications/suppression";
 import { startDeliveries } from "../outbound/deliveries";
 import { type FieldType, type Form, getForm } from "../store/forms";
 import { storeLeadOnce, withdrawRelease } from "../store/submission-processing";
@@ -78,7 +80,20 @@ async function act(submission: StoredSubmission & { lead: Lead }, form: Form): P
   if ((form.settings?.notifyEmails ?? []).length > 0) {
     try {
       const outcome = await once(submission.id, ACTIONS.notify, async () => {
-        const messageId = await sendEmail(notificationEmail(submission, form, submission.lead));
+        // Addresses SES reported as bouncing or complaining are skipped (lib/notifications/suppression.ts).
+        const { to, suppressed } = notificationRecipients(form);
+        metrics.notifications("suppressed", suppressed);
+        if (to.length === 0) return;
+        const email = {
+          ...notificationEmail(submission, form, submission.lead),
+          to,
+          tags: { [EMAIL_TAGS.form]: form.id, [EMAIL_TAGS.kind]: "notification" },
+        };
+        const messageId = await sendEmail(email).catch((error: unknown) => {
+          metrics.notifications("failed", email.to.length);
+          throw error;
+        });
+        metrics.notifications("sent", email.to.length);
         log.info("notification email sent", { submissionId: submission.id, sesMessageId: messageId });
       });
       notifyBusy = outcome === "busy";

@@ -2,6 +2,7 @@ import { loadConfig } from "../config";
 import { AppError } from "../errors";
 import type { RawValue } from "../intake/body";
 import { log } from "../log";
+import * as metrics from "../metrics/record";
 import type { CaptchaSettings } from "../store/sites";
 
 /**
@@ -57,11 +58,26 @@ export async function verifyCaptcha(
 ): Promise<void> {
   const token = CAPTCHA_TOKEN_FIELDS[captcha.provider].map((f) => tokens[f]?.trim()).find((t) => t);
   if (!token) {
+    metrics.captcha("failed", undefined);
     throw new AppError(
       "CAPTCHA_REQUIRED",
       `This form needs a captcha token in ${CAPTCHA_TOKEN_FIELDS[captcha.provider].join(" or ")}`,
     );
   }
+  // Counted by outcome, with the provider's answer time (docs/metrics.md).
+  const started = performance.now();
+  try {
+    await askProvider(captcha, siteDomain, token, remoteIp);
+    metrics.captcha("passed", performance.now() - started);
+  } catch (error) {
+    const unreachable = error instanceof AppError && error.code === "CAPTCHA_UNAVAILABLE";
+    metrics.captcha(unreachable ? "unavailable" : "failed", performance.now() - started);
+    throw error;
+  }
+}
+
+/** The provider's siteverify call and the reading of its verdict; throws CAPTCHA_FAILED or CAPTCHA_UNAVAILABLE. */
+async function askProvider(captcha: CaptchaSettings, siteDomain: string | null, token: string, remoteIp: string): Promise<void> {
   const config = loadConfig();
   const url = captcha.provider === "score" ? config.CAPTCHA_SCORE_VERIFY_URL : config.CAPTCHA_CHALLENGE_VERIFY_URL;
   let body: SiteverifyResponse;

@@ -27,6 +27,13 @@ export interface FormField {
   order: number;
 }
 
+/** Why SES suppresses an address: a permanent bounce or a complaint (docs/data-model.md). */
+export interface SuppressedRecipient {
+  reason: "bounce" | "complaint";
+  /** When SES reported it. */
+  at: string;
+}
+
 export interface FormSettings {
   notifyEmails: string[];
   /**
@@ -52,6 +59,11 @@ export interface Form {
    */
   fields: Record<string, FormField>;
   settings: FormSettings;
+  /**
+   * Notification addresses SES reported as bouncing or complaining, by address (lowercase); the
+   * notification skips them (lib/notifications/suppression.ts). Absent until the first one.
+   */
+  suppressedRecipients?: Record<string, SuppressedRecipient>;
   archivedAt: string | null;
   /** Set when the form is being purged: it is gone for every reader from then on. */
   deletedAt: string | null;

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Metafile } from "esbuild";
-import { QUEUE_CONSUMER, ROUTES, type RouteDef } from "../../functions/routes";
+import { EMAIL_EVENTS, QUEUE_CONSUMER, ROUTES, type RouteDef } from "../../functions/routes";
 import { esbuildOptions } from "../../infra/bundling";
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -55,6 +55,14 @@ export function functionEntries(): FunctionEntry[] {
     routes: [],
     clients: clientsOf(QUEUE_CONSUMER),
     memoryMb: QUEUE_CONSUMER.memoryMb,
+  });
+  // The SES events' function (EventBridge): like the consumer, no HTTP route; the size bar only.
+  byHandler.set(EMAIL_EVENTS.handler, {
+    handler: EMAIL_EVENTS.handler,
+    kind: "consumer",
+    routes: [],
+    clients: clientsOf(EMAIL_EVENTS),
+    memoryMb: EMAIL_EVENTS.memoryMb,
   });
   return [...byHandler.values()];
 }

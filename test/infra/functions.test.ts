@@ -1,5 +1,5 @@
 import type { Template } from "aws-cdk-lib/assertions";
-import { QUEUE_CONSUMER, ROUTES, type RouteDef } from "../../functions/routes";
+import { EMAIL_EVENTS, QUEUE_CONSUMER, ROUTES, type RouteDef } from "../../functions/routes";
 import { FUNCTION_DEFAULTS } from "../../infra/inlet-function";
 import { grantOf, TABLE_WRITES } from "../../infra/table-grants";
 import {
@@ -28,9 +28,10 @@ beforeAll(() => {
 
 describe("functions", () => {
   test("one function per route entry and the queue consumer, nothing else", () => {
-    // Besides them, only aws-s3-deployment's function that copies the dashboard into its bucket.
+    // Besides them, the SES events' function (EMAIL_EVENTS) and aws-s3-deployment's function that
+    // copies the dashboard into its bucket.
     expect(inletFunctions(template)).toHaveLength(ROUTES.length + 1);
-    template.resourceCountIs("AWS::Lambda::Function", ROUTES.length + 2);
+    template.resourceCountIs("AWS::Lambda::Function", ROUTES.length + 3);
     for (const route of routes) functionOf(route);
   });
 
@@ -137,7 +138,7 @@ describe("least privilege from the route table and infra/table-grants.ts", () =>
     const writeHandlers = routes.filter((r) => r.table === "write").map((r) => r.handler as string);
     for (const handler of writeHandlers)
       expect([handler, Object.keys(TABLE_WRITES[handler] ?? {}).length > 0]).toEqual([handler, true]);
-    expect(Object.keys(TABLE_WRITES).sort()).toEqual([...writeHandlers, QUEUE_CONSUMER.handler].sort());
+    expect(Object.keys(TABLE_WRITES).sort()).toEqual([...writeHandlers, QUEUE_CONSUMER.handler, EMAIL_EVENTS.handler].sort());
   });
 
   test("the public functions cannot delete what they do not own; read-only routes write only bookkeeping", () => {

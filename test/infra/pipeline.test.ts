@@ -278,6 +278,34 @@ describe("notification emails", () => {
     });
   };
 
+  test("email reputation: one configuration set suppresses bounces and complaints, every sender names it, and its events reach the email-events function", () => {
+    const sets = Object.entries(resources).filter(([, r]) => r.Type === "AWS::SES::ConfigurationSet");
+    expect(sets).toHaveLength(1);
+    const [setId, set] = sets[0] as [string, Resource];
+    expect(set.Properties.SuppressionOptions).toEqual({ SuppressedReasons: ["BOUNCE", "COMPLAINT"] });
+    expect(set.Properties.ReputationOptions).toEqual({ ReputationMetricsEnabled: true });
+    const destinations = Object.values(resources).filter((r) => r.Type === "AWS::SES::ConfigurationSetEventDestination");
+    expect(destinations).toHaveLength(1);
+    const destination = destinations[0]?.Properties.EventDestination;
+    expect([...destination.MatchingEventTypes].sort()).toEqual(["bounce", "complaint"]);
+    expect(destination.EventBridgeDestination).toBeDefined();
+    // Every function that may send has the set's name in its environment.
+    for (const role of sendingRoles(resources)) {
+      const fn = Object.values(resources).find(
+        (r) => r.Type === "AWS::Lambda::Function" && r.Properties.Role["Fn::GetAtt"][0] === role,
+      );
+      expect(fn?.Properties.Environment.Variables.SES_CONFIGURATION_SET).toEqual({ Ref: setId });
+    }
+    // The rule takes SES's bounce and complaint events of this set to the email-events function.
+    const rules = Object.values(resources).filter(
+      (r) => r.Type === "AWS::Events::Rule" && r.Properties.EventPattern?.source?.[0] === "aws.ses",
+    );
+    expect(rules).toHaveLength(1);
+    expect(rules[0]?.Properties.EventPattern["detail-type"]).toEqual(["Email Bounced", "Email Complaint Received"]);
+    const target = rules[0]?.Properties.Targets[0].Arn["Fn::GetAtt"][0] as string;
+    expect(resources[target]?.Properties.Description).toBe("Inlet: SES bounces and complaints recorded on their forms");
+  });
+
   test("only the consumer and the account-email routes may send, only ses:SendEmail, on the required identity", () => {
     const roles = sendingRoles(resources);
     expect(roles).toHaveLength(4);
@@ -309,20 +337,38 @@ describe("notification emails", () => {
     expect(found).toHaveLength(sendingRoles(res).length);
     expect(new Set(found.map((f) => JSON.stringify(f.statement))).size).toBe(1);
     expect(found[0]?.statement.Action).toBe("ses:SendEmail");
-    expect(found[0]?.statement.Resource).toEqual({
-      "Fn::Join": [
-        "",
-        [
-          "arn:",
-          { Ref: "AWS::Partition" },
-          ":ses:",
-          { Ref: "AWS::Region" },
-          ":",
-          { Ref: "AWS::AccountId" },
-          ":identity/example.com",
+    expect(found[0]?.statement.Resource).toEqual([
+      // SendEmail through the configuration set (infra/notifications.ts) is authorized on the set too.
+      {
+        "Fn::Join": [
+          "",
+          [
+            "arn:",
+            { Ref: "AWS::Partition" },
+            ":ses:",
+            { Ref: "AWS::Region" },
+            ":",
+            { Ref: "AWS::AccountId" },
+            ":configuration-set/",
+            { Ref: expect.stringMatching(/^EmailConfigurationSet/) },
+          ],
         ],
-      ],
-    });
+      },
+      {
+        "Fn::Join": [
+          "",
+          [
+            "arn:",
+            { Ref: "AWS::Partition" },
+            ":ses:",
+            { Ref: "AWS::Region" },
+            ":",
+            { Ref: "AWS::AccountId" },
+            ":identity/example.com",
+          ],
+        ],
+      },
+    ]);
     const warnings = Annotations.fromStack(custom).findWarning("*", Match.stringLikeRegexp("AwsSolutions-.*"));
     expect(warnings).toEqual([]);
   });

@@ -80,6 +80,7 @@ describe("parseConfig", () => {
       ALLOW_PRIVATE_WEBHOOK_TARGETS: "false",
       OUTBOUND_TIMEOUT_MS: 10_000,
       OUTBOUND_RETRY_SCHEDULE_SECONDS: "5,300,1800,7200,18000,36000,50400,72000,86400",
+      TRACING: "off",
     });
     for (const key of [
       "QUEUE_URL",
@@ -88,6 +89,7 @@ describe("parseConfig", () => {
       "EXPORT_BUCKET",
       "S3_ENDPOINT",
       "SES_ENDPOINT",
+      "SES_CONFIGURATION_SET",
     ] as const) {
       expect(config[key]).toBeUndefined();
     }
@@ -211,6 +213,10 @@ describe("parseConfig", () => {
     expect(problemsOf({ ...base, LOG_LEVEL: "trace" })).toMatch(/LOG_LEVEL: /);
     expect(problemsOf({ ...base, LOG_LEVEL: "" })).toMatch(/LOG_LEVEL: /);
     expect(problemsOf({ ...base, ALLOW_PRIVATE_WEBHOOK_TARGETS: "yes" })).toMatch(/ALLOW_PRIVATE_WEBHOOK_TARGETS: /);
+    expect(parseConfig({ ...base, TRACING: "on" }).TRACING).toBe("on");
+    expect(problemsOf({ ...base, TRACING: "true" })).toMatch(/TRACING: .*"on"\|"off"/);
+    expect(parseConfig({ ...base, SES_CONFIGURATION_SET: "inlet-set" }).SES_CONFIGURATION_SET).toBe("inlet-set");
+    expect(problemsOf({ ...base, SES_CONFIGURATION_SET: "" })).toMatch(/SES_CONFIGURATION_SET: /);
   });
 
   test("NOTIFY_FROM is an address or a one-line display form", () => {

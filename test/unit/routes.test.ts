@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { QUEUE_CONSUMER, ROUTES } from "../../functions/routes";
+import { EMAIL_EVENTS, QUEUE_CONSUMER, ROUTES } from "../../functions/routes";
 import { matchRoute } from "../../infra/local/gateway";
 import { ERROR_STATUS } from "../../lib/errors";
 
@@ -15,8 +15,8 @@ function handlerFiles(dir: string): string[] {
 describe("the route table", () => {
   test("every handler file under functions/ is in the table, and every entry has its file", () => {
     const files = handlerFiles("functions").sort();
-    // The intake queue's consumer is declared next to the routes (it has no route key).
-    const declared = [...ROUTES.map((r) => r.handler as string), QUEUE_CONSUMER.handler].sort();
+    // The intake queue's consumer and the SES events' function are declared next to the routes (they have no route key).
+    const declared = [...ROUTES.map((r) => r.handler as string), QUEUE_CONSUMER.handler, EMAIL_EVENTS.handler].sort();
     expect(declared).toEqual(files);
   });
 
