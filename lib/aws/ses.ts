@@ -1,6 +1,17 @@
-import { SESv2Client, SendEmailCommand } from "@aws-sdk/client-sesv2";
+import { defaultProvider } from "@aws-sdk/credential-provider-node";
+import { AwsClient } from "aws4fetch";
 import { loadConfig } from "../config";
-import { traceClient } from "./tracing";
+
+/**
+ * Inlet's one SES call (SendEmail, v2 API) through `aws4fetch`, the SigV4 signer for `fetch`
+ * that already sends the S3 calls (lib/aws/s3.ts), instead of `@aws-sdk/client-sesv2`: the SDK
+ * client was 61.5 KB of the queue consumer's bundle, which had reached its 500 KB bar (500.04 KB
+ * after issue 17's metrics; docs/performance.md, "Library swaps"). The request is SES's REST
+ * operation as the SDK sends it (https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_SendEmail.html):
+ * `POST /v2/email/outbound-emails` with the same JSON body, which the local SES emulator
+ * (aws-ses-v2-local) answers too. Credentials come from the SDK's default chain, which the
+ * DynamoDB client already bundles.
+ */
 
 /** One email as SES sends it (lib/notifications/email.ts renders a submission's). */
 export interface EmailMessage {
@@ -17,25 +28,86 @@ export interface EmailMessage {
   tags?: Record<string, string>;
 }
 
-let client: SESv2Client | undefined;
+type Content = { Data: string; Charset: "UTF-8" };
+
+/** SendEmail's request body, the fields Inlet sends (SES's own names). */
+export interface SendEmailInput {
+  FromEmailAddress: string;
+  ConfigurationSetName?: string;
+  EmailTags?: { Name: string; Value: string }[];
+  Destination: { ToAddresses: string[] };
+  ReplyToAddresses?: string[];
+  Content: { Simple: { Subject: Content; Body: { Html: Content; Text: Content } } };
+}
+
+/** One SendEmail call, as the SDK's commands carry it (`input`): what tests observe and fail. */
+export interface SendEmailCommand {
+  input: SendEmailInput;
+}
+
+/** A refused or failed SendEmail: `name` is SES's error type ("TooManyRequestsException"…) when it sent one. */
+export class SesRequestError extends Error {
+  constructor(
+    name: string,
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = name;
+  }
+}
+
+export interface SesClient {
+  send(command: SendEmailCommand): Promise<{ MessageId?: string }>;
+}
 
 /**
- * The process's SES (v2 API) client, built once from config: the region's endpoint in AWS, the
- * SES emulator (aws-ses-v2-local) locally through SES_ENDPOINT.
+ * Time limit of one SendEmail, retries included. SendEmail usually answers well under a second;
+ * a hang fails well before the consumer's 30 s timeout, so the email's claim is released and the
+ * queue message retried.
  */
-export function ses(): SESv2Client {
+const TIMEOUT_MS = 15_000;
+/** aws4fetch retries 5xx and 429 answers itself, with jittered backoff: two more attempts. */
+const RETRIES = 2;
+
+let client: SesClient | undefined;
+
+/**
+ * The process's SES client, built once from config: the region's endpoint in AWS, the SES
+ * emulator locally through SES_ENDPOINT.
+ */
+export function ses(): SesClient {
   if (!client) {
     const config = loadConfig();
-    client = new SESv2Client({
-      region: config.AWS_REGION,
-      ...(config.SES_ENDPOINT ? { endpoint: config.SES_ENDPOINT } : {}),
-      // The SDK sets no request timeout by default: a hung call would hold the email's claim
-      // until the consumer's 30 s timeout. With these bounds a hang fails well before (three
-      // attempts, the SDK's default, stay under 30 s), the claim is released and the message is
-      // retried. SendEmail usually answers in well under a second.
-      requestHandler: { connectionTimeout: 2_000, requestTimeout: 6_000 },
-    });
-    traceClient(client, client, config.TRACING === "on");
+    const region = config.AWS_REGION;
+    const endpoint = (config.SES_ENDPOINT ?? `https://email.${region}.amazonaws.com`).replace(/\/+$/, "");
+    const credentials = defaultProvider();
+    client = {
+      async send({ input }) {
+        const { accessKeyId, secretAccessKey, sessionToken } = await credentials();
+        const aws = new AwsClient({ accessKeyId, secretAccessKey, sessionToken, service: "ses", region, retries: RETRIES });
+        const response = await aws.fetch(`${endpoint}/v2/email/outbound-emails`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(input),
+          signal: AbortSignal.timeout(TIMEOUT_MS),
+        });
+        const text = await response.text();
+        let body: { MessageId?: unknown; message?: unknown; Message?: unknown } = {};
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // A body that is not JSON (a proxy's page): the status says enough.
+        }
+        if (!response.ok) {
+          // x-amzn-ErrorType is "<type>:<doc link>" (the REST-JSON protocol's error header).
+          const type = response.headers.get("x-amzn-errortype")?.split(":")[0] || `Http${response.status}`;
+          const message = typeof body.message === "string" ? body.message : typeof body.Message === "string" ? body.Message : "";
+          throw new SesRequestError(type, response.status, `SES SendEmail failed (${response.status}): ${message.slice(0, 300)}`);
+        }
+        return typeof body.MessageId === "string" ? { MessageId: body.MessageId } : {};
+      },
+    };
   }
   return client;
 }
@@ -48,8 +120,8 @@ export function ses(): SESv2Client {
 export async function sendEmail(email: EmailMessage): Promise<string | undefined> {
   const config = loadConfig();
   const tags = Object.entries(email.tags ?? {}).map(([Name, Value]) => ({ Name, Value }));
-  const out = await ses().send(
-    new SendEmailCommand({
+  const out = await ses().send({
+    input: {
       FromEmailAddress: config.NOTIFY_FROM,
       ...(config.SES_CONFIGURATION_SET ? { ConfigurationSetName: config.SES_CONFIGURATION_SET } : {}),
       ...(tags.length > 0 ? { EmailTags: tags } : {}),
@@ -64,7 +136,7 @@ export async function sendEmail(email: EmailMessage): Promise<string | undefined
           },
         },
       },
-    }),
-  );
+    },
+  });
   return out.MessageId;
 }

@@ -128,9 +128,10 @@ const REFERENCE_SOURCES: Record<SdkClient, { imports: string; construct: string;
       'defaultProvider(); new AwsClient({ accessKeyId: "AKID", secretAccessKey: "secret", service: "s3", region: process.env.AWS_REGION ?? "us-east-1" });',
   },
   ses: {
-    imports: 'import { SESv2Client, SendEmailCommand } from "@aws-sdk/client-sesv2";\n',
-    construct: "new SESv2Client({ region: process.env.AWS_REGION });",
-    keep: "export const __keep_ses = [SendEmailCommand];\n",
+    // SendEmail goes through aws4fetch and the default credential chain too (lib/aws/ses.ts).
+    imports: 'import { defaultProvider } from "@aws-sdk/credential-provider-node";\nimport { AwsClient } from "aws4fetch";\n',
+    construct:
+      'defaultProvider(); new AwsClient({ accessKeyId: "AKID", secretAccessKey: "secret", service: "ses", region: process.env.AWS_REGION ?? "us-east-1" });',
   },
 };
 

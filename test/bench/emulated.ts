@@ -47,6 +47,8 @@ export async function startEmulated() {
   const url = gateway.url.replace("localhost", "127.0.0.1");
   process.env.INLET_URL = url;
   process.env.BASE_URL = url;
+  // The fixtures read emailed links (an admin's verification, to set a plan) from the emulator.
+  process.env.INLET_SES_URL = ses.endpoint;
   return {
     sesEndpoint: ses.endpoint,
     stop: async () => {

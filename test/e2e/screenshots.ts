@@ -211,7 +211,9 @@ try {
   const demo = await sendDemoSubmissions();
   await createDemoKeys();
   await photograph(demo);
-  console.log(`Wrote ${["inbox.png", "overview.png", "source-setup.png", "delivery-log.png", "api-keys.png"].map((f) => join(OUT, f)).join(", ")}`);
+  console.log(
+    `Wrote ${["inbox.png", "overview.png", "source-setup.png", "delivery-log.png", "api-keys.png"].map((f) => join(OUT, f)).join(", ")}`,
+  );
 } finally {
   stack.kill("SIGTERM");
   await new Promise((resolve) => stack.once("exit", resolve));

@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
-import type { SendEmailCommand } from "@aws-sdk/client-sesv2";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { jest } from "@jest/globals";
 import type { Context, SQSEvent } from "aws-lambda";
 import { handler } from "../../functions/consumer/process-queue";
 import { db, tableName } from "../../lib/aws/dynamodb";
-import { ses } from "../../lib/aws/ses";
+import { type SendEmailCommand, ses } from "../../lib/aws/ses";
 import { nowIso, randomBase62 } from "../../lib/ids";
 import { newMessageToken } from "../../lib/outbound/messages";
 import { newSigningSecret } from "../../lib/outbound/signing";

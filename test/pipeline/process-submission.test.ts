@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
-import type { SendEmailCommand } from "@aws-sdk/client-sesv2";
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { jest } from "@jest/globals";
 import { handler } from "../../functions/consumer/process-queue";
 import { db, tableName } from "../../lib/aws/dynamodb";
-import { ses } from "../../lib/aws/ses";
+import { type SendEmailCommand, ses } from "../../lib/aws/ses";
 import { CLAIM_STALE_AFTER_MS } from "../../lib/pipeline/once";
 import { readAction } from "../../lib/store/actions";
 import { keys } from "../../lib/store/keys";

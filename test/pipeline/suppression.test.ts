@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
-import type { SendEmailCommand } from "@aws-sdk/client-sesv2";
 import { jest } from "@jest/globals";
 import type { Context, SQSEvent } from "aws-lambda";
 import { handler } from "../../functions/consumer/process-queue";
 import { handler as recordSuppressions } from "../../functions/email-events/record-suppressions";
-import { ses } from "../../lib/aws/ses";
+import { type SendEmailCommand, ses } from "../../lib/aws/ses";
 import { EMAIL_TAGS } from "../../lib/notifications/suppression";
 import type { Form } from "../../lib/store/forms";
 import { keys } from "../../lib/store/keys";
