@@ -22,6 +22,30 @@ import { maxAttempts } from "./schedule";
  * and ends). Never throws for a receiver; throws only when DynamoDB or SQS fails, after every
  * endpoint had its turn, so the whole message is retried and what finished is not redone.
  */
+/** A delivery not attempted yet, due now: a submission's event or a test event. */
+export function newDelivery(
+  endpoint: Pick<OutboundEndpoint, "id" | "formId" | "orgId">,
+  event: Pick<Delivery, "id" | "submissionId" | "eventType" | "lead" | "finalAttempt"> & { now: string },
+): Delivery {
+  const { now, ...what } = event;
+  return {
+    ...what,
+    endpointId: endpoint.id,
+    formId: endpoint.formId,
+    orgId: endpoint.orgId,
+    status: "pending",
+    attemptCount: 0,
+    attempts: [],
+    attemptsOmitted: 0,
+    nextAttemptAt: now,
+    lastError: null,
+    claimToken: null,
+    deliveredAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
 export async function startDeliveries(submission: Submission & { lead?: Lead }, form: Form): Promise<void> {
   const endpoints = (await listFormEndpoints(form.id)).filter((endpoint) => endpoint.isEnabled);
   const results = await Promise.allSettled(endpoints.map((endpoint) => startDelivery(submission, endpoint)));
@@ -32,26 +56,14 @@ export async function startDeliveries(submission: Submission & { lead?: Lead }, 
 
 async function startDelivery(submission: Submission & { lead?: Lead }, endpoint: OutboundEndpoint): Promise<void> {
   const now = nowIso();
-  const delivery: Delivery = {
+  const delivery = newDelivery(endpoint, {
     id: deliveryIdFor(submission.id, endpoint.id),
-    endpointId: endpoint.id,
-    formId: endpoint.formId,
-    orgId: endpoint.orgId,
     submissionId: submission.id,
     eventType: EVENT_TYPE,
     lead: submission.lead ?? null,
-    status: "pending",
-    attemptCount: 0,
     finalAttempt: maxAttempts(),
-    attempts: [],
-    attemptsOmitted: 0,
-    nextAttemptAt: now,
-    lastError: null,
-    claimToken: null,
-    deliveredAt: null,
-    createdAt: now,
-    updatedAt: now,
-  };
+    now,
+  });
   if (!(await createDelivery(delivery))) {
     const existing = await getDelivery(delivery.id);
     // Under way already (its first attempt was claimed), or gone.

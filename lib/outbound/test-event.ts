@@ -1,8 +1,9 @@
 import type { Principal } from "../auth/principal";
 import { AppError, notFound } from "../errors";
 import { randomBase62 } from "../ids";
-import { createDelivery, type Delivery } from "../store/outbound-deliveries";
+import { createDelivery } from "../store/outbound-deliveries";
 import { getEndpoint, stampTestSend } from "../store/outbound-endpoints";
+import { newDelivery } from "./deliveries";
 import { deliveryView, findEndpoint } from "./endpoints";
 import { INTERNAL_MESSAGE_VERSION, newMessageToken, sendDeliveryMessage } from "./messages";
 import { TEST_EVENT_TYPE } from "./payload";
@@ -40,26 +41,14 @@ export async function sendTestEvent(principal: Principal, formId: string, endpoi
       { "retry-after": String(waitSeconds) },
     );
   }
-  const delivery: Delivery = {
+  const delivery = newDelivery(endpoint, {
     id: `dlv_${randomBase62(22)}`,
-    endpointId: endpoint.id,
-    formId: endpoint.formId,
-    orgId: endpoint.orgId,
     submissionId: null,
     eventType: TEST_EVENT_TYPE,
     lead: null,
-    status: "pending",
-    attemptCount: 0,
     finalAttempt: 1,
-    attempts: [],
-    attemptsOmitted: 0,
-    nextAttemptAt: now,
-    lastError: null,
-    claimToken: null,
-    deliveredAt: null,
-    createdAt: now,
-    updatedAt: now,
-  };
+    now,
+  });
   // A random id cannot collide; were it to, the put refuses rather than overwrite a log.
   if (!(await createDelivery(delivery, nowMs))) throw new AppError("CONFLICT", "Send the test event again");
   await sendDeliveryMessage(

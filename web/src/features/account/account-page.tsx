@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
 import { apiError } from "../../api/client";
 import { Button } from "../../components/ui/button";
@@ -7,7 +6,8 @@ import { FormError, submitWith, TextField } from "../../components/ui/field";
 import { card, PageHeader } from "../../components/ui/page";
 import { useToast } from "../../components/ui/toast";
 import { API_KEY_PLANS, type Me, PLAN_NAMES, renameOrganizationRefusal, useMe } from "../auth/access";
-import { meQuery, signOut } from "../auth/session";
+import { meQuery } from "../auth/session";
+import { SignOutButton } from "../auth/sign-out-button";
 import { renameOrganization, resendVerification } from "./queries";
 
 const muted = "text-sm text-slate-600 dark:text-slate-300";
@@ -79,8 +79,6 @@ function RenameOrganization({ me }: { me: Me }) {
 /** Settings → Account: the person (email verification, sign out) and their organization (name, plan). */
 export function AccountPage() {
   const me = useMe();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
   const cannotRename = renameOrganizationRefusal(me);
   const keysIncluded = API_KEY_PLANS.includes(me.organization.plan);
   return (
@@ -103,16 +101,7 @@ export function AccountPage() {
           <dd>{me.role === "owner" ? "Owner" : me.role === "admin" ? "Admin" : "Member"}</dd>
         </dl>
         <div className="mt-4">
-          <Button
-            variant="secondary"
-            onClick={async () => {
-              await signOut().catch(() => undefined);
-              queryClient.clear();
-              await navigate({ to: "/sign-in", search: {} });
-            }}
-          >
-            Sign out
-          </Button>
+          <SignOutButton />
         </div>
       </section>
       <section aria-labelledby="org-heading" className={card}>

@@ -1,7 +1,7 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Link, Outlet, useNavigate } from "@tanstack/react-router";
-import { Button } from "../../components/ui/button";
-import { meQuery, signOut } from "./session";
+import { useQuery } from "@tanstack/react-query";
+import { Link, Outlet } from "@tanstack/react-router";
+import { meQuery } from "./session";
+import { SignOutButton } from "./sign-out-button";
 
 /**
  * The frame of every signed-in page: who is signed in, where to go, and signing out. The main
@@ -9,8 +9,6 @@ import { meQuery, signOut } from "./session";
  */
 export function AppShell() {
   const { data: me } = useQuery(meQuery);
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
   return (
     <div className="min-h-screen">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2">
@@ -35,16 +33,7 @@ export function AppShell() {
                 {me.user.name} · {me.organization.name} <span className="text-slate-500 dark:text-slate-400">({me.role})</span>
               </span>
             )}
-            <Button
-              variant="secondary"
-              onClick={async () => {
-                await signOut().catch(() => undefined);
-                queryClient.clear();
-                await navigate({ to: "/sign-in", search: {} });
-              }}
-            >
-              Sign out
-            </Button>
+            <SignOutButton />
           </div>
         </div>
       </header>
