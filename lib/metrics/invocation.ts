@@ -58,8 +58,8 @@ export interface InvocationInfo {
 
 /**
  * Runs one invocation: `fn` with its own recorder, then, whatever it answered or threw, the
- * invocation's metrics as EMF (one document per dimension set, so at most a few lines) and one
- * "request done" line: the request id, function, route, status, latency, cold start and
+ * invocation's metrics as EMF (one document per dimension set, the first carried by the
+ * "request done" line itself) and that one "request done" line: the request id, function, route, status, latency, cold start and
  * DynamoDB call count. Nothing from the request itself (no body, header, id, secret or address)
  * is in either. Both are written whatever LOG_LEVEL says: they are the operator's record, not
  * debugging output. `done` reads the route and status from the answer (or the error).
@@ -82,10 +82,15 @@ export async function instrument<T>(info: InvocationInfo, fn: () => Promise<T>, 
       return { outcome, ...done(outcome) };
     }),
   );
-  for (const document of emfDocuments(invocation.metrics, Date.now())) {
-    writeRecord({ ...document, function: info.functionName, requestId: info.requestId });
-  }
+  // The first EMF document rides on the "request done" line: CloudWatch extracts only the
+  // metrics its `_aws` block declares and ignores the line's other fields, so an invocation with
+  // metrics writes one line fewer (~250 bytes of log ingestion; docs/performance.md, section 11).
+  // A further dimension set (a spam submission's `by`) needs a document of its own, since one
+  // document holds one value per dimension name.
+  const [first, ...rest] = emfDocuments(invocation.metrics, Date.now());
+  for (const document of rest) writeRecord({ ...document, function: info.functionName, requestId: info.requestId });
   writeRecord({
+    ...first,
     level: "info",
     message: "request done",
     time: new Date().toISOString(),

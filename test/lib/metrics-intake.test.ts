@@ -70,6 +70,11 @@ describe("the request done line", () => {
     const { result, written } = await post(generic, fields);
     expect(result.statusCode).toBe(200);
     expect(written.done).toEqual({
+      // The invocation's first EMF document rides on the line (one line fewer to ingest).
+      _aws: expect.objectContaining({ CloudWatchMetrics: expect.any(Array) }),
+      source: "generic",
+      SubmissionsReceived: 1,
+      SubmissionsStored: 1,
       level: "info",
       message: "request done",
       time: expect.any(String),
@@ -156,6 +161,9 @@ describe("intake metrics", () => {
     const { written } = await post(generic, { ...unique(), _hp: "I am a bot" });
     expect(metricValue(written.emf, "SpamFlagged", { by: "honeypot" })).toEqual([1]);
     expect(metricValue(written.emf, "SubmissionsStored", { source: "generic" })).toEqual([1]);
+    // Two dimension sets: one document on the request line, the other a line of its own.
+    expect(written.emf).toHaveLength(2);
+    expect(written.raw.trim().split("\n")).toHaveLength(2);
   });
 
   test("spam flagged by its score (no honeypot, no rate)", async () => {
