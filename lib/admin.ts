@@ -1,7 +1,7 @@
 import type { Plan } from "./config";
 import { notFound } from "./errors";
 import { nowIso } from "./ids";
-import { asOrganization, type Organization, setOrganizationPlan } from "./store/accounts";
+import { asOrganization, type Organization, updateOrganization } from "./store/accounts";
 import { setApiKeysPlan } from "./store/api-keys";
 import { keys } from "./store/keys";
 import { queryPage } from "./store/pagination";
@@ -32,7 +32,7 @@ export async function listOrganizations(limit: number, cursor?: string) {
  * upgrade raises their rate limit.
  */
 export async function changePlan(orgId: string, plan: Plan) {
-  const org = await setOrganizationPlan(orgId, plan, nowIso());
+  const org = await updateOrganization(orgId, { plan }, nowIso());
   if (!org) throw notFound("Organization");
   await setApiKeysPlan(orgId, plan, org.apiKeyCount ?? 0);
   return { organization: orgView(org) };

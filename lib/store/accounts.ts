@@ -405,37 +405,26 @@ export async function removeMember(
   }
 }
 
-/** Renames the organization; undefined when it does not exist (any more). */
-export async function setOrganizationName(orgId: string, name: string, now: string): Promise<Organization | undefined> {
+/**
+ * Sets the organization's name or plan (a platform admin's change, or a rename); undefined when
+ * it does not exist (any more). Sessions read the organization on every request, so the change
+ * shows at once.
+ */
+export async function updateOrganization(
+  orgId: string,
+  changes: { name: string } | { plan: Plan },
+  now: string,
+): Promise<Organization | undefined> {
+  const [field, value] = Object.entries(changes)[0] as [string, unknown];
   try {
     const out = await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.organization(orgId),
-        UpdateExpression: "SET #name = :name, updatedAt = :now",
+        UpdateExpression: "SET #field = :value, updatedAt = :now",
         ConditionExpression: "attribute_exists(pk)",
-        ExpressionAttributeNames: { "#name": "name" },
-        ExpressionAttributeValues: { ":name": name, ":now": now },
-        ReturnValues: "ALL_NEW",
-      }),
-    );
-    return strip<Organization>(out.Attributes);
-  } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
-  }
-}
-
-export async function setOrganizationPlan(orgId: string, plan: Plan, now: string): Promise<Organization | undefined> {
-  try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.organization(orgId),
-        UpdateExpression: "SET #plan = :plan, updatedAt = :now",
-        ConditionExpression: "attribute_exists(pk)",
-        ExpressionAttributeNames: { "#plan": "plan" },
-        ExpressionAttributeValues: { ":plan": plan, ":now": now },
+        ExpressionAttributeNames: { "#field": field },
+        ExpressionAttributeValues: { ":value": value, ":now": now },
         ReturnValues: "ALL_NEW",
       }),
     );
