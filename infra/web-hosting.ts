@@ -30,10 +30,6 @@ import { Construct } from "constructs";
 import { PREFLIGHT_HEADERS } from "../lib/intake/cors";
 import type { WebDomain } from "./environment";
 import { FAMILY_PATH_PREFIX } from "./http-api";
-
-/** lib/http/client-ip.ts's EDGE_HEADER, as CloudFront sends it. */
-export const EDGE_HEADER_NAME = "X-Inlet-Edge";
-
 import {
   DASHBOARD_CSP,
   DASHBOARD_CUSTOM_HEADERS,
@@ -42,11 +38,24 @@ import {
   INDEX_CACHE_CONTROL,
 } from "./web-headers";
 
+/** lib/http/client-ip.ts's EDGE_HEADER, as CloudFront sends it. */
+export const EDGE_HEADER_NAME = "X-Inlet-Edge";
+
 /** The API's path pattern: everything under it goes to the HTTP API, never to the bucket. */
 export const API_PATH_PATTERN = "/api/*";
 
 /** Intake's path pattern: the same origin as the API, with CORS on every answer (below). */
 export const INTAKE_PATH_PATTERN = `${FAMILY_PATH_PREFIX.intake}*`;
+
+/** Every answer's: HSTS (infra/web-headers.ts) and no content sniffing. */
+const TRANSPORT_HEADERS = {
+  strictTransportSecurity: {
+    accessControlMaxAge: Duration.seconds(HSTS_MAX_AGE_SECONDS),
+    includeSubdomains: true,
+    override: true,
+  },
+  contentTypeOptions: { override: true },
+};
 
 const listOf = (header: string) => header.split(",").map((item) => item.trim());
 
@@ -117,12 +126,7 @@ export class WebHosting extends Construct {
       comment: "Inlet dashboard: infra/web-headers.ts",
       securityHeadersBehavior: {
         contentSecurityPolicy: { contentSecurityPolicy: DASHBOARD_CSP, override: true },
-        strictTransportSecurity: {
-          accessControlMaxAge: Duration.seconds(HSTS_MAX_AGE_SECONDS),
-          includeSubdomains: true,
-          override: true,
-        },
-        contentTypeOptions: { override: true },
+        ...TRANSPORT_HEADERS,
         frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
         referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.SAME_ORIGIN, override: true },
       },
@@ -137,12 +141,7 @@ export class WebHosting extends Construct {
     const apiHeaders = new ResponseHeadersPolicy(this, "HeadersApi", {
       comment: "Inlet API: HSTS and nosniff",
       securityHeadersBehavior: {
-        strictTransportSecurity: {
-          accessControlMaxAge: Duration.seconds(HSTS_MAX_AGE_SECONDS),
-          includeSubdomains: true,
-          override: true,
-        },
-        contentTypeOptions: { override: true },
+        ...TRANSPORT_HEADERS,
       },
     });
 
@@ -156,12 +155,7 @@ export class WebHosting extends Construct {
     const intakeHeaders = new ResponseHeadersPolicy(this, "HeadersIntake", {
       comment: "Inlet intake: HSTS, nosniff and CORS on every answer, API Gateway's own included",
       securityHeadersBehavior: {
-        strictTransportSecurity: {
-          accessControlMaxAge: Duration.seconds(HSTS_MAX_AGE_SECONDS),
-          includeSubdomains: true,
-          override: true,
-        },
-        contentTypeOptions: { override: true },
+        ...TRANSPORT_HEADERS,
       },
       corsBehavior: {
         accessControlAllowOrigins: [PREFLIGHT_HEADERS["access-control-allow-origin"]],
