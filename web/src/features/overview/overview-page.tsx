@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
+import type { ReactNode } from "react";
 import { card, Loading, PageHeader } from "../../components/ui/page";
 import { formatAgo, formatDateTime } from "../../lib/format";
 import { DailyChart } from "./daily-chart";
@@ -27,55 +28,78 @@ function Totals({ totals }: { totals: Overview["totals"] }) {
   );
 }
 
+/** One "busiest" list: a title, its rows (a link, or words for a deleted one) and an empty state. */
+function TopList({
+  id,
+  title,
+  empty,
+  rows,
+}: {
+  id: string;
+  title: string;
+  empty: string;
+  rows: { key: string; count: number; link: ReactNode }[];
+}) {
+  return (
+    <section aria-labelledby={id} className={card}>
+      <h2 id={id} className="mb-2 text-lg font-semibold">
+        {title}
+      </h2>
+      {rows.length === 0 ? (
+        <p className="text-sm text-slate-600 dark:text-slate-300">{empty}</p>
+      ) : (
+        <ol className="space-y-1">
+          {rows.map((row) => (
+            <li key={row.key} className="flex justify-between gap-4">
+              {row.link}
+              <span className="tabular-nums">{row.count}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+const deleted = (what: string) => <span className="italic">A deleted {what}</span>;
+
 function Busiest({ siteId, overview }: { siteId: string; overview: Overview }) {
   return (
     <div className="mb-8 grid gap-6 md:grid-cols-2">
-      <section aria-labelledby="busiest-sources" className={card}>
-        <h2 id="busiest-sources" className="mb-2 text-lg font-semibold">
-          Busiest sources
-        </h2>
-        {overview.topSources.length === 0 ? (
-          <p className="text-sm text-slate-600 dark:text-slate-300">No source brought an inbox submission in these 30 days.</p>
-        ) : (
-          <ol className="space-y-1">
-            {overview.topSources.map((s) => (
-              <li key={s.webhookId} className="flex justify-between gap-4">
-                {s.name === null ? (
-                  <span className="italic">A deleted source</span>
-                ) : (
-                  <Link to="/sites/$siteId/sources" params={{ siteId }} search={{}}>
-                    {s.name}
-                  </Link>
-                )}
-                <span className="tabular-nums">{s.count}</span>
-              </li>
-            ))}
-          </ol>
-        )}
-      </section>
-      <section aria-labelledby="busiest-forms" className={card}>
-        <h2 id="busiest-forms" className="mb-2 text-lg font-semibold">
-          Busiest forms
-        </h2>
-        {overview.topForms.length === 0 ? (
-          <p className="text-sm text-slate-600 dark:text-slate-300">No form received an inbox submission in these 30 days.</p>
-        ) : (
-          <ol className="space-y-1">
-            {overview.topForms.map((f) => (
-              <li key={f.formId} className="flex justify-between gap-4">
-                {f.name === null ? (
-                  <span className="italic">A deleted form</span>
-                ) : (
-                  <Link to="/forms/$formId" params={{ formId: f.formId }} search={{}}>
-                    {f.name}
-                  </Link>
-                )}
-                <span className="tabular-nums">{f.count}</span>
-              </li>
-            ))}
-          </ol>
-        )}
-      </section>
+      <TopList
+        id="busiest-sources"
+        title="Busiest sources"
+        empty="No source brought an inbox submission in these 30 days."
+        rows={overview.topSources.map((s) => ({
+          key: s.webhookId,
+          count: s.count,
+          link:
+            s.name === null ? (
+              deleted("source")
+            ) : (
+              <Link to="/sites/$siteId/sources" params={{ siteId }} search={{}}>
+                {s.name}
+              </Link>
+            ),
+        }))}
+      />
+      <TopList
+        id="busiest-forms"
+        title="Busiest forms"
+        empty="No form received an inbox submission in these 30 days."
+        rows={overview.topForms.map((f) => ({
+          key: f.formId,
+          count: f.count,
+          link:
+            f.name === null ? (
+              deleted("form")
+            ) : (
+              <Link to="/forms/$formId" params={{ formId: f.formId }} search={{}}>
+                {f.name}
+              </Link>
+            ),
+        }))}
+      />
     </div>
   );
 }
