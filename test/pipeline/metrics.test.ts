@@ -7,9 +7,8 @@ import { db, tableName } from "../../lib/aws/dynamodb";
 import { type SendEmailCommand, ses } from "../../lib/aws/ses";
 import { nowIso, randomBase62 } from "../../lib/ids";
 import { newMessageToken } from "../../lib/outbound/messages";
-import { newSigningSecret } from "../../lib/outbound/signing";
-import { createDelivery, type Delivery } from "../../lib/store/outbound-deliveries";
-import { insertEndpoint, type OutboundEndpoint } from "../../lib/store/outbound-endpoints";
+import type { Delivery } from "../../lib/store/outbound-deliveries";
+import type { OutboundEndpoint } from "../../lib/store/outbound-endpoints";
 import { submissionItem } from "../../lib/store/submissions";
 import { createSite, signupOwner } from "../support/api";
 import { captureStdout, invokeAndRead, metricValue, stopCapture, testContext } from "../support/emf";
@@ -18,6 +17,7 @@ import { type Receiver, receiverPath, startReceiver } from "../support/outbound-
 import { makeSubmission } from "../support/submissions";
 import { emailsTo, HOT_LEAD, recipient } from "./support/emails";
 import { hiddenForm, hiddenSubmission } from "./support/hidden";
+import { insertTestDelivery, insertTestEndpoint } from "./support/outbound";
 import { internalSqsRecord, sqsEvent } from "./support/records";
 
 /**
@@ -86,25 +86,7 @@ describe("notifications", () => {
 });
 
 describe("outbound deliveries, by outcome", () => {
-  async function endpointAt(path: string): Promise<OutboundEndpoint> {
-    const now = nowIso();
-    const endpoint: OutboundEndpoint = {
-      id: `ep_${randomBase62(22)}`,
-      formId: form.id,
-      orgId: form.orgId,
-      siteId: form.siteId,
-      url: receiver.url(path),
-      description: null,
-      isEnabled: true,
-      signingSecret: newSigningSecret(),
-      disabledReason: null,
-      disabledAt: null,
-      createdAt: now,
-      updatedAt: now,
-    };
-    await insertEndpoint(endpoint);
-    return endpoint;
-  }
+  const endpointAt = (path: string) => insertTestEndpoint(form, receiver.url(path));
 
   /** A delivery of a stored submission whose form does not exist (the stack's pipeline leaves it alone). */
   async function delivery(endpoint: OutboundEndpoint, finalAttempt: number): Promise<Delivery> {
@@ -113,29 +95,7 @@ describe("outbound deliveries, by outcome", () => {
       { data: { note: randomBase62(12) } },
     );
     await db().send(new PutCommand({ TableName: tableName(), Item: submissionItem(submission) }));
-    const now = nowIso();
-    const item: Delivery = {
-      id: `dlv_${randomBase62(22)}`,
-      endpointId: endpoint.id,
-      formId: endpoint.formId,
-      orgId: endpoint.orgId,
-      submissionId: submission.id,
-      eventType: "submission.created",
-      lead: { score: 50, grade: "warm", reasons: ["test"] },
-      status: "pending",
-      attemptCount: 0,
-      finalAttempt,
-      attempts: [],
-      attemptsOmitted: 0,
-      nextAttemptAt: now,
-      lastError: null,
-      claimToken: null,
-      deliveredAt: null,
-      createdAt: now,
-      updatedAt: now,
-    };
-    await createDelivery(item);
-    return item;
+    return insertTestDelivery(endpoint, submission.id, finalAttempt);
   }
 
   const attempt = (d: Delivery) =>

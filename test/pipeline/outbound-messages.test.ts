@@ -5,17 +5,17 @@ import { db, tableName } from "../../lib/aws/dynamodb";
 import { MAX_DELAY_SECONDS } from "../../lib/aws/sqs";
 import { nowIso, randomBase62 } from "../../lib/ids";
 import { type DeliveryMessage, newMessageToken } from "../../lib/outbound/messages";
-import { newSigningSecret } from "../../lib/outbound/signing";
 import { processMessages } from "../../lib/pipeline/batch";
 import { CONSUMER_HANDLERS } from "../../lib/pipeline/record-handlers";
 import { keys } from "../../lib/store/keys";
-import { createDelivery, type Delivery, getDelivery } from "../../lib/store/outbound-deliveries";
-import { deleteEndpoint, insertEndpoint, type OutboundEndpoint } from "../../lib/store/outbound-endpoints";
+import { type Delivery, getDelivery } from "../../lib/store/outbound-deliveries";
+import { deleteEndpoint, type OutboundEndpoint } from "../../lib/store/outbound-endpoints";
 import { submissionItem } from "../../lib/store/submissions";
 import { createSite, signupOwner } from "../support/api";
 import { insertForm } from "../support/fixtures";
 import { type Receiver, receiverPath, startReceiver, verifyDelivery } from "../support/outbound-receiver";
 import { makeSubmission } from "../support/submissions";
+import { insertTestDelivery, insertTestEndpoint } from "./support/outbound";
 import { internalSqsRecord, sqsEvent, sqsRecord, streamRecord } from "./support/records";
 
 /**
@@ -42,25 +42,7 @@ beforeEach(() => {
 });
 afterEach(() => errors.mockRestore());
 
-async function endpointAt(path: string): Promise<OutboundEndpoint> {
-  const now = nowIso();
-  const endpoint: OutboundEndpoint = {
-    id: `ep_${randomBase62(22)}`,
-    formId: form.id,
-    orgId: form.orgId,
-    siteId: form.siteId,
-    url: receiver.url(path),
-    description: null,
-    isEnabled: true,
-    signingSecret: newSigningSecret(),
-    disabledReason: null,
-    disabledAt: null,
-    createdAt: now,
-    updatedAt: now,
-  };
-  await insertEndpoint(endpoint);
-  return endpoint;
-}
+const endpointAt = (path: string) => insertTestEndpoint(form, receiver.url(path));
 
 /**
  * A stored submission whose form does not exist: the stack's own pipeline, which sees its
@@ -79,30 +61,7 @@ async function storedSubmission() {
 
 async function delivery(endpoint: OutboundEndpoint, overrides: Partial<Delivery> = {}): Promise<Delivery> {
   const submission = await storedSubmission();
-  const now = nowIso();
-  const item: Delivery = {
-    id: `dlv_${randomBase62(22)}`,
-    endpointId: endpoint.id,
-    formId: endpoint.formId,
-    orgId: endpoint.orgId,
-    submissionId: submission.id,
-    eventType: "submission.created",
-    lead: { score: 50, grade: "warm", reasons: ["test"] },
-    status: "pending",
-    attemptCount: 0,
-    finalAttempt: 1,
-    attempts: [],
-    attemptsOmitted: 0,
-    nextAttemptAt: now,
-    lastError: null,
-    claimToken: null,
-    deliveredAt: null,
-    createdAt: now,
-    updatedAt: now,
-    ...overrides,
-  };
-  await createDelivery(item);
-  return item;
+  return insertTestDelivery(endpoint, submission.id, 1, overrides);
 }
 
 const message = (d: Delivery, overrides: Partial<DeliveryMessage> = {}): DeliveryMessage => ({
