@@ -1,6 +1,7 @@
-import { type QueryClient, queryOptions } from "@tanstack/react-query";
+import type { QueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
 import type { paths } from "../../api/schema";
+import { siteDetailQuery, siteKeys } from "../sites/queries";
 
 /** The body of `PUT /api/v1/sites/{id}`, as the API declares it. */
 export type SiteUpdate = NonNullable<paths["/api/v1/sites/{id}"]["put"]["requestBody"]>["content"]["application/json"];
@@ -8,17 +9,14 @@ export type SiteUpdate = NonNullable<paths["/api/v1/sites/{id}"]["put"]["request
 export const siteSettingsKeys = {
   /** Everything cached about one site (its detail, sources, forms, overview): what a change may move. */
   site: (siteId: string) => ["sites", siteId] as const,
-  detail: (siteId: string) => ["sites", siteId, "settings"] as const,
+  /** The site's detail: the entry the site layout reads too (features/sites/queries.ts). */
+  detail: siteKeys.one,
   /** The home page's list of sites. */
   list: ["sites"] as const,
 };
 
 /** A site with what still blocks its deletion (`contents`: webhooks and forms, archived ones included). */
-export const siteSettingsQuery = (siteId: string) =>
-  queryOptions({
-    queryKey: siteSettingsKeys.detail(siteId),
-    queryFn: async () => (await unwrap(api.GET("/api/v1/sites/{id}", { params: { path: { id: siteId } } }))).data,
-  });
+export const siteSettingsQuery = siteDetailQuery;
 
 export type SiteDetail = Awaited<ReturnType<NonNullable<ReturnType<typeof siteSettingsQuery>["queryFn"]>>>;
 export type Site = SiteDetail["site"];

@@ -12,11 +12,18 @@ export const sitesQuery = queryOptions({
   queryFn: async () => (await unwrap(api.GET("/api/v1/sites", { params: { query: { limit: 100 } } }))).data,
 });
 
-export const siteQuery = (siteId: string) =>
+/**
+ * A site and what still blocks its deletion (`contents`), as `GET /api/v1/sites/{id}` answers:
+ * one cache entry, so the site layout and the page inside it (its settings) share one request.
+ */
+export const siteDetailQuery = (siteId: string) =>
   queryOptions({
     queryKey: siteKeys.one(siteId),
-    queryFn: async () => (await unwrap(api.GET("/api/v1/sites/{id}", { params: { path: { id: siteId } } }))).data.site,
+    queryFn: async () => (await unwrap(api.GET("/api/v1/sites/{id}", { params: { path: { id: siteId } } }))).data,
   });
+
+/** The site alone, read from the same cache entry. */
+export const siteQuery = (siteId: string) => queryOptions({ ...siteDetailQuery(siteId), select: (detail) => detail.site });
 
 export const createSite = (body: { name: string; domain?: string | null }) =>
   unwrap(api.POST("/api/v1/sites", { body })).then((r) => r.data.site);
