@@ -1,5 +1,12 @@
 import { queryOptions } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
+import { formQuery } from "../inbox/queries";
+
+/**
+ * The form without its counts (counting reads every submission: docs/api.md, "Forms"): the
+ * inbox's query, so the form layout and every page in it share one cache entry and one request.
+ */
+export { formQuery };
 
 /** A form as the detail route answers it (fields and settings included). */
 export type FormDetail = Awaited<ReturnType<ReturnType<typeof formQuery>["queryFn"] & object>>;
@@ -14,14 +21,6 @@ export const formKeys = {
   list: (siteId: string, archived: boolean) => ["sites", siteId, "forms", { archived }] as const,
   webhooks: (siteId: string) => ["sites", siteId, "webhooks"] as const,
 };
-
-/** The form without its counts: counting reads every submission (docs/api.md, "Forms"). */
-export const formQuery = (formId: string) =>
-  queryOptions({
-    queryKey: formKeys.form(formId),
-    queryFn: async () =>
-      (await unwrap(api.GET("/api/v1/forms/{formId}", { params: { path: { formId }, query: { counts: "false" } } }))).data.form,
-  });
 
 /** The form with its counts, read when they matter (a permanent deletion's confirmation). */
 export const countedFormQuery = (formId: string) =>

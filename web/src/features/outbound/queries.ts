@@ -16,7 +16,6 @@ export const MAX_ENDPOINTS = 10;
 
 export const outboundKeys = {
   form: (formId: string) => ["forms", formId, "outbound"] as const,
-  summary: (formId: string) => ["forms", formId, "outbound", "form"] as const,
   list: (formId: string) => ["forms", formId, "outbound", "endpoints"] as const,
   log: (formId: string, endpointId: string) => ["forms", formId, "outbound", "log", endpointId] as const,
   deliveries: (formId: string, endpointId: string, status: DeliveryStatus | undefined) =>
@@ -28,13 +27,11 @@ export const outboundKeys = {
 export const isActive = (d: { status: DeliveryStatus; inFlight?: boolean }) =>
   d.status === "pending" || d.status === "retrying" || d.inFlight === true;
 
-/** The form's name and site, for the page titles and the way back. */
-export const formSummaryQuery = (formId: string) =>
-  queryOptions({
-    queryKey: outboundKeys.summary(formId),
-    queryFn: async () =>
-      (await unwrap(api.GET("/api/v1/forms/{formId}", { params: { path: { formId }, query: { counts: "false" } } }))).data.form,
-  });
+/**
+ * The form's name and site, for the page titles: the form layout's own query (one cache entry,
+ * no second request).
+ */
+export { formQuery as formSummaryQuery } from "../inbox/queries";
 
 export const endpointsQuery = (formId: string) =>
   queryOptions({
