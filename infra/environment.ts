@@ -6,16 +6,16 @@ import type { IQueue } from "aws-cdk-lib/aws-sqs";
 import { NagSuppressions } from "cdk-nag";
 import type { Construct } from "constructs";
 import type { RouteDef } from "../functions/routes";
-import { type ConfigInput, type ConfigKey, checkSetting } from "../lib/config";
+import { type ConfigInput, type ConfigKey, checkSetting, firstAccountRule, parseSettings } from "../lib/config";
 import { EXPORT_PREFIX } from "../lib/store/exports";
 import { GSI1 } from "../lib/store/table-definition";
 import {
-  API_KEY_BOOKKEEPING_ATTRIBUTES,
-  BOOKKEEPING,
+  type GrantContext,
   grantOf,
   leadingKeyPattern,
   type TableGrant,
-  type WriteOperation,
+  type WriteStatement,
+  writeStatements,
 } from "./table-grants";
 
 /**
@@ -144,53 +144,38 @@ export function bindTable(fn: LambdaFunction, table: ITable, grant: TableGrant):
   setEnvironment(fn, { TABLE_NAME: table.tableName });
 }
 
-const leadingKeys = (prefixes: readonly string[]) => ({
-  "ForAllValues:StringLike": { "dynamodb:LeadingKeys": prefixes.map(leadingKeyPattern) },
-});
+/**
+ * A write statement's condition: the partitions (`ForAllValues:StringLike` on LeadingKeys) and,
+ * narrowed, the attribute names (`ForAllValues:StringEquals` on Attributes; StringLike when a
+ * name is a prefix pattern such as the spam counter's `s*`).
+ */
+export function writeConditions(statement: WriteStatement): Record<string, Record<string, string[]>> {
+  const leadingKeys = { "dynamodb:LeadingKeys": statement.partitions.map(leadingKeyPattern) };
+  const { attributes } = statement;
+  if (!attributes) return { "ForAllValues:StringLike": leadingKeys };
+  if (attributes.some((name) => name.includes("*"))) {
+    return { "ForAllValues:StringLike": { ...leadingKeys, "dynamodb:Attributes": attributes } };
+  }
+  return { "ForAllValues:StringLike": leadingKeys, "ForAllValues:StringEquals": { "dynamodb:Attributes": attributes } };
+}
 
-/** The IAM statements of `grant` on `table` (read, then writes grouped by equal prefix sets, then bookkeeping). */
+/** The IAM statements of `grant` on `table`: reads, then the writes of `writeStatements`. */
 export function tableStatements(table: ITable, grant: TableGrant): PolicyStatement[] {
   if (grant.access === "none") return [];
-  const statements = [
+  return [
     new PolicyStatement({
       actions: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query", "dynamodb:ConditionCheckItem"],
       resources: [table.tableArn, `${table.tableArn}/index/${GSI1}`],
     }),
+    ...writeStatements(grant).map(
+      (statement) =>
+        new PolicyStatement({
+          actions: statement.operations.map((op) => `dynamodb:${op}`),
+          resources: [table.tableArn],
+          conditions: writeConditions(statement),
+        }),
+    ),
   ];
-  const byPrefixes = new Map<string, WriteOperation[]>();
-  for (const [operation, prefixes] of Object.entries(grant.writes) as [WriteOperation, readonly string[]][]) {
-    const id = JSON.stringify([...prefixes].sort());
-    byPrefixes.set(id, [...(byPrefixes.get(id) ?? []), operation]);
-  }
-  for (const [id, operations] of byPrefixes) {
-    statements.push(
-      new PolicyStatement({
-        actions: operations.map((op) => `dynamodb:${op}`),
-        resources: [table.tableArn],
-        conditions: leadingKeys(JSON.parse(id) as string[]),
-      }),
-    );
-  }
-  if (grant.bookkeeping) {
-    statements.push(
-      new PolicyStatement({
-        actions: ["dynamodb:UpdateItem"],
-        resources: [table.tableArn],
-        conditions: leadingKeys([BOOKKEEPING.counter]),
-      }),
-      // An API key's own bookkeeping attributes only, returning nothing else.
-      new PolicyStatement({
-        actions: ["dynamodb:UpdateItem"],
-        resources: [table.tableArn],
-        conditions: {
-          ...leadingKeys([BOOKKEEPING.apiKey]),
-          "ForAllValues:StringEquals": { "dynamodb:Attributes": [...API_KEY_BOOKKEEPING_ATTRIBUTES] },
-          StringEqualsIfExists: { "dynamodb:ReturnValues": ["NONE"] },
-        },
-      }),
-    );
-  }
-  return statements;
 }
 
 /** `send` → may send to the intake queue, and knows its URL. */
@@ -228,17 +213,28 @@ export function bindBucket(fn: LambdaFunction, bucket: IBucket | undefined, acce
   }
 }
 
+/**
+ * What the functions' settings decide of their grants: whether the first-account rule runs.
+ * Never in the CDK app, which sets no FIRST_ACCOUNT_ADMIN (it is no context setting) and requires
+ * PLATFORM_ADMIN_EMAILS (`requirePlatformAdmins`); derived by the rule itself all the same, so
+ * signup's grant follows the code that decides.
+ */
+export function grantContextOf(settings: FunctionEnvironment): GrantContext {
+  return { firstAccountRule: firstAccountRule(parseSettings(["FIRST_ACCOUNT_ADMIN", "PLATFORM_ADMIN_EMAILS"], settings)) };
+}
+
 /** Everything a route entry says its function may touch: grants and environment together. */
 export function bindRoute(
   fn: LambdaFunction,
   route: RouteDef,
   resources: { table: ITable; queue: IQueue; bucket?: IBucket | undefined },
+  context: GrantContext,
 ): void {
   if (route.auth !== "public" && route.table === "none") {
     // Authenticating a request reads its session or API key from the table.
     throw new Error(`Route ${route.route} authenticates (${route.auth}) but has table: "none"`);
   }
-  bindTable(fn, resources.table, grantOf(route));
+  bindTable(fn, resources.table, grantOf(route, context));
   bindQueue(fn, resources.queue, route.queue);
   bindBucket(fn, resources.bucket, route.bucket);
 }

@@ -18,7 +18,7 @@ import type { IQueue } from "aws-cdk-lib/aws-sqs";
 import { NagSuppressions } from "cdk-nag";
 import { Construct } from "constructs";
 import { ROUTES, type RouteDef } from "../functions/routes";
-import { bindRoute, setEnvironment, settingsFromContext } from "./environment";
+import { bindRoute, grantContextOf, setEnvironment, settingsFromContext } from "./environment";
 import { InletFunction } from "./inlet-function";
 import { bindNotifications } from "./notifications";
 
@@ -204,6 +204,10 @@ export class InletHttpApi extends Construct {
       }
       return stack;
     };
+    // The operator's settings, every function's (BASE_URL, the distribution's URL, is set by the
+    // stack, infra/stack.ts); they decide signup's grant too (the first-account rule).
+    const settings = settingsFromContext(this);
+    const grants = grantContextOf(settings);
     for (const route of routes) {
       const name = constructName(route.handler);
       if (names.has(name)) throw new Error(`Two routes use handler ${route.handler}`);
@@ -214,7 +218,7 @@ export class InletHttpApi extends Construct {
         memoryMb: route.memoryMb,
         timeoutSeconds: route.timeoutSeconds,
       });
-      bindRoute(fn.fn, route, { table: props.table, queue: props.queue, bucket: props.exportBucket });
+      bindRoute(fn.fn, route, { table: props.table, queue: props.queue, bucket: props.exportBucket }, grants);
       // Signup and the address's links send their own emails (docs/accounts.md).
       if (route.email === "send") bindNotifications(fn.fn);
       functions.set(route.route, fn);
@@ -278,8 +282,6 @@ export class InletHttpApi extends Construct {
     );
     for (const stack of families.values()) this.stage.node.addDependency(stack);
 
-    // BASE_URL is the distribution's URL, set on every function by the stack (infra/stack.ts).
-    const settings = settingsFromContext(this);
     for (const fn of functions.values()) setEnvironment(fn.fn, settings);
 
     this.serverErrorAlarm = new Alarm(this, "AlarmServerErrors", {

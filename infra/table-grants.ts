@@ -1,5 +1,20 @@
 import { QUEUE_CONSUMER, type RouteDef } from "../functions/routes";
+import { API_KEY_COUNTER_SCOPE } from "../lib/auth/rate-limit";
 import { type Key, keys } from "../lib/store/keys";
+import { TABLE } from "../lib/store/table-definition";
+import {
+  API_KEY_ITEM,
+  COUNTER,
+  EMAIL_CLAIM_ITEM,
+  ENDPOINT_CHANGES,
+  ENDPOINT_ITEM,
+  FORM_ITEM,
+  MEMBER_ITEM,
+  ORGANIZATION_ITEM,
+  SITE_ITEM,
+  SITE_SETTINGS,
+  WEBHOOK_ITEM,
+} from "./write-attributes";
 
 /**
  * What each function may do to the table, narrowed with IAM's DynamoDB condition keys
@@ -9,30 +24,54 @@ import { type Key, keys } from "../lib/store/keys";
  * `dynamodb:LeadingKeys` is the partition key of every item a write touches (each item of a
  * BatchWriteItem and of a transaction is authorized on its own), and `ForAllValues:StringLike`
  * requires all of them to match. So the intake function can put submissions but delete only its
- * duplicate markers, signup can delete only the invite and the link it consumes, and a read-only
- * route can write nothing but its bookkeeping.
+ * duplicate markers, and signup can delete only the invite and the link it consumes.
+ *
+ * A partition that holds items of several kinds (`ORG#`: the organization, its members, its
+ * sites) or items some writers may only partly change is granted by attribute as well:
+ * `only(P.org, ["formCount"])` lets a put or an update name no top-level attribute but those (and
+ * the key): `ForAllValues:StringEquals` on `dynamodb:Attributes`, which IAM evaluates on every
+ * name the request carries (item, update and condition expressions). So intake, which counts a
+ * new form on its site, cannot set a member's role or an organization's plan. IAM has no
+ * condition on the sort key, so a put names what it writes, not which item it replaces, and a
+ * delete of a partition reaches each of its items (docs/deployment.md says what that leaves).
  * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/specifying-conditions.html
  *
  * DynamoDB Local does not evaluate IAM: infra/local/grants.ts holds every function of the test
- * stack to these same grants, so the suite fails when a function writes where its grant does not
- * reach.
+ * stack to these same grants, attributes included, so the suite fails when a function writes
+ * where its grant does not reach.
  */
 
 export type WriteOperation = "PutItem" | "UpdateItem" | "DeleteItem" | "BatchWriteItem";
 
+/** Items of a partition, but only the named top-level attributes of them (the key, pk and sk, always). */
+export interface AttributeTarget {
+  partition: string;
+  attributes: readonly string[];
+}
+
+/** Where a write operation may reach: whole items of a partition (its prefix), or only some attributes of them. */
+export type WriteTarget = string | AttributeTarget;
+
+export type Writes = Partial<Record<WriteOperation, readonly WriteTarget[]>>;
+
 export interface TableGrant {
   access: "none" | "read" | "write";
-  /** Partition-key prefixes each write operation may touch. */
-  writes: Partial<Record<WriteOperation, readonly string[]>>;
-  /** Authenticated functions: the rate-limit counters and an API key's lastUsedAt and creatorRole. */
-  bookkeeping: boolean;
+  writes: Writes;
 }
+
+/** The items of `partition`, but only `attributes` of them. */
+export const only = (partition: string, attributes: readonly string[]): AttributeTarget => ({ partition, attributes });
+
+/** Every write names the item's key (AWS: the key attributes must be listed with dynamodb:Attributes). */
+export const KEY_ATTRIBUTES = [TABLE.partitionKey, TABLE.sortKey] as const;
 
 /** `ORG#…` → `ORG#`; a partition without `#` (the `PLATFORM` item) is its own prefix. */
 const prefix = (key: Key) => (key.pk.includes("#") ? key.pk.slice(0, key.pk.indexOf("#") + 1) : key.pk);
+/** One scope's counters: `COUNTER#login-ip#`. */
+const counters = (scope: string) => keys.counter(scope, "", 0).pk;
 
 /** The partitions, from lib/store/keys.ts (the one module that builds keys), so a renamed prefix follows. */
-const P = {
+export const P = {
   org: prefix(keys.organization("o")), // ORG#: organization, members, sites
   email: prefix(keys.email("e")),
   session: prefix(keys.session("s")),
@@ -52,103 +91,220 @@ const P = {
   action: prefix(keys.action("s", "a")),
   release: prefix(keys.release("s")),
   purge: prefix(keys.purgeJob("f")),
-  counter: prefix(keys.counter("s", "x", 0)),
+  // Counters by scope (lib/accounts.ts, lib/spam/evidence.ts, lib/auth/rate-limit.ts).
+  loginEmailCounter: counters("login-email"),
+  loginIpCounter: counters("login-ip"),
+  verifyEmailCounter: counters("verify-email"),
+  reclaimEmailCounter: counters("reclaim-email"),
+  spamIpCounter: counters("spam-ip"),
+  apiKeyCounter: counters(API_KEY_COUNTER_SCOPE),
 };
 
-type Writes = TableGrant["writes"];
+/**
+ * The partitions written by attribute only: each holds items of several kinds, or items whose
+ * attributes decide who may do what (a member's role, an organization's plan, an address's
+ * holder, a key's permissions, a webhook's secret, an endpoint's URL). A put or update of them
+ * must name its attributes (test/infra/functions.test.ts); deletes cannot be narrowed so.
+ */
+export const BY_ATTRIBUTE = [P.org, P.email, P.apiKey, prefix(keys.counter("s", "x", 0)), P.webhook, P.form] as const;
 
 /**
  * The writes of each function that writes, by handler. Found by reading each handler's store
  * calls, and checked by the test stack (infra/local/grants.ts) on every path the suite takes;
- * the rare paths no test reaches are marked.
+ * the rare paths no test reaches are marked. A new route adds its line: `only(partition,
+ * attributes)` on the partitions of BY_ATTRIBUTE, the partition alone elsewhere.
  */
 // biome-ignore format: one function per line reads as a table
 export const TABLE_WRITES: Record<string, Writes> = {
-  // Signup: the account's items, the verification link, the invite or reclaim link it consumes;
-  // the local first-account rule's claim (FIRST_ACCOUNT_ADMIN, never set in AWS).
-  "auth/signup": { PutItem: [P.email, P.org, P.session, P.emailLink, P.platform], DeleteItem: [P.invite, P.emailLink], UpdateItem: [P.org] },
-  "auth/login": { PutItem: [P.session], UpdateItem: [P.counter] },
+  // Signup: the account's items, the verification link, the invite or reclaim link it consumes.
+  // The first-account rule's claim is granted apart (FIRST_ACCOUNT_WRITES).
+  "auth/signup": { PutItem: [only(P.email, EMAIL_CLAIM_ITEM), only(P.org, ORGANIZATION_ITEM), only(P.org, MEMBER_ITEM), P.session, P.emailLink], DeleteItem: [P.invite, P.emailLink] },
+  "auth/login": { PutItem: [P.session], UpdateItem: [only(P.loginEmailCounter, COUNTER), only(P.loginIpCounter, COUNTER)] },
   "auth/logout": { DeleteItem: [P.session] },
-  "auth/verify-email": { DeleteItem: [P.emailLink], UpdateItem: [P.org, P.email] },
-  // Its hourly counter is among the bookkeeping every authenticated function may update.
-  "auth/resend-verification": { PutItem: [P.emailLink] },
-  "auth/reclaim-email": { PutItem: [P.emailLink], UpdateItem: [P.counter] },
+  // Its conditions read the member's address and the claim's holder, so IAM counts them as named.
+  "auth/verify-email": { DeleteItem: [P.emailLink], UpdateItem: [only(P.org, ["emailVerifiedAt", "email"]), only(P.email, ["verifiedAt", "userId"])] },
+  "auth/resend-verification": { PutItem: [P.emailLink], UpdateItem: [only(P.verifyEmailCounter, COUNTER)] },
+  "auth/reclaim-email": { PutItem: [P.emailLink], UpdateItem: [only(P.reclaimEmailCounter, COUNTER)] },
   "team/create-invite": { PutItem: [P.invite] },
   // Role changes and removals carry the member's role onto their API keys.
-  "team/update-member": { UpdateItem: [P.org, P.apiKey] },
-  "team/remove-member": { DeleteItem: [P.org, P.email], UpdateItem: [P.apiKey] },
-  "organization/rename-organization": { UpdateItem: [P.org] },
+  "team/update-member": { UpdateItem: [only(P.org, ["role"]), only(P.apiKey, ["creatorRole"])] },
+  "team/remove-member": { DeleteItem: [P.org, P.email], UpdateItem: [only(P.apiKey, ["creatorRole"])] },
+  "organization/rename-organization": { UpdateItem: [only(P.org, ["name", "updatedAt"])] },
   // A plan change is copied onto the organization's API keys.
-  "admin/update-organization": { UpdateItem: [P.org, P.apiKey] },
-  // Keys are counted on their organization; revoking sets revokedAt, deleting takes the count back.
-  "api-keys/create-api-key": { PutItem: [P.apiKey], UpdateItem: [P.org] },
-  "api-keys/update-api-key": { UpdateItem: [P.apiKey] },
-  "api-keys/delete-api-key": { DeleteItem: [P.apiKey], UpdateItem: [P.apiKey, P.org] },
-  "sites/create-site": { PutItem: [P.org] },
-  "sites/update-site": { UpdateItem: [P.org] },
+  "admin/update-organization": { UpdateItem: [only(P.org, ["plan", "updatedAt"]), only(P.apiKey, ["plan"])] },
+  // Keys are counted on their organization; a key that met a plan change is taken back (deleted, uncounted).
+  "api-keys/create-api-key": { PutItem: [only(P.apiKey, API_KEY_ITEM)], UpdateItem: [only(P.org, ["apiKeyCount"])], DeleteItem: [P.apiKey] },
+  // Its condition reads the key's organization.
+  "api-keys/update-api-key": { UpdateItem: [only(P.apiKey, ["name", "permissions", "customRateLimit", "updatedAt", "orgId"])] },
+  // Revoking sets revokedAt, deleting takes the count back.
+  "api-keys/delete-api-key": { DeleteItem: [P.apiKey], UpdateItem: [only(P.apiKey, ["revokedAt", "updatedAt", "orgId"]), only(P.org, ["apiKeyCount"])] },
+  "sites/create-site": { PutItem: [only(P.org, SITE_ITEM)] },
+  "sites/update-site": { UpdateItem: [only(P.org, SITE_SETTINGS)] },
   "sites/delete-site": { DeleteItem: [P.org, P.siteSequence] },
-  "webhooks/create-webhook": { PutItem: [P.webhook], UpdateItem: [P.org] },
-  "webhooks/update-webhook": { UpdateItem: [P.webhook] },
-  "webhooks/rotate-webhook-secret": { UpdateItem: [P.webhook] },
-  "webhooks/delete-webhook": { DeleteItem: [P.webhook], PutItem: [P.purge], UpdateItem: [P.webhook, P.org, P.form] },
-  "forms/create-form": { PutItem: [P.form], UpdateItem: [P.org] },
-  "forms/duplicate-form": { PutItem: [P.form], UpdateItem: [P.org] },
-  "forms/update-form": { UpdateItem: [P.form] },
-  // SES's bounce and complaint events: the suppressed recipient, on its form (lib/store/suppressed-recipients.ts).
-  "email-events/record-suppressions": { UpdateItem: [P.form] },
-  "forms/publish-form": { UpdateItem: [P.form] },
-  "forms/unpublish-form": { UpdateItem: [P.form] },
-  "forms/delete-form": { PutItem: [P.purge], UpdateItem: [P.form, P.org, P.webhook] },
+  "webhooks/create-webhook": { PutItem: [only(P.webhook, WEBHOOK_ITEM)], UpdateItem: [only(P.org, ["webhookCount"])] },
+  "webhooks/update-webhook": { UpdateItem: [only(P.webhook, ["name", "source", "isEnabled", "archivedAt", "formId", "updatedAt"])] },
+  "webhooks/rotate-webhook-secret": { UpdateItem: [only(P.webhook, ["secretHash", "secretLast4", "updatedAt"])] },
+  // Archives the webhook; its permanent deletion uncounts it (and its purged form) on the site.
+  "webhooks/delete-webhook": { DeleteItem: [P.webhook], PutItem: [P.purge], UpdateItem: [only(P.webhook, ["archivedAt", "isEnabled", "updatedAt"]), only(P.org, ["webhookCount", "formCount"]), only(P.form, ["deletedAt"])] },
+  "forms/create-form": { PutItem: [only(P.form, FORM_ITEM)], UpdateItem: [only(P.org, ["formCount"])] },
+  "forms/duplicate-form": { PutItem: [only(P.form, FORM_ITEM)], UpdateItem: [only(P.org, ["formCount"])] },
+  "forms/update-form": { UpdateItem: [only(P.form, ["name", "fields", "settings", "archivedAt", "updatedAt", "deletedAt"])] },
+  // SES's bounce and complaint events: the suppressed recipient, on its form (lib/store/suppressed-recipients.ts);
+  // its condition reads whether the form is purged and still notifies the address.
+  "email-events/record-suppressions": { UpdateItem: [only(P.form, ["suppressedRecipients", "deletedAt", "settings"])] },
+  "forms/publish-form": { UpdateItem: [only(P.form, ["status", "updatedAt", "deletedAt"])] },
+  "forms/unpublish-form": { UpdateItem: [only(P.form, ["status", "updatedAt", "deletedAt"])] },
+  "forms/delete-form": { PutItem: [P.purge], UpdateItem: [only(P.form, ["deletedAt", "orgId", "archivedAt", "updatedAt"]), only(P.org, ["formCount"]), only(P.webhook, ["formId"])] },
   // Moderation moves the daily counts of the submission's day between inbox and spam.
   "submissions/update-submission": { UpdateItem: [P.submission, P.siteDay], PutItem: [P.release] },
   "submissions/delete-submission": { DeleteItem: [P.submission] },
   "submissions/bulk-delete-submissions": { BatchWriteItem: [P.submission] },
   "submissions/erase-submissions": { BatchWriteItem: [P.submission] },
-  "outbound-webhooks/create-outbound-webhook": { PutItem: [P.form], UpdateItem: [P.form] },
-  "outbound-webhooks/update-outbound-webhook": { UpdateItem: [P.form] },
-  "outbound-webhooks/delete-outbound-webhook": { DeleteItem: [P.form], UpdateItem: [P.form] },
+  "outbound-webhooks/create-outbound-webhook": { PutItem: [only(P.form, ENDPOINT_ITEM)], UpdateItem: [only(P.form, ["count", "type"])] },
+  "outbound-webhooks/update-outbound-webhook": { UpdateItem: [only(P.form, ENDPOINT_CHANGES)] },
+  "outbound-webhooks/delete-outbound-webhook": { DeleteItem: [P.form], UpdateItem: [only(P.form, ["count"])] },
   "outbound-webhooks/retry-outbound-delivery": { UpdateItem: [P.delivery] },
-  // The pace stamp on the endpoint, then the test event's delivery.
-  "outbound-webhooks/test-outbound-webhook": { UpdateItem: [P.form], PutItem: [P.delivery] },
-  // Intake: the submission and its markers, the counts (webhook, site sequence, a new form on its
-  // site), the spam counter, an auto-created form and its new fields; deletes only the duplicate
-  // marker it takes back when its write fails (a fault path).
+  // The pace stamp on the endpoint (its condition reads isEnabled), then the test event's delivery.
+  "outbound-webhooks/test-outbound-webhook": { UpdateItem: [only(P.form, ["lastTestAt", "isEnabled"])], PutItem: [P.delivery] },
+  // Intake: the submission and its markers, the counts (webhook, site sequence and day, a new form
+  // on its site), the spam counter (each minute's count is an attribute `s<offset>`), an
+  // auto-created form linked to its webhook and its new fields; deletes only the duplicate marker
+  // it takes back when its write fails (a fault path).
   "intake/receive-submission": {
-    PutItem: [P.submission, P.form, P.idempotency, P.lead, P.duplicate],
-    UpdateItem: [P.webhook, P.siteSequence, P.siteDay, P.org, P.form, P.counter],
+    PutItem: [P.submission, only(P.form, FORM_ITEM), P.idempotency, P.lead, P.duplicate],
+    UpdateItem: [
+      only(P.webhook, ["submissionCount", "lastReceivedAt", "formId"]),
+      P.siteSequence,
+      P.siteDay,
+      only(P.org, ["formCount"]),
+      only(P.form, ["fields", "updatedAt"]),
+      only(P.spamIpCounter, [...COUNTER, "s*"]),
+    ],
     DeleteItem: [P.duplicate],
   },
   // The consumer: action claims (released on failure: a fault path), leads, deliveries, releases,
-  // and the background purge (submissions, then the form's partition, then the job).
+  // an endpoint's failing state and its disabling on a 410, and the background purge
+  // (submissions, then the form's partition, then the job).
   [QUEUE_CONSUMER.handler]: {
     PutItem: [P.action, P.delivery],
-    UpdateItem: [P.action, P.delivery, P.form, P.purge, P.submission],
+    UpdateItem: [
+      P.action,
+      P.delivery,
+      only(P.form, ["failing", "failingSince", "healthAt", "gsi1pk", "gsi1sk", "isEnabled", "disabledReason", "disabledAt", "updatedAt"]),
+      P.purge,
+      P.submission,
+    ],
     DeleteItem: [P.purge, P.release, P.action],
     BatchWriteItem: [P.submission, P.form],
   },
 };
 
-/** The bookkeeping partitions every authenticated request may update (lib/auth/api-key-auth.ts). */
-export const BOOKKEEPING = { counter: P.counter, apiKey: P.apiKey } as const;
-/** The API-key attributes bookkeeping may set: lastUsedAt (each minute of use) and creatorRole (a legacy key's first use). */
-export const API_KEY_BOOKKEEPING_ATTRIBUTES = ["pk", "sk", "lastUsedAt", "creatorRole"] as const;
+/**
+ * Signup's claim of the first-account rule (lib/config.ts `firstAccountRule`): the `PLATFORM`
+ * marker and the member's `platformAdmin`. Granted only where the rule runs, which the CDK app
+ * never does (it never sets FIRST_ACCOUNT_ADMIN and requires PLATFORM_ADMIN_EMAILS).
+ */
+export const FIRST_ACCOUNT_WRITES: Record<string, Writes> = {
+  "auth/signup": { PutItem: [P.platform], UpdateItem: [only(P.org, ["platformAdmin"])] },
+};
 
-export function grantOf(def: Pick<RouteDef, "handler" | "table"> & { auth?: RouteDef["auth"] }): TableGrant {
-  return {
-    access: def.table,
-    writes: def.table === "write" ? (TABLE_WRITES[def.handler] ?? {}) : {},
-    bookkeeping: def.table !== "none" && def.auth !== undefined && def.auth !== "public",
-  };
+/**
+ * What authenticating an API key writes (lib/auth/api-key-auth.ts), in every authenticated
+ * function (a session-only route authenticates a key before refusing it): its rate-limit
+ * counter, and `lastUsedAt` on the key. Nothing else of a key, and no other counter.
+ */
+export const BOOKKEEPING: Writes = { UpdateItem: [only(P.apiKeyCounter, COUNTER), only(P.apiKey, ["lastUsedAt"])] };
+
+/** What decides a grant beyond the route entry. */
+export interface GrantContext {
+  /** Whether the first-account rule runs where the function is deployed (lib/config.ts `firstAccountRule`). */
+  firstAccountRule: boolean;
 }
 
-/** Whether `grant` lets `operation` write the partition `pk` (what IAM decides, minus the attribute condition). */
-export function writeAllowed(grant: TableGrant, operation: string, pk: string | undefined): boolean {
+function merge(...parts: Writes[]): Writes {
+  const out: Partial<Record<WriteOperation, WriteTarget[]>> = {};
+  for (const part of parts) {
+    for (const [operation, targets] of Object.entries(part) as [WriteOperation, readonly WriteTarget[]][]) {
+      out[operation] = [...(out[operation] ?? []), ...targets];
+    }
+  }
+  return out;
+}
+
+export function grantOf(
+  def: Pick<RouteDef, "handler" | "table"> & { auth?: RouteDef["auth"] },
+  context: GrantContext = { firstAccountRule: false },
+): TableGrant {
+  if (def.table === "none") return { access: "none", writes: {} };
+  const writes = def.table === "write" ? (TABLE_WRITES[def.handler] ?? {}) : {};
+  const firstAccount = def.table === "write" && context.firstAccountRule ? (FIRST_ACCOUNT_WRITES[def.handler] ?? {}) : {};
+  const bookkeeping = def.auth !== undefined && def.auth !== "public" ? BOOKKEEPING : {};
+  return { access: def.table, writes: merge(writes, firstAccount, bookkeeping) };
+}
+
+const partitionOf = (target: WriteTarget) => (typeof target === "string" ? target : target.partition);
+const inPartition = (p: string, pk: string) => (p.endsWith("#") ? pk.startsWith(p) : pk === p);
+/** IAM's StringLike for the patterns used here: a trailing `*` is a prefix. */
+const nameMatches = (pattern: string, name: string) =>
+  pattern.endsWith("*") ? name.startsWith(pattern.slice(0, -1)) : name === pattern;
+
+/**
+ * Whether `grant` lets `operation` write the item of partition `pk` naming `attributes` (what
+ * IAM decides from the statements of `writeStatements`).
+ */
+export function writeAllowed(
+  grant: TableGrant,
+  operation: string,
+  pk: string | undefined,
+  attributes: readonly string[],
+): boolean {
   if (pk === undefined || grant.access === "none") return false;
-  const prefixes = [
-    ...(grant.access === "write" ? (grant.writes[operation as WriteOperation] ?? []) : []),
-    ...(grant.bookkeeping && operation === "UpdateItem" ? [BOOKKEEPING.counter, BOOKKEEPING.apiKey] : []),
-  ];
-  return prefixes.some((p) => (p.endsWith("#") ? pk.startsWith(p) : pk === p));
+  const targets = grant.writes[operation as WriteOperation] ?? [];
+  return targets.some((target) => {
+    if (!inPartition(partitionOf(target), pk)) return false;
+    if (typeof target === "string") return true;
+    const allowed = attributeList(target);
+    return attributes.every((name) => allowed.some((pattern) => nameMatches(pattern, name)));
+  });
+}
+
+/** The names a target allows: the key, then its own. */
+const attributeList = (target: AttributeTarget) => [...new Set([...KEY_ATTRIBUTES, ...target.attributes])];
+
+/** One IAM statement of a grant's writes: its actions, the partitions, and the attributes when narrowed. */
+export interface WriteStatement {
+  operations: WriteOperation[];
+  partitions: string[];
+  attributes?: string[];
+}
+
+/**
+ * The grant's writes as IAM statements: operations that reach the same attributes of the same
+ * partitions share one (whole-item targets as before: by equal partition sets).
+ */
+export function writeStatements(grant: TableGrant): WriteStatement[] {
+  if (grant.access === "none") return [];
+  // Per operation and attribute set, the partitions it reaches.
+  const reach = new Map<string, { operation: WriteOperation; attributes?: string[]; partitions: Set<string> }>();
+  for (const [operation, targets] of Object.entries(grant.writes) as [WriteOperation, readonly WriteTarget[]][]) {
+    for (const target of targets) {
+      const attributes = typeof target === "string" ? undefined : attributeList(target);
+      const id = JSON.stringify([operation, attributes ? [...attributes].sort() : null]);
+      const entry = reach.get(id) ?? { operation, ...(attributes ? { attributes } : {}), partitions: new Set<string>() };
+      entry.partitions.add(partitionOf(target));
+      reach.set(id, entry);
+    }
+  }
+  // Operations with the same partitions and attributes become one statement.
+  const statements = new Map<string, WriteStatement>();
+  for (const { operation, attributes, partitions } of reach.values()) {
+    const sorted = [...partitions].sort();
+    const id = JSON.stringify([sorted, attributes ? [...attributes].sort() : null]);
+    const statement = statements.get(id) ?? { operations: [], partitions: sorted, ...(attributes ? { attributes } : {}) };
+    statement.operations.push(operation);
+    statements.set(id, statement);
+  }
+  return [...statements.values()];
 }
 
 /** A prefix as IAM's StringLike pattern: `ORG#` → `ORG#*`; a whole key (`PLATFORM`) as it is. */

@@ -3,7 +3,7 @@ import type { Role } from "./auth/permissions";
 import type { SessionPrincipal } from "./auth/principal";
 import { newToken, tokenKind } from "./auth/tokens";
 import { sendEmail } from "./aws/ses";
-import { loadConfig, type Plan } from "./config";
+import { firstAccountRule, loadConfig, type Plan } from "./config";
 import { AppError } from "./errors";
 import { newId, nowIso, sha256Hex } from "./ids";
 import { describeError, log } from "./log";
@@ -98,7 +98,7 @@ let firstAdminClaimed = false;
 async function maybeClaimFirstAdmin(member: Member): Promise<void> {
   // Locally, with PLATFORM_ADMIN_EMAILS unset, the first account becomes the admin (once verified).
   const config = loadConfig();
-  if (config.FIRST_ACCOUNT_ADMIN !== "true" || config.PLATFORM_ADMIN_EMAILS.length > 0 || firstAdminClaimed) return;
+  if (!firstAccountRule(config) || firstAdminClaimed) return;
   const won = await claimFirstPlatformAdmin(member.orgId, member.userId);
   firstAdminClaimed = true;
   if (won) member.platformAdmin = true;

@@ -312,6 +312,22 @@ export function checkSetting(key: ConfigKey, value: string): string | undefined 
   return parsed.ok ? undefined : parsed.reason;
 }
 
+/**
+ * Whether the first-account rule runs (docs/accounts.md): FIRST_ACCOUNT_ADMIN=true with no
+ * PLATFORM_ADMIN_EMAILS makes the deployment's first account its platform admin once verified.
+ * Only the local stack sets FIRST_ACCOUNT_ADMIN; the CDK app never does, and requires the list.
+ * Signup's table grant follows it (infra/table-grants.ts, FIRST_ACCOUNT_WRITES).
+ */
+export function firstAccountRule(config: Pick<Config, "FIRST_ACCOUNT_ADMIN" | "PLATFORM_ADMIN_EMAILS">): boolean {
+  return config.FIRST_ACCOUNT_ADMIN === "true" && config.PLATFORM_ADMIN_EMAILS.length === 0;
+}
+
+/** Parses only `keys` of `env` (infra reads a function's settings without the ones only AWS sets). */
+export function parseSettings<K extends ConfigKey>(keys: readonly K[], env: Record<string, string | undefined>): Pick<Config, K> {
+  const table = Object.fromEntries(keys.map((key) => [key, SETTINGS[key]])) as Table;
+  return parseTable(table, env, "settings") as Pick<Config, K>;
+}
+
 /** The value a setting takes when it is unset. */
 export function settingDefault<K extends DefaultedKey>(key: K): Config[K] {
   return SETTINGS[key].fallback() as Config[K];

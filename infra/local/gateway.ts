@@ -5,8 +5,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import { ROUTES, type RouteDef } from "../../functions/routes";
-import { grantOf } from "../table-grants";
-import { runAs } from "./grants";
+import { localGrant, runAs } from "./grants";
 import { isApiPath, serveWeb } from "./web-static";
 
 /** API Gateway's own payload limit for HTTP APIs. */
@@ -233,7 +232,7 @@ export async function handle(req: IncomingMessage, res: ServerResponse, options:
       timer = setTimeout(() => r("timeout"), INTEGRATION_TIMEOUT_MS);
     });
     const invocation = () => handler(event, lambdaContext(def, event.requestContext.requestId));
-    const result = await Promise.race([runAs(def.handler, grantOf(def), invocation), timeout]);
+    const result = await Promise.race([runAs(def.handler, localGrant(def), invocation), timeout]);
     clearTimeout(timer);
     if (result === "timeout") return apiGatewayError(res, 503, "Service Unavailable");
     writeResult(res, result);

@@ -1,7 +1,10 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { appendFileSync } from "node:fs";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { type TableGrant, writeAllowed } from "../table-grants";
+import type { RouteDef } from "../../functions/routes";
+import { firstAccountRule, parseSettings } from "../../lib/config";
+import { grantOf, type TableGrant, writeAllowed } from "../table-grants";
+import { type WriteParameters, writeAttributes } from "./request-attributes";
 
 /**
  * The table grants of infra/table-grants.ts, enforced on this machine. DynamoDB Local does not
@@ -9,11 +12,15 @@ import { type TableGrant, writeAllowed } from "../table-grants";
  * Here every DynamoDB call a handler or the consumer makes through lib's client is checked
  * against the grant its route entry declares, the way IAM would judge it: a write (PutItem,
  * UpdateItem, DeleteItem, BatchWriteItem, each item of TransactWriteItems) to a partition the
- * grant does not name fails with AccessDeniedException. The test stack runs with it on, so every
- * HTTP and pipeline test also proves the grants suffice for the paths it takes.
+ * grant does not name, or naming an attribute its grant of that partition does not list (the
+ * names of ./request-attributes.ts, as `dynamodb:Attributes` holds them), fails with
+ * AccessDeniedException; in a transaction, one refused item refuses it whole. The test stack
+ * runs with it on, so every HTTP and pipeline test also proves the grants suffice for the paths
+ * it takes.
  *
  * `INLET_GRANTS=enforce` turns it on; `INLET_GRANTS=record:<file>` only appends each write
- * (function, operation, partition prefix) to the file, to see what a function does.
+ * (function, operation, partition, kind of item, attribute names) to the file, to see what a
+ * function does.
  */
 
 interface Invocation {
@@ -22,6 +29,15 @@ interface Invocation {
 }
 
 const current = new AsyncLocalStorage<Invocation>();
+
+/**
+ * A function's grant in this stack: its entry's, with signup's first-account claim when this
+ * stack's settings run the rule (`npm start` does; the test stack names its admins, so it does not).
+ */
+export function localGrant(def: Pick<RouteDef, "handler" | "table"> & { auth?: RouteDef["auth"] }): TableGrant {
+  const settings = parseSettings(["FIRST_ACCOUNT_ADMIN", "PLATFORM_ADMIN_EMAILS"], process.env);
+  return grantOf(def, { firstAccountRule: firstAccountRule(settings) });
+}
 
 /** Runs `fn` (one handler invocation) as the function `name` with `grant`. */
 export function runAs<T>(name: string, grant: TableGrant, fn: () => T): T {
@@ -34,54 +50,71 @@ const text = (value: unknown): string | undefined => {
   return typeof v === "string" ? v : v?.S;
 };
 
-type Keyed = { pk?: unknown } | undefined;
+type Keyed = Record<string, unknown>;
 /** The parts of a write command's input that name items (document-client or marshalled form). */
-interface WriteInput {
-  Item?: Keyed;
-  Key?: Keyed;
+interface WriteInput extends WriteParameters {
   RequestItems?: Record<string, { PutRequest?: { Item?: Keyed }; DeleteRequest?: { Key?: Keyed } }[]>;
   TransactItems?: {
-    Put?: { Item?: Keyed };
-    Update?: { Key?: Keyed };
-    Delete?: { Key?: Keyed };
-    ConditionCheck?: { Key?: Keyed };
+    Put?: WriteParameters;
+    Update?: WriteParameters;
+    Delete?: WriteParameters;
+    ConditionCheck?: WriteParameters;
   }[];
 }
 
-/** Every (operation, partition key) a command writes, as IAM authorizes them one by one. */
-function writesOf(command: string, input: WriteInput): [string, string | undefined][] {
+/** One item a command writes, as IAM authorizes it: the action, the partition, the attributes named. */
+interface ItemWrite {
+  operation: string;
+  pk: string | undefined;
+  /** Only recorded: which kind of item of the partition it is. */
+  sk: string | undefined;
+  attributes: string[];
+}
+
+const itemWrite = (operation: string, write: WriteParameters): ItemWrite => ({
+  operation,
+  pk: text((write.Item ?? write.Key)?.pk),
+  sk: text((write.Item ?? write.Key)?.sk),
+  attributes: writeAttributes(write),
+});
+
+/** Every item a command writes, as IAM authorizes them one by one. */
+function writesOf(command: string, input: WriteInput): ItemWrite[] {
   switch (command) {
     case "PutItemCommand":
     case "PutCommand":
-      return [["PutItem", text(input.Item?.pk)]];
+      return [itemWrite("PutItem", input)];
     case "UpdateItemCommand":
     case "UpdateCommand":
-      return [["UpdateItem", text(input.Key?.pk)]];
+      return [itemWrite("UpdateItem", input)];
     case "DeleteItemCommand":
     case "DeleteCommand":
-      return [["DeleteItem", text(input.Key?.pk)]];
+      return [itemWrite("DeleteItem", input)];
     case "BatchWriteItemCommand":
     case "BatchWriteCommand":
       return Object.values(input.RequestItems ?? {}).flatMap((requests) =>
-        requests.map((r): [string, string | undefined] => [
-          "BatchWriteItem",
-          text(r.PutRequest ? r.PutRequest.Item?.pk : r.DeleteRequest?.Key?.pk),
-        ]),
+        requests.map((r) =>
+          itemWrite("BatchWriteItem", r.PutRequest ? { Item: r.PutRequest.Item ?? {} } : { Key: r.DeleteRequest?.Key ?? {} }),
+        ),
       );
     case "TransactWriteItemsCommand":
     case "TransactWriteCommand":
-      return (input.TransactItems ?? []).map((t): [string, string | undefined] => {
-        if (t.Put) return ["PutItem", text(t.Put.Item?.pk)];
-        if (t.Update) return ["UpdateItem", text(t.Update.Key?.pk)];
-        if (t.Delete) return ["DeleteItem", text(t.Delete.Key?.pk)];
-        return ["ConditionCheckItem", text(t.ConditionCheck?.Key?.pk)];
+      return (input.TransactItems ?? []).map((t) => {
+        if (t.Put) return itemWrite("PutItem", t.Put);
+        if (t.Update) return itemWrite("UpdateItem", t.Update);
+        if (t.Delete) return itemWrite("DeleteItem", t.Delete);
+        return itemWrite("ConditionCheckItem", t.ConditionCheck ?? {});
       });
     default:
       return [];
   }
 }
 
-const prefixOf = (pk: string | undefined) => (pk === undefined ? "?" : pk.slice(0, pk.indexOf("#") + 1) || pk);
+/** What the record names of an item: its partition without the last id (`COUNTER#login-ip#`), its kind (`USER#`, `META`). */
+const recorded = (pk: string | undefined, sk: string | undefined) => ({
+  partition: pk === undefined ? "?" : pk.slice(0, pk.lastIndexOf("#") + 1) || pk,
+  kind: sk === undefined ? "?" : sk.slice(0, sk.indexOf("#") + 1) || sk,
+});
 
 /** Installs the check on lib's document client (once per process). */
 export function guardTableGrants(client: DynamoDBDocumentClient, mode: string | undefined): void {
@@ -93,11 +126,16 @@ export function guardTableGrants(client: DynamoDBDocumentClient, mode: string | 
       const invocation = current.getStore();
       if (invocation) {
         const command = (context as { commandName?: string }).commandName ?? "";
-        for (const [operation, pk] of writesOf(command, args.input as WriteInput)) {
+        for (const { operation, pk, sk, attributes } of writesOf(command, args.input as WriteInput)) {
           if (recordFile) {
-            appendFileSync(recordFile, `${JSON.stringify({ fn: invocation.name, operation, prefix: prefixOf(pk) })}\n`);
-          } else if (operation !== "ConditionCheckItem" && !writeAllowed(invocation.grant, operation, pk)) {
-            const message = `${invocation.name} is not granted dynamodb:${operation} on partition ${prefixOf(pk)}* (infra/table-grants.ts)`;
+            appendFileSync(
+              recordFile,
+              `${JSON.stringify({ fn: invocation.name, operation, ...recorded(pk, sk), attributes })}\n`,
+            );
+          } else if (operation !== "ConditionCheckItem" && !writeAllowed(invocation.grant, operation, pk, attributes)) {
+            const { partition } = recorded(pk, sk);
+            const where = partition.endsWith("#") ? `${partition}*` : partition;
+            const message = `${invocation.name} is not granted dynamodb:${operation} on ${where} naming ${attributes.join(", ")} (infra/table-grants.ts)`;
             console.error(JSON.stringify({ level: "error", message: "table grant refused a write", detail: message }));
             throw Object.assign(new Error(`User is not authorized to perform: ${message}`), { name: "AccessDeniedException" });
           }

@@ -3,7 +3,6 @@ import { resolve } from "node:path";
 import { QUEUE_CONSUMER } from "../../functions/routes";
 import { db } from "../../lib/aws/dynamodb";
 import type { LocalConfig } from "../../lib/config";
-import { grantOf } from "../table-grants";
 import {
   ensureTable,
   LOCAL_CREDENTIALS,
@@ -14,7 +13,7 @@ import {
   startSes,
   startSqs,
 } from "./emulators";
-import { guardTableGrants, runAs } from "./grants";
+import { guardTableGrants, localGrant, runAs } from "./grants";
 import { type SqsHandler, startQueuePoller } from "./queue-poller";
 import { type LocalStackInfo, stackFile } from "./stack-file";
 import { startStreamFollower } from "./stream-follower";
@@ -83,7 +82,8 @@ export async function startLocalStack(local: LocalConfig, options: { webDir?: st
   const poller = await startQueuePoller({
     sqs: sqs.client,
     queueUrl: sqs.queueUrl,
-    handler: (event, context) => runAs(QUEUE_CONSUMER.handler, grantOf(QUEUE_CONSUMER), () => consumer.handler(event, context)),
+    handler: (event, context) =>
+      runAs(QUEUE_CONSUMER.handler, localGrant(QUEUE_CONSUMER), () => consumer.handler(event, context)),
     batchSize: QUEUE_CONSUMER.batchSize,
     timeoutSeconds: QUEUE_CONSUMER.timeoutSeconds,
     memoryMb: QUEUE_CONSUMER.memoryMb,

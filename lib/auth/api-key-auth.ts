@@ -3,7 +3,7 @@ import { safeEqual, sha256Hex } from "../ids";
 import { describeError, log } from "../log";
 import * as metrics from "../metrics/record";
 import { asMember, getItems } from "../store/accounts";
-import { type ApiKey, getApiKey, setCreatorRole, touchApiKey } from "../store/api-keys";
+import { type ApiKey, getApiKey, touchApiKey } from "../store/api-keys";
 import { incrementCounter } from "../store/counters";
 import { keys } from "../store/keys";
 import { RESTRICTED_PERMISSIONS, type Role, rolePermissions } from "./permissions";
@@ -30,18 +30,14 @@ export function apiKeyIdFromHash(secretHash: string): string {
 }
 
 /**
- * A key stored before keys carried their creator's role: the creator's membership is read once
- * (one extra round trip, on that key's first use only) and written onto the key, so every later
- * request is back to one.
+ * A key stored before keys carried their creator's role: the creator's membership is read (one
+ * extra round trip) on each use, until a role change or removal of the creator writes the role
+ * onto the key (lib/accounts.ts). Authentication never writes it: every authenticated function
+ * runs this code, and none may set a key's creatorRole (docs/deployment.md, "Least privilege").
  */
 async function legacyCreatorRole(key: ApiKey): Promise<Role | null> {
   const [item] = await getItems([keys.member(key.orgId, key.createdBy.userId)]);
-  const role = asMember(item)?.role ?? null;
-  // Best effort: if the write fails, the next request reads the creator again.
-  await setCreatorRole(key.id, role).catch((error: unknown) =>
-    log.warn("could not record the API key's creator role", { keyId: key.id, ...describeError(error) }),
-  );
-  return role;
+  return asMember(item)?.role ?? null;
 }
 
 const unknownKey = () => new AppError("UNAUTHORIZED", "A valid bearer token is required");

@@ -1,4 +1,4 @@
-import { GetCommand, type TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, GetCommand, type TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
 import type { Plan } from "../config";
 import { countOn, insertCounted } from "./counted";
@@ -64,20 +64,28 @@ export async function listApiKeys(orgId: string): Promise<ApiKey[]> {
   return items.map(toApiKey);
 }
 
+/** The organization's count of its keys, on its META item. */
+const API_KEY_COUNTER = "apiKeyCount";
+
 export type InsertOutcome = "OK" | "LIMIT_REACHED" | "ORG_NOT_FOUND" | "ROLE_CHANGED" | { planChanged: Plan };
 
 /**
  * Stores a new key and counts it on the organization's META item in one transaction, so the
- * limit holds under concurrent creates. The transaction also checks that the organization's
- * plan is still the one copied onto the key (a concurrent plan change cannot leave it stale).
+ * limit holds under concurrent creates; the transaction also checks the creator's role. Then the
+ * organization's plan is read (strongly consistent): if it is no longer the one copied onto the
+ * key, a plan change landed meanwhile, and the key is taken back (deleted and uncounted) for the
+ * caller to try again with the new plan. The plan is not a condition of the count's update:
+ * that would name `plan` in a write of the organization, which IAM could then not tell from
+ * setting it (docs/deployment.md, "Least privilege"). A plan change that lands after the read
+ * finds the key counted, and copies the new plan onto it (setApiKeysPlan).
  */
 export async function insertApiKey(key: ApiKey, maxKeys: number): Promise<InsertOutcome> {
+  const organization = keys.organization(key.orgId);
   const outcome = await insertCounted({
     item: apiKeyItem(key),
-    parent: keys.organization(key.orgId),
-    counter: "apiKeyCount",
+    parent: organization,
+    counter: API_KEY_COUNTER,
     max: maxKeys,
-    require: { expression: "#plan = :plan", names: { "#plan": "plan" }, values: { ":plan": key.plan } },
     // The creator's role copied onto the key must still be theirs: a key created while its creator
     // is being demoted or removed cannot keep the old role.
     ...(key.creatorRole
@@ -91,14 +99,36 @@ export async function insertApiKey(key: ApiKey, maxKeys: number): Promise<Insert
         }
       : {}),
   });
-  if (outcome.inserted) return "OK";
-  if (outcome.checkFailed) return "ROLE_CHANGED";
-  // Which condition failed, from the organization as it was.
-  const org = outcome.parent as { plan?: Plan; apiKeyCount?: number } | undefined;
-  if (!org) return "ORG_NOT_FOUND";
-  if (org.plan && org.plan !== key.plan) return { planChanged: org.plan };
-  if ((org.apiKeyCount ?? 0) >= maxKeys) return "LIMIT_REACHED";
-  throw new Error("the API key insert was refused by no known condition");
+  if (!outcome.inserted) {
+    if (outcome.checkFailed) return "ROLE_CHANGED";
+    const org = outcome.parent as { apiKeyCount?: number } | undefined;
+    if (!org) return "ORG_NOT_FOUND";
+    if ((org.apiKeyCount ?? 0) >= maxKeys) return "LIMIT_REACHED";
+    throw new Error("the API key insert was refused by no known condition");
+  }
+  const out = await db().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: organization,
+      ConsistentRead: true,
+      ProjectionExpression: "#plan",
+      ExpressionAttributeNames: { "#plan": "plan" },
+    }),
+  );
+  const plan = out.Item?.plan as Plan | undefined;
+  if (plan === key.plan) return "OK";
+  if (!out.Item) {
+    // The organization is gone: nothing to uncount.
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.apiKey(key.id) }));
+    return "ORG_NOT_FOUND";
+  }
+  await transactWithRetry({
+    TransactItems: [
+      { Delete: { TableName: tableName(), Key: keys.apiKey(key.id), ConditionExpression: "attribute_exists(pk)" } },
+      countOn(organization, API_KEY_COUNTER, -1),
+    ],
+  });
+  return { planChanged: plan as Plan };
 }
 
 export interface ApiKeyChanges {
@@ -184,7 +214,7 @@ export async function deleteRevokedApiKey(orgId: string, keyId: string): Promise
               ExpressionAttributeValues: { ":org": orgId, ":string": "S" },
             },
           },
-          countOn(keys.organization(orgId), "apiKeyCount", -1),
+          countOn(keys.organization(orgId), API_KEY_COUNTER, -1),
         ],
       });
       return "DELETED";
@@ -277,7 +307,7 @@ const creatorRoleUpdate = (keyId: string, role: Role | null) => ({
 export const creatorRoleUpdates = (keyIds: string[], role: Role | null): TransactItem[] =>
   keyIds.map((keyId) => ({ Update: creatorRoleUpdate(keyId, role) }));
 
-/** Writes the creator's role onto one key (a legacy key's first use); false when the key is gone. */
+/** Writes the creator's role onto one key (one the index listed late, see settleCreatorRole); false when the key is gone. */
 export async function setCreatorRole(keyId: string, role: Role | null): Promise<boolean> {
   try {
     await db().send(new UpdateCommand(creatorRoleUpdate(keyId, role)));

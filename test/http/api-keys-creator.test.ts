@@ -51,15 +51,28 @@ describe("a key's permissions follow its creator's role", () => {
     expect((await api("DELETE", `/api/v1/api-keys/${first.id}`, { token: owner.token })).status).toBe(200);
   });
 
-  test("a key stored before keys carried their creator's role gets it on first use, then needs no extra read", async () => {
+  test("a key stored before keys carried their creator's role acts with the creator's current role, read on each use; authentication never writes it", async () => {
     const owner = await agencyOwner("legacy-key");
     const member = await addMember(owner, "admin", "legacy");
     const key = await createKey(member, { name: "legacy" });
-    await db().send(
-      new UpdateCommand({ TableName: tableName(), Key: keys.apiKey(key.id), UpdateExpression: "REMOVE creatorRole" }),
-    );
-    expect((await rawItem(keys.apiKey(key.id)))?.creatorRole).toBeUndefined();
+    const forget = () =>
+      db().send(new UpdateCommand({ TableName: tableName(), Key: keys.apiKey(key.id), UpdateExpression: "REMOVE creatorRole" }));
+    await forget();
     expect((await createSiteWith(key.secretKey)).status).toBe(201);
-    expect((await rawItem(keys.apiKey(key.id)))?.creatorRole).toBe("admin");
+    // No authenticated function may set a key's creatorRole (docs/deployment.md, "Least privilege").
+    expect((await rawItem(keys.apiKey(key.id)))?.creatorRole).toBeUndefined();
+    // The creator's demotion applies to the legacy key at once, and writes the role onto it.
+    await api("PUT", `/api/v1/team/members/${member.userId}`, { token: owner.token, body: { role: "member" } });
+    expect((await rawItem(keys.apiKey(key.id)))?.creatorRole).toBe("member");
+    await forget();
+    const refused = await createSiteWith(key.secretKey);
+    expect([refused.status, code(refused)]).toEqual([403, "INSUFFICIENT_PERMISSION"]);
+    expect((await listSitesWith(key.secretKey)).status).toBe(200);
+    // Removed: the legacy key is orphaned.
+    await forget();
+    expect((await api("DELETE", `/api/v1/team/members/${member.userId}`, { token: owner.token })).status).toBe(200);
+    await forget();
+    const orphaned = await listSitesWith(key.secretKey);
+    expect([orphaned.status, code(orphaned)]).toEqual([401, "API_KEY_ORPHANED"]);
   });
 });

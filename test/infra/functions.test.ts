@@ -1,18 +1,7 @@
 import type { Template } from "aws-cdk-lib/assertions";
-import { EMAIL_EVENTS, QUEUE_CONSUMER, ROUTES, type RouteDef } from "../../functions/routes";
+import { ROUTES, type RouteDef } from "../../functions/routes";
 import { FUNCTION_DEFAULTS } from "../../infra/inlet-function";
-import { grantOf, TABLE_WRITES } from "../../infra/table-grants";
-import {
-  actionsOf,
-  asList,
-  functionOf,
-  inletFunctions,
-  loadApp,
-  onlyLogicalId,
-  type Resource,
-  type Statement,
-  statementsOf,
-} from "./support";
+import { actionsOf, functionOf, inletFunctions, loadApp, onlyLogicalId, type Resource, statementsOf } from "./support";
 
 const routes: readonly RouteDef[] = ROUTES;
 
@@ -80,101 +69,7 @@ describe("functions", () => {
   });
 });
 
-describe("least privilege from the route table and infra/table-grants.ts", () => {
-  const tableArn = () => ({ "Fn::GetAtt": [tableId, "Arn"] });
-  const sortJson = (list: unknown[]) => [...list].sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)));
-  /** A role's DynamoDB statements, each as {actions, resources, condition}, sorted. */
-  const dynamoStatements = (statements: Statement[]) =>
-    statements
-      .filter((st) => actionsOf([st]).some((a) => a.startsWith("dynamodb:")))
-      .map((st) => ({
-        actions: actionsOf([st]).sort(),
-        resources: sortJson(asList(st.Resource)),
-        condition: st.Condition ?? null,
-      }))
-      .sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)));
-  /** What grantOf(route) must become, in the same shape. */
-  const expected = (route: RouteDef) => {
-    const grant = grantOf(route);
-    if (grant.access === "none") return [];
-    const like = (prefixes: readonly string[]) => ({
-      "ForAllValues:StringLike": { "dynamodb:LeadingKeys": prefixes.map((p) => (p.endsWith("#") ? `${p}*` : p)) },
-    });
-    const out: { actions: string[]; resources: unknown[]; condition: unknown }[] = [
-      {
-        actions: ["dynamodb:BatchGetItem", "dynamodb:ConditionCheckItem", "dynamodb:GetItem", "dynamodb:Query"],
-        resources: sortJson([tableArn(), { "Fn::Join": ["", [tableArn(), "/index/gsi1"]] }]),
-        condition: null,
-      },
-    ];
-    const byPrefixes = new Map<string, string[]>();
-    for (const [op, prefixes] of Object.entries(grant.writes)) {
-      const id = JSON.stringify([...(prefixes ?? [])].sort());
-      byPrefixes.set(id, [...(byPrefixes.get(id) ?? []), `dynamodb:${op}`]);
-    }
-    for (const [id, actions] of byPrefixes) {
-      out.push({ actions: actions.sort(), resources: [tableArn()], condition: like(JSON.parse(id)) });
-    }
-    if (grant.bookkeeping) {
-      out.push({ actions: ["dynamodb:UpdateItem"], resources: [tableArn()], condition: like(["COUNTER#"]) });
-      out.push({
-        actions: ["dynamodb:UpdateItem"],
-        resources: [tableArn()],
-        condition: {
-          ...like(["APIKEY#"]),
-          "ForAllValues:StringEquals": { "dynamodb:Attributes": ["pk", "sk", "lastUsedAt", "creatorRole"] },
-          StringEqualsIfExists: { "dynamodb:ReturnValues": ["NONE"] },
-        },
-      });
-    }
-    return out.sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)));
-  };
-
-  test.each(routes.map((r) => [r.route, r] as const))("%s: exactly its declared table grant", (_key, route) => {
-    expect(dynamoStatements(statementsOf(route))).toEqual(expected(route));
-  });
-
-  test("every write route declares its writes, and only routes of the table do", () => {
-    const writeHandlers = routes.filter((r) => r.table === "write").map((r) => r.handler as string);
-    for (const handler of writeHandlers)
-      expect([handler, Object.keys(TABLE_WRITES[handler] ?? {}).length > 0]).toEqual([handler, true]);
-    expect(Object.keys(TABLE_WRITES).sort()).toEqual([...writeHandlers, QUEUE_CONSUMER.handler, EMAIL_EVENTS.handler].sort());
-  });
-
-  test("the public functions cannot delete what they do not own; read-only routes write only bookkeeping", () => {
-    const deletes = (key: string) =>
-      statementsOf(routes.find((r) => r.route === key) as RouteDef)
-        .filter((st) => actionsOf([st]).some((a) => a === "dynamodb:DeleteItem" || a === "dynamodb:BatchWriteItem"))
-        .map((st) => st.Condition?.["ForAllValues:StringLike"]?.["dynamodb:LeadingKeys"]);
-    expect(deletes("POST /api/v1/incoming/{webhookId}")).toEqual([["DUP#*"]]);
-    expect(deletes("POST /api/v1/auth/login")).toEqual([]);
-    expect(deletes("POST /api/v1/auth/signup")).toEqual([["INVITE#*", "VERIFY#*"]]);
-    for (const route of routes.filter((r) => r.table === "read")) {
-      for (const st of statementsOf(route).filter((x) =>
-        actionsOf([x]).some((a) => /^dynamodb:(Put|Delete|BatchWrite|Update)/.test(a)),
-      )) {
-        expect(actionsOf([st])).toEqual(["dynamodb:UpdateItem"]);
-        const leading = st.Condition?.["ForAllValues:StringLike"]?.["dynamodb:LeadingKeys"] as string[];
-        expect([["COUNTER#*"], ["APIKEY#*"]]).toContainEqual(leading);
-        // An API key item: only its bookkeeping attributes.
-        if (leading[0] === "APIKEY#*") expect(st.Condition?.["ForAllValues:StringEquals"]).toBeDefined();
-      }
-    }
-  });
-
-  test("no DynamoDB write without a partition condition, no Scan, no index wildcard", () => {
-    for (const route of routes) {
-      for (const st of statementsOf(route)) {
-        const actions = actionsOf([st]);
-        expect(actions).not.toContain("dynamodb:Scan");
-        if (actions.some((a) => /dynamodb:(Put|Update|Delete|BatchWrite)/.test(a))) {
-          expect(st.Condition?.["ForAllValues:StringLike"]?.["dynamodb:LeadingKeys"]).toBeDefined();
-        }
-        expect(JSON.stringify(st.Resource)).not.toContain("/index/*");
-      }
-    }
-  });
-
+describe("least privilege beyond the table (the table grants: grants.test.ts)", () => {
   test("routes without table access get no DynamoDB permission", () => {
     for (const route of routes.filter((r) => r.table === "none")) {
       expect(actionsOf(statementsOf(route)).filter((a) => a.startsWith("dynamodb:"))).toEqual([]);

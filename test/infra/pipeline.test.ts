@@ -203,22 +203,49 @@ describe("intake consumer", () => {
     const writes = consumerStatements().filter((st) =>
       actionsOf([st]).some((a) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(a)),
     );
-    const granted = new Map<string, string[]>();
+    const granted = new Map<string, Set<string>>();
     for (const st of writes) {
       const leading = st.Condition?.["ForAllValues:StringLike"]?.["dynamodb:LeadingKeys"] as string[];
       expect(leading).toBeDefined();
-      for (const action of actionsOf([st])) granted.set(action.replace("dynamodb:", ""), [...leading].sort());
+      for (const action of actionsOf([st])) {
+        const op = action.replace("dynamodb:", "");
+        granted.set(op, new Set([...(granted.get(op) ?? []), ...leading]));
+      }
     }
     const declared = TABLE_WRITES[QUEUE_CONSUMER.handler] ?? {};
-    expect(Object.fromEntries([...granted].sort())).toEqual(
+    expect(Object.fromEntries([...granted].map(([op, set]) => [op, [...set].sort()]).sort())).toEqual(
       Object.fromEntries(
         Object.entries(declared)
-          .map(([op, prefixes]) => [op, (prefixes ?? []).map((p) => `${p}*`).sort()])
+          .map(([op, targets]) => [op, (targets ?? []).map((t) => `${typeof t === "string" ? t : t.partition}*`).sort()])
           .sort(),
       ),
     );
     // It deletes claims, releases and purge jobs; it never deletes accounts, keys, sites or webhooks.
-    expect(granted.get("DeleteItem")).toEqual(["ACTION#*", "PURGE#*", "RELEASE#*"]);
+    expect([...(granted.get("DeleteItem") ?? [])].sort()).toEqual(["ACTION#*", "PURGE#*", "RELEASE#*"]);
+    // Of a form's partition it updates only an endpoint's failing state and its disabling (a 410).
+    const formUpdate = writes.find(
+      (st) =>
+        actionsOf([st]).includes("dynamodb:UpdateItem") &&
+        ((st.Condition?.["ForAllValues:StringLike"]?.["dynamodb:LeadingKeys"] ?? []) as string[]).includes("FORM#*"),
+    );
+    expect(actionsOf(formUpdate ? [formUpdate] : [])).toEqual(["dynamodb:UpdateItem"]);
+    expect(
+      [...((formUpdate?.Condition?.["ForAllValues:StringEquals"]?.["dynamodb:Attributes"] ?? []) as string[])].sort(),
+    ).toEqual(
+      [
+        "disabledAt",
+        "disabledReason",
+        "failing",
+        "failingSince",
+        "gsi1pk",
+        "gsi1sk",
+        "healthAt",
+        "isEnabled",
+        "pk",
+        "sk",
+        "updatedAt",
+      ].sort(),
+    );
   });
 
   test("may write the table, consume the intake queue and send to it (outbound webhook retries), nothing else", () => {

@@ -170,11 +170,14 @@ export function functionOf(route: { route: string }): [string, Resource] {
   return found[0] as [string, Resource];
 }
 
-/** Every statement of every policy attached to the function's execution role. */
-export function statementsOf(route: { route: string }): Statement[] {
+/** Every statement of every policy attached to the execution role of the function described `description`. */
+export function roleStatements(description: string): Statement[] {
   const { resources } = loaded();
-  const [, fn] = functionOf(route);
-  const roleId = fn.Properties.Role["Fn::GetAtt"][0] as string;
+  const found = Object.values(resources).filter(
+    (r) => r.Type === "AWS::Lambda::Function" && r.Properties.Description === description,
+  );
+  expect(found).toHaveLength(1);
+  const roleId = (found[0] as Resource).Properties.Role["Fn::GetAtt"][0] as string;
   const role = resources[roleId];
   expect(role?.Type).toBe("AWS::IAM::Role");
   expect(role?.Properties.ManagedPolicyArns ?? []).toEqual([]);
@@ -185,5 +188,8 @@ export function statementsOf(route: { route: string }): Statement[] {
     )
     .flatMap((r) => r.Properties.PolicyDocument.Statement as Statement[]);
 }
+
+/** Every statement of every policy attached to the route function's execution role. */
+export const statementsOf = (route: { route: string }): Statement[] => roleStatements(`Inlet ${route.route}`);
 
 export const actionsOf = (statements: Statement[]) => statements.flatMap((s) => asList(s.Action));
