@@ -137,7 +137,8 @@ export class WebHosting extends Construct {
 
     // The API's answers: transport security and no sniffing only. The functions set their own
     // Content-Security-Policy on the HTML pages they answer and their own CORS headers; a frame
-    // ban would break forms embedded in an iframe, whose thank-you page shows in that frame.
+    // ban would break forms embedded in an iframe, whose thank-you page shows in that frame (the
+    // intake lets the site's domain frame it: lib/intake/html-page.ts, frameAncestors).
     const apiHeaders = new ResponseHeadersPolicy(this, "HeadersApi", {
       comment: "Inlet API: HSTS and nosniff",
       securityHeadersBehavior: {
