@@ -156,8 +156,13 @@ describe("API metrics by route family, from the access log", () => {
       MetricTransformations: [{ MetricValue: "$.latencyMs", Unit: "Milliseconds" }],
     });
     const serverErrors = filters.find((f) => f.MetricTransformations[0].MetricName === "ManagementServerErrors");
+    // The session routes count where they are throttled, in management (throttleFamily).
     expect(serverErrors?.FilterPattern).toBe(
-      '{ $.path != "/api/v1/incoming/*" && $.path != "/api/v1/auth/*" && $.status >= 500 }',
+      '{ (($.path != "/api/v1/incoming/*" && $.path != "/api/v1/auth/*") || $.route = "GET /api/v1/auth/me" || $.route = "POST /api/v1/auth/logout") && $.status >= 500 }',
+    );
+    const authRequests = filters.find((f) => f.MetricTransformations[0].MetricName === "AuthRequests");
+    expect(authRequests?.FilterPattern).toBe(
+      '{ ($.path = "/api/v1/auth/*" && $.route != "GET /api/v1/auth/me" && $.route != "POST /api/v1/auth/logout") }',
     );
   });
 
@@ -181,7 +186,7 @@ describe("alarms notify one encrypted, TLS-only topic", () => {
   test("every alarm, old and new, notifies the topic when it fires and when it recovers", () => {
     const topicId = onlyLogicalId(app.template, "AWS::SNS::Topic");
     const alarms = ofType(resources, "AWS::CloudWatch::Alarm");
-    expect(alarms).toHaveLength(9);
+    expect(alarms).toHaveLength(11);
     for (const [id, alarm] of alarms) {
       expect([id, alarm.Properties.AlarmActions, alarm.Properties.OKActions]).toEqual([
         id,

@@ -82,13 +82,14 @@ export const DEPLOY_CONTEXT = {
   sesIdentity: "example.com",
 } as const;
 
-export function synth(context: Record<string, unknown> = {}): Synthesized {
+export function synth(context: Record<string, unknown> = {}, env?: { account: string; region: string }): Synthesized {
   // A deployment must name its platform admins (infra/environment.ts, requirePlatformAdmins) and
   // its notification sender with that sender's SES identity (infra/operator-context.ts).
   const app = new App({
     context: { ...cdkJson.context, "aws:cdk:bundling-stacks": [], ...DEPLOY_CONTEXT, ...context },
   });
-  const stack = new InletStack(app, "Inlet", { webDist: fakeWebDist() });
+  // Environment-agnostic, as infra/app.ts deploys it, unless a test pins an account and region.
+  const stack = new InletStack(app, "Inlet", { webDist: fakeWebDist(), ...(env ? { env } : {}) });
   Aspects.of(app).add(new AwsSolutionsChecks());
   const parent = Template.fromStack(stack);
   const parentJson = parent.toJSON() as { Resources: Record<string, Resource> };
@@ -187,3 +188,12 @@ export function statementsOf(route: { route: string }): Statement[] {
 }
 
 export const actionsOf = (statements: Statement[]) => statements.flatMap((s) => asList(s.Action));
+
+/**
+ * Whether a bucket policy statement is the one `autoDeleteObjects` adds for CDK's custom resource
+ * that empties the bucket when CloudFormation deletes it (test/infra/deploy.test.ts checks it).
+ */
+export const isAutoDeleteStatement = (statement: object) =>
+  JSON.stringify((statement as { Principal?: unknown }).Principal ?? {}).includes(
+    "CustomS3AutoDeleteObjectsCustomResourceProviderRole",
+  );
