@@ -12,7 +12,7 @@ import {
   SignInFirewallStack,
   signInPaths,
 } from "../../infra/sign-in-firewall";
-import { isAutoDeleteStatement, loadApp, onlyLogicalId, type Resource, type Synthesized, synth } from "./support";
+import { isAutoDeleteStatement, loadApp, ofType, onlyLogicalId, type Resource, type Synthesized, synth } from "./support";
 
 /**
  * Issue 23, section 7: an operator can trust the deploy. Alarms can reach a person, the buckets
@@ -28,7 +28,6 @@ beforeAll(() => {
   ({ resources } = app);
 });
 
-const ofType = (res: Record<string, Resource>, type: string) => Object.entries(res).filter(([, r]) => r.Type === type);
 const only = (res: Record<string, Resource>, type: string) => {
   const found = ofType(res, type);
   expect(found).toHaveLength(1);

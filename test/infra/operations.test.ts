@@ -10,7 +10,7 @@ import { API_METRICS_NAMESPACE, familyCondition, ROUTE_FAMILIES } from "../../in
 import { ACCESS_LOG_FIELDS, ACCESS_LOG_FORMAT } from "../../infra/http-api";
 import { BUSINESS_METRIC_DIMENSIONS, GRAPHED_ROUTES } from "../../infra/ops-dashboard";
 import { METRIC, METRICS_NAMESPACE } from "../../lib/metrics/catalog";
-import { inletFunctions, loadApp, onlyLogicalId, type Resource, type Synthesized, synth } from "./support";
+import { inletFunctions, loadApp, ofType, onlyLogicalId, type Resource, type Synthesized, synth } from "./support";
 
 /** Issue 17: the dashboard, the alarm topic and its alarms, tracing on demand, the access log. */
 
@@ -21,8 +21,6 @@ beforeAll(() => {
   app = loadApp();
   ({ resources } = app);
 });
-
-const ofType = (res: Record<string, Resource>, type: string) => Object.entries(res).filter(([, r]) => r.Type === type);
 
 /** Every output of every nested template, by name: the parent reads nested values through them. */
 function nestedOutputs(): Record<string, unknown> {

@@ -131,6 +131,10 @@ function loaded(): Synthesized {
   return current;
 }
 
+/** Every resource of `type`, with its logical id. */
+export const ofType = (resources: Record<string, Resource>, type: string) =>
+  Object.entries(resources).filter(([, r]) => r.Type === type);
+
 export function onlyLogicalId(template: Template, type: string): string {
   const ids = Object.keys(template.findResources(type));
   expect(ids).toHaveLength(1);
