@@ -287,6 +287,18 @@ describe("small ones", () => {
       MaximumRetryAttempts: EMAIL_EVENTS_FUNCTION_RETRIES,
       DestinationConfig: { OnFailure: { Destination: { "Fn::GetAtt": [dlqId, "Arn"] } } },
     });
+    // The function's role may send to that queue, and to no other.
+    const roleId = (resources[functionId] as Resource).Properties.Role["Fn::GetAtt"][0] as string;
+    const sqsStatements = ofType(resources, "AWS::IAM::Policy")
+      .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
+      .filter((st) => JSON.stringify(st.Action).includes("sqs:"));
+    expect(sqsStatements).toEqual([
+      expect.objectContaining({
+        Action: ["sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:SendMessage"],
+        Resource: { "Fn::GetAtt": [dlqId, "Arn"] },
+      }),
+    ]);
     // EventBridge may send to the queue for this rule only; the queue refuses plain HTTP.
     const [, queuePolicy] = ofType(resources, "AWS::SQS::QueuePolicy").find(([, p]) => p.Properties.Queues[0].Ref === dlqId) as [
       string,
