@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy } from "aws-cdk-lib";
+import { ArnFormat, Duration, RemovalPolicy, Stack } from "aws-cdk-lib";
 import { Alarm, ComparisonOperator, type IMetric, MathExpression, Metric, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
 import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
@@ -80,6 +80,28 @@ export const sesReputation = (metricName: "Reputation.BounceRate" | "Reputation.
   // Account-level: SES publishes these for the account and region, without dimensions.
   new Metric({ namespace: "AWS/SES", metricName, statistic: "Maximum", period: Duration.hours(1) });
 
+/** The topic policy statement that lets this account's CloudWatch alarms, and nothing else, publish. */
+export function alarmPublishing(topic: Topic): PolicyStatement {
+  const stack = Stack.of(topic);
+  return new PolicyStatement({
+    sid: "CloudWatchAlarmsPublish",
+    principals: [new ServicePrincipal("cloudwatch.amazonaws.com")],
+    actions: ["sns:Publish"],
+    resources: [topic.topicArn],
+    conditions: {
+      StringEquals: { "aws:SourceAccount": stack.account },
+      ArnLike: {
+        "aws:SourceArn": stack.formatArn({
+          service: "cloudwatch",
+          resource: "alarm",
+          resourceName: "*",
+          arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+        }),
+      },
+    },
+  });
+}
+
 export interface InletAlarmsProps {
   table: ITable;
   queue: IQueue;
@@ -127,6 +149,12 @@ export class InletAlarms extends Construct {
       masterKey: key,
       enforceSSL: true,
     });
+    // enforceSSL gives the topic a policy of its own, which replaces SNS's default one (that let
+    // the account's principals publish): without this statement CloudWatch may not publish, and
+    // every alarm changes state without telling anyone. Scoped to this account's alarms (the
+    // confused-deputy keys CloudWatch sets: https://docs.aws.amazon.com/sns/latest/dg/sns-access-policy-use-cases.html).
+    // docs/operations.md, "After a deploy", has the check that an alarm reaches a person.
+    this.topic.addToResourcePolicy(alarmPublishing(this.topic));
     if (props.email) this.topic.addSubscription(new EmailSubscription(props.email));
 
     const five = Duration.minutes(5);

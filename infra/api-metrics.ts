@@ -2,7 +2,7 @@ import { Duration } from "aws-cdk-lib";
 import { Metric, Unit } from "aws-cdk-lib/aws-cloudwatch";
 import { FilterPattern, type ILogGroup, MetricFilter } from "aws-cdk-lib/aws-logs";
 import { Construct } from "constructs";
-import { FAMILY_PATH_PREFIX, type RouteFamily } from "./http-api";
+import { FAMILY_PATH_PREFIX, type RouteFamily, SESSION_ROUTES } from "./http-api";
 
 /** Where the per-family API metrics live: beside, not inside, the business metrics' `Inlet`. */
 export const API_METRICS_NAMESPACE = "Inlet/Api";
@@ -12,12 +12,20 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = ["intake", "auth", "manage
 /** What each family's metric names start with (a metric filter's dimensions can only be log fields). */
 const FAMILY_NAME: Record<RouteFamily, string> = { intake: "Intake", auth: "Auth", management: "Management" };
 
-/** The access-log condition that selects a family's requests (ACCESS_LOG_FIELDS.path). */
+/**
+ * The access-log condition that selects a family's requests (ACCESS_LOG_FIELDS.path and .route),
+ * in parentheses, so a filter can add `&& ...` to it: by path prefix, with the session routes
+ * counted where they are throttled, in management (throttleFamily).
+ */
 export function familyCondition(family: RouteFamily): string {
+  const sessionRoutes = SESSION_ROUTES.map((route) => `$.route = "${route}"`);
+  const notSessionRoutes = SESSION_ROUTES.map((route) => `$.route != "${route}"`);
   if (family === "management") {
-    return `$.path != "${FAMILY_PATH_PREFIX.intake}*" && $.path != "${FAMILY_PATH_PREFIX.auth}*"`;
+    const byPath = `$.path != "${FAMILY_PATH_PREFIX.intake}*" && $.path != "${FAMILY_PATH_PREFIX.auth}*"`;
+    return `((${byPath}) || ${sessionRoutes.join(" || ")})`;
   }
-  return `$.path = "${FAMILY_PATH_PREFIX[family]}*"`;
+  if (family === "auth") return `($.path = "${FAMILY_PATH_PREFIX.auth}*" && ${notSessionRoutes.join(" && ")})`;
+  return `($.path = "${FAMILY_PATH_PREFIX[family]}*")`;
 }
 
 export interface FamilyMetrics {

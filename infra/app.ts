@@ -1,5 +1,6 @@
 import { App, Aspects } from "aws-cdk-lib";
 import { AwsSolutionsChecks } from "cdk-nag";
+import { addSignInFirewall } from "./sign-in-firewall";
 import { InletStack } from "./stack";
 import { ensureWebBuild } from "./web-build";
 
@@ -14,5 +15,9 @@ new InletStack(app, "Inlet", {
   // Builds the dashboard first when web/dist is missing or older than web/'s sources.
   webDist: ensureWebBuild(),
 });
+
+// Only with -c signInRateLimit=<n>: the optional per-address limit on signup and login, a web
+// ACL that CloudFront requires in us-east-1, deployed on its own (docs/deployment.md, "Sign-in firewall").
+addSignInFirewall(app);
 
 app.synth();

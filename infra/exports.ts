@@ -10,8 +10,9 @@ export const EXPORT_RETENTION_DAYS = 1;
  * The private bucket that large submission exports are written to (lib/export.ts). Nobody reads
  * it but the export function's presigned links: all public access blocked, ACLs disabled,
  * S3-managed encryption, TLS-only bucket policy, and every object expires after a day.
- * Exports are copies, not data of record: the bucket is not retained, and CloudFormation refuses
- * to delete it while it still holds objects (they expire within a day).
+ * Exports are copies, not data of record: the bucket is not retained, and CloudFormation, which
+ * refuses to delete a bucket that still holds objects, has it emptied first by CDK's auto-delete
+ * custom resource (docs/deployment.md, "Deleting the stack"), rather than failing for a day after any export.
  */
 export class ExportStorage extends Construct {
   readonly bucket: Bucket;
@@ -32,6 +33,7 @@ export class ExportStorage extends Construct {
         },
       ],
       removalPolicy: RemovalPolicy.DESTROY,
+      autoDeleteObjects: true,
     });
 
     NagSuppressions.addResourceSuppressions(this.bucket, [

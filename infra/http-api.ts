@@ -60,8 +60,18 @@ export function pathFamily(path: string): RouteFamily {
   return "management";
 }
 
-/** The throttling family of a route key: by its path (`$default` is management's). */
+/**
+ * Routes under the auth prefix that belong to the management family: the dashboard's session
+ * check, which every page load makes, and sign-out. A route's throttle is one bucket shared by
+ * every caller, so in the auth family anonymous login and signup traffic would make them 429 for
+ * every signed-in person (docs/deployment.md, "Throttling"). Signup and login are protected per
+ * address by the optional firewall instead (infra/sign-in-firewall.ts).
+ */
+export const SESSION_ROUTES: readonly string[] = ["GET /api/v1/auth/me", "POST /api/v1/auth/logout"];
+
+/** The throttling family of a route key: by its path (`$default` is management's), session routes apart. */
 export function throttleFamily(routeKey: string): RouteFamily {
+  if (SESSION_ROUTES.includes(routeKey)) return "management";
   return pathFamily(routeKey.split(" ")[1] ?? "");
 }
 
@@ -267,9 +277,9 @@ export class InletHttpApi extends Construct {
       });
       NagSuppressions.addResourceSuppressions(httpRoute.node.defaultChild as Construct, ROUTE_SUPPRESSIONS);
     }
-    const defaultRoute = this.api.node.tryFindChild("DefaultRoute")?.node.defaultChild;
-    if (!defaultRoute) throw new Error("The HTTP API has no default route to suppress APIG4/COG4 on");
-    NagSuppressions.addResourceSuppressions(defaultRoute, ROUTE_SUPPRESSIONS);
+    const defaultRoute = this.api.node.tryFindChild("DefaultRoute");
+    if (!defaultRoute?.node.defaultChild) throw new Error("The HTTP API has no default route to suppress APIG4/COG4 on");
+    NagSuppressions.addResourceSuppressions(defaultRoute.node.defaultChild, ROUTE_SUPPRESSIONS);
 
     // Each route's own limits, by family. The stage names routes by key, so it is created after
     // the nested stacks that create them (a route setting for a route not yet there fails).
@@ -281,6 +291,9 @@ export class InletHttpApi extends Construct {
       }),
     );
     for (const stack of families.values()) this.stage.node.addDependency(stack);
+    // $default is among the route settings too, and is created in this template: without the
+    // dependency CloudFormation may create the stage first and fail on a route that is not there.
+    this.stage.node.addDependency(defaultRoute);
 
     for (const fn of functions.values()) setEnvironment(fn.fn, settings);
 

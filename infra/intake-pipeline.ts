@@ -12,7 +12,7 @@ import { QUEUE_CONSUMER } from "../functions/routes";
 import { bindQueue, bindTable, settingsFromContext } from "./environment";
 import { InletFunction } from "./inlet-function";
 import { INTAKE_FILTER_PATTERNS } from "./intake-filter";
-import { addEmailEvents, bindNotifications } from "./notifications";
+import { addEmailEvents, bindNotifications, type EmailEvents } from "./notifications";
 import { MAX_FILTERS } from "./stream-filter-match";
 import { grantOf } from "./table-grants";
 
@@ -69,6 +69,8 @@ export class IntakePipeline extends Construct {
   readonly deadLetterAlarm: Alarm;
   readonly consumer: InletFunction;
   readonly consumerErrorAlarm: Alarm;
+  /** The SES event handling, with its dead-letter queue and alarms (infra/notifications.ts). */
+  readonly emailEvents: EmailEvents | undefined;
 
   constructor(scope: Construct, id: string, props: IntakePipelineProps) {
     super(scope, id);
@@ -186,7 +188,7 @@ export class IntakePipeline extends Construct {
     // Notification emails: NOTIFY_FROM and ses:SendEmail, from CDK context (infra/notifications.ts).
     if (QUEUE_CONSUMER.email === "send") bindNotifications(this.consumer.fn);
     // SES's bounces and complaints of the notifications, recorded on their forms (infra/notifications.ts).
-    if (QUEUE_CONSUMER.email === "send") addEmailEvents(this, props.table);
+    this.emailEvents = QUEUE_CONSUMER.email === "send" ? addEmailEvents(this, props.table) : undefined;
     // Outbound webhook retries are internal messages the consumer sends to its own queue
     // (lib/outbound/messages.ts): send rights on this queue and its URL, nothing more.
     bindQueue(this.consumer.fn, this.queue, QUEUE_CONSUMER.queue);

@@ -1,10 +1,14 @@
-import { Stack } from "aws-cdk-lib";
+import { Duration, RemovalPolicy, Stack } from "aws-cdk-lib";
+import { Alarm, ComparisonOperator, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import { EventBus, Rule } from "aws-cdk-lib/aws-events";
 import { LambdaFunction as LambdaTarget } from "aws-cdk-lib/aws-events-targets";
 import { PolicyStatement } from "aws-cdk-lib/aws-iam";
 import type { Function as LambdaFunction } from "aws-cdk-lib/aws-lambda";
+import { SqsDestination } from "aws-cdk-lib/aws-lambda-destinations";
 import { ConfigurationSet, EmailSendingEvent, EventDestination, SuppressionReasons } from "aws-cdk-lib/aws-ses";
+import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
+import { NagSuppressions } from "cdk-nag";
 import type { Construct } from "constructs";
 import { EMAIL_EVENTS } from "../functions/routes";
 import { checkSetting, settingDefault } from "../lib/config";
@@ -60,12 +64,29 @@ export function emailConfigurationSet(scope: Construct): ConfigurationSet {
   return set;
 }
 
+/** How long EventBridge keeps trying to hand an event to the function, and how often (its defaults, stated). */
+export const EMAIL_EVENTS_DELIVERY = { maxEventAge: Duration.hours(24), retryAttempts: 185 } as const;
+
+/** Lambda's own retries of a failed asynchronous invocation before the event goes to the dead-letter queue. */
+export const EMAIL_EVENTS_FUNCTION_RETRIES = 2;
+
+/** The SES event handling: the function, its dead-letter queue, and the two alarms that surface a lost event. */
+export interface EmailEvents {
+  fn: InletFunction;
+  deadLetterQueue: Queue;
+  alarms: Alarm[];
+}
+
 /**
  * The function that records SES's bounce and complaint events on their forms (EMAIL_EVENTS in
  * functions/routes.ts), and the rule that sends it the events of this stack's configuration set.
- * EventBridge retries a failed invocation (up to 24 hours, 185 attempts by default).
+ * EventBridge invokes the function asynchronously, so an event can be lost two ways, and both end
+ * in one dead-letter queue: EventBridge cannot invoke it (throttled, no permission) within
+ * EMAIL_EVENTS_DELIVERY (the rule target's dead-letter queue), or the function fails it
+ * (Lambda retries twice, then its on-failure destination). An alarm on the function's errors and
+ * one on the queue say so; docs/operations.md, "SES events", says how to replay them.
  */
-export function addEmailEvents(scope: Construct, table: ITable): InletFunction {
+export function addEmailEvents(scope: Construct, table: ITable): EmailEvents {
   const set = emailConfigurationSet(scope);
   const fn = new InletFunction(scope, "FunctionEmailEvents", {
     handler: EMAIL_EVENTS.handler,
@@ -75,6 +96,24 @@ export function addEmailEvents(scope: Construct, table: ITable): InletFunction {
     environment: settingsFromContext(scope),
   });
   bindTable(fn.fn, table, grantOf(EMAIL_EVENTS));
+  // Holds the events not recorded yet: retained like the intake queues (infra/intake-pipeline.ts).
+  const deadLetterQueue = new Queue(scope, "QueueEmailEventsDeadLetter", {
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    retentionPeriod: Duration.days(14),
+    removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
+  });
+  NagSuppressions.addResourceSuppressions(deadLetterQueue, [
+    {
+      id: "AwsSolutions-SQS3",
+      reason:
+        "This queue is the dead-letter queue of the SES events rule and of the function's failed invocations; a DLQ of a DLQ would only move the problem. Its ApproximateNumberOfMessagesVisible alarm is the escalation path.",
+    },
+  ]);
+  fn.fn.configureAsyncInvoke({
+    retryAttempts: EMAIL_EVENTS_FUNCTION_RETRIES,
+    onFailure: new SqsDestination(deadLetterQueue),
+  });
   new Rule(scope, "RuleEmailEvents", {
     description: "SES bounce and complaint events of Inlet's configuration set",
     eventPattern: {
@@ -82,9 +121,30 @@ export function addEmailEvents(scope: Construct, table: ITable): InletFunction {
       detailType: ["Email Bounced", "Email Complaint Received"],
       detail: { mail: { tags: { "ses:configuration-set": [set.configurationSetName] } } },
     },
-    targets: [new LambdaTarget(fn.fn)],
+    targets: [new LambdaTarget(fn.fn, { deadLetterQueue, ...EMAIL_EVENTS_DELIVERY })],
   });
-  return fn;
+  const period = Duration.minutes(5);
+  const alarms = [
+    new Alarm(scope, "AlarmEmailEventsErrors", {
+      alarmDescription:
+        "The function recording SES bounces and complaints failed in the last 5 minutes; after Lambda's retries the event is in its dead-letter queue. See docs/operations.md (Alarms).",
+      metric: fn.fn.metricErrors({ period, statistic: "Sum" }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    }),
+    new Alarm(scope, "AlarmEmailEventsDeadLetter", {
+      alarmDescription:
+        "SES bounce or complaint events were not recorded: they are in the SES events dead-letter queue. See docs/operations.md (Alarms).",
+      metric: deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period, statistic: "Maximum" }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    }),
+  ];
+  return { fn, deadLetterQueue, alarms };
 }
 
 export function bindNotifications(fn: LambdaFunction): void {

@@ -10,6 +10,7 @@ import { InletFunction } from "./inlet-function";
 import { IntakePipeline } from "./intake-pipeline";
 import { alarmEmailFromContext, requireSender } from "./operator-context";
 import { GRAPHED_ROUTES, OpsDashboard } from "./ops-dashboard";
+import { webAclArnFromContext } from "./sign-in-firewall";
 import { WebHosting } from "./web-hosting";
 
 export interface InletStackProps extends StackProps {
@@ -46,7 +47,7 @@ export class InletStack extends Stack {
       queue: this.intake.queue,
       exportBucket: this.exports.bucket,
     });
-    this.web = new WebHosting(this, "Web", { api: this.http.api, webDist, domain });
+    this.web = new WebHosting(this, "Web", { api: this.http.api, webDist, domain, webAclArn: webAclArnFromContext(this) });
 
     // Every function's BASE_URL (intake URLs, email links, the session cookie's CSRF origin) is
     // where the dashboard is served. The functions depend on the distribution, the distribution
@@ -68,7 +69,12 @@ export class InletStack extends Stack {
       table: this.dataStore.table,
       queue: this.intake.queue,
       intakeFamily: families.families.intake,
-      existing: [this.http.serverErrorAlarm, this.intake.deadLetterAlarm, this.intake.consumerErrorAlarm],
+      existing: [
+        this.http.serverErrorAlarm,
+        this.intake.deadLetterAlarm,
+        this.intake.consumerErrorAlarm,
+        ...(this.intake.emailEvents?.alarms ?? []),
+      ],
       email: alarmEmailFromContext(this),
     });
     const graphed = new Map(
@@ -112,5 +118,17 @@ export class InletStack extends Stack {
       key: "DeadLetterQueueUrl",
       value: this.intake.deadLetterQueue.queueUrl,
     });
+    if (this.intake.emailEvents) {
+      new CfnOutput(this, "OutputEmailEventsDeadLetterQueueUrl", {
+        key: "EmailEventsDeadLetterQueueUrl",
+        description: "SES bounce and complaint events not recorded (docs/operations.md, SES events)",
+        value: this.intake.emailEvents.deadLetterQueue.queueUrl,
+      });
+      new CfnOutput(this, "OutputEmailEventsFunctionName", {
+        key: "EmailEventsFunctionName",
+        description: "The function that records SES bounce and complaint events; replay a lost event to it",
+        value: this.intake.emailEvents.fn.fn.functionName,
+      });
+    }
   }
 }

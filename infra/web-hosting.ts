@@ -16,6 +16,7 @@ import {
   OriginRequestPolicy,
   OriginSslPolicy,
   ResponseHeadersPolicy,
+  S3OriginAccessControl,
   SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from "aws-cdk-lib/aws-cloudfront";
@@ -28,6 +29,7 @@ import { Secret } from "aws-cdk-lib/aws-secretsmanager";
 import { NagSuppressions } from "cdk-nag";
 import { Construct } from "constructs";
 import { PREFLIGHT_HEADERS } from "../lib/intake/cors";
+import { nameWithRegion } from "./account-wide-names";
 import type { WebDomain } from "./environment";
 import { FAMILY_PATH_PREFIX } from "./http-api";
 import {
@@ -83,6 +85,8 @@ export interface WebHostingProps {
   webDist: string;
   /** An optional custom domain with its us-east-1 certificate (infra/environment.ts, webDomainFromContext). */
   domain?: WebDomain | undefined;
+  /** An optional WAF web ACL for the distribution (infra/sign-in-firewall.ts, webAclArnFromContext). */
+  webAclArn?: string | undefined;
 }
 
 /**
@@ -111,9 +115,14 @@ export class WebHosting extends Construct {
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
-      // Build output, deployed again by every `cdk deploy`: the deployments below empty the
-      // bucket when they are deleted (retainOnDelete: false), so the stack can delete it.
+      // Build output, deployed again by every `cdk deploy`: deleted with the stack. The
+      // deployments below cannot empty it themselves: with no key prefix their handler treats
+      // the bucket as owned by a deployment (its aws-cdk:cr-owned tag) and never deletes its
+      // objects, so `cdk destroy` would end in DELETE_FAILED, and a first create failing after
+      // the upload in ROLLBACK_FAILED. CDK's auto-delete custom resource empties it whenever
+      // CloudFormation deletes it (docs/deployment.md, "Deleting the stack").
       removalPolicy: RemovalPolicy.DESTROY,
+      autoDeleteObjects: true,
     });
 
     const routing = new EdgeFunction(this, "FunctionSpaRouting", {
@@ -137,7 +146,8 @@ export class WebHosting extends Construct {
 
     // The API's answers: transport security and no sniffing only. The functions set their own
     // Content-Security-Policy on the HTML pages they answer and their own CORS headers; a frame
-    // ban would break forms embedded in an iframe, whose thank-you page shows in that frame.
+    // ban would break forms embedded in an iframe, whose thank-you page shows in that frame (the
+    // intake lets the site's domain frame it: lib/intake/html-page.ts, frameAncestors).
     const apiHeaders = new ResponseHeadersPolicy(this, "HeadersApi", {
       comment: "Inlet API: HSTS and nosniff",
       securityHeadersBehavior: {
@@ -194,6 +204,7 @@ export class WebHosting extends Construct {
     this.distribution = new Distribution(this, "Distribution", {
       comment: "Inlet: dashboard and API",
       httpVersion: HttpVersion.HTTP2_AND_3,
+      ...(props.webAclArn ? { webAclId: props.webAclArn } : {}),
       defaultRootObject: "index.html",
       ...(props.domain && certificate
         ? {
@@ -237,6 +248,12 @@ export class WebHosting extends Construct {
       },
     });
     this.url = `https://${props.domain?.domainName ?? this.distribution.distributionDomainName}`;
+
+    // CloudFront keeps these names per account: a second region's deployment needs its own.
+    for (const policy of [dashboardHeaders, apiHeaders, intakeHeaders]) nameWithRegion(policy);
+    for (const control of this.distribution.node.findAll().filter((c) => c instanceof S3OriginAccessControl)) {
+      nameWithRegion(control);
+    }
 
     // One log group for the deployment custom resource's function (a singleton shared by both).
     const deploymentLogs = new LogGroup(this, "LogGroupDeployment", {
@@ -283,10 +300,10 @@ export class WebHosting extends Construct {
     });
     pages.node.addDependency(assets);
 
-    this.suppressFindings(props.domain !== undefined, edge);
+    this.suppressFindings({ customDomain: props.domain !== undefined, webAcl: props.webAclArn !== undefined }, edge);
   }
 
-  private suppressFindings(customDomain: boolean, edge: Secret): void {
+  private suppressFindings(options: { customDomain: boolean; webAcl: boolean }, edge: Secret): void {
     NagSuppressions.addResourceSuppressions(edge, [
       {
         id: "AwsSolutions-SMG4",
@@ -320,6 +337,8 @@ export class WebHosting extends Construct {
             "Resource::*",
             { regex: "/^Resource::<WebBucketApp[A-Za-z0-9]+\\.Arn>\\/\\*$/" },
             { regex: "/^Resource::arn:<AWS::Partition>:s3:::cdk-[a-z0-9]+-assets-<AWS::AccountId>-<AWS::Region>\\/\\*$/" },
+            // The same bucket when the stack is given an account and region (`env`).
+            { regex: "/^Resource::arn:aws[a-z-]*:s3:::cdk-[a-z0-9]+-assets-\\d{12}-[a-z0-9-]+\\/\\*$/" },
           ],
         },
       ],
@@ -342,17 +361,21 @@ export class WebHosting extends Construct {
         reason:
           "Forms are embedded on sites anywhere and their visitors submit from anywhere; a geo restriction would drop real leads. Abuse is handled by the API's per-route throttles, per-key rate limits and spam scoring.",
       },
-      {
-        id: "AwsSolutions-CFR2",
-        reason:
-          "No WAF web ACL by default: it costs a monthly fee per ACL and rule plus $0.60 per million requests, on top of API Gateway's per-route throttles and the functions' own rate limits and spam scoring (docs/deployment.md, Hosting). An operator can attach one to the distribution.",
-      },
+      ...(options.webAcl
+        ? []
+        : [
+            {
+              id: "AwsSolutions-CFR2",
+              reason:
+                "No WAF web ACL by default: it costs a monthly fee per ACL and rule plus $0.60 per million requests, on top of API Gateway's per-route throttles and the functions' own rate limits and spam scoring. The optional sign-in firewall (infra/sign-in-firewall.ts, -c webAclArn=...) attaches one (docs/deployment.md, Sign-in firewall).",
+            },
+          ]),
       {
         id: "AwsSolutions-CFR3",
         reason:
           "Standard (legacy) access logs record every request's query string, and intake URLs may carry the webhook secret as ?key= (docs/intake.md): logging it would store secrets. API requests are logged by the HTTP API's access log (path only, no query); the dashboard's static files carry no data.",
       },
-      ...(customDomain
+      ...(options.customDomain
         ? []
         : [
             {

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventHeaders } from "aws-lambda";
 import Negotiator from "negotiator";
 import type { HttpResult } from "../http/response";
-import { refusalPage, thankYouPage } from "./html-page";
+import { frameAncestors, refusalPage, thankYouPage } from "./html-page";
 import { refusalWords } from "./html-words";
 
 /**
@@ -72,15 +72,32 @@ function readAnswer(body: string | undefined): IntakeAnswer | undefined {
   return undefined;
 }
 
-function asPage(response: HttpResult, headers: APIGatewayProxyEventHeaders): HttpResult {
+/**
+ * The domain of the site each answer in progress belongs to, by its event: the intake learns the
+ * site part way through the chain (lib/intake/intake.ts, round trip 2), after the wrapper below
+ * handed the event on, and the page's `frame-ancestors` is that site's (frameAncestors). Keyed
+ * weakly, so an entry lives as long as its event; nothing outside this module reads it.
+ */
+const siteDomains = new WeakMap<object, string | null>();
+
+/** Records that the answer to `event` belongs to a site with `domain` (null: the site has none). */
+export function answerForSite(event: object, domain: string | null): void {
+  siteDomains.set(event, domain);
+}
+
+function asPage(response: HttpResult, event: { headers?: APIGatewayProxyEventHeaders }): HttpResult {
   const answer = readAnswer(response.body);
   // Our own envelopes always read; were one not to, the JSON answer is still a true answer.
   if (!answer) return response;
-  const back = backLink(headers);
-  if (answer.success) return thankYouPage(answer.referenceId, back, response.headers);
+  const context = {
+    back: backLink(event.headers ?? {}),
+    framers: frameAncestors(siteDomains.get(event)),
+    headers: response.headers,
+  };
+  if (answer.success) return thankYouPage(answer.referenceId, context);
   const { code, message, requestId } = answer.error;
   const words = refusalWords(code, response.statusCode);
-  return refusalPage({ status: response.statusCode, code, words, message, requestId }, back, response.headers);
+  return refusalPage({ status: response.statusCode, code, words, message, requestId }, context);
 }
 
 /**
@@ -95,8 +112,7 @@ export function withBrowserPages<E extends { headers?: APIGatewayProxyEventHeade
   return async (event, context) => {
     const response = await handler(event, context);
     response.headers.vary = VARY;
-    const headers = event.headers ?? {};
-    if (response.statusCode === 303 || !isNavigation(headers)) return response;
-    return asPage(response, headers);
+    if (response.statusCode === 303 || !isNavigation(event.headers ?? {})) return response;
+    return asPage(response, event);
   };
 }

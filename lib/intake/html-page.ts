@@ -18,15 +18,30 @@ const STYLE = [
 const STYLE_HASH = createHash("sha256").update(STYLE).digest("base64");
 
 /**
+ * Who may show the page in a frame (`frame-ancestors`), decided per site: a form embedded in an
+ * iframe shows its answer in that frame, so the pages of a site with a domain may be framed by
+ * pages of that domain and its subdomains (any port, http or https, as `_redirect` may point
+ * there: lib/intake/redirect.ts), and by nothing else. A site without a domain has not said where
+ * its forms live, and an answer given before the site was read (an unknown address, a wrong key,
+ * an unreadable body) belongs to no site: those pages may be framed anywhere. The page has no
+ * script, no form and one link, so framing it lets a page do nothing a link to it could not.
+ * docs/intake.md, "Browser answers".
+ */
+export function frameAncestors(siteDomain: string | null | undefined): string {
+  if (!siteDomain) return "*";
+  return ["https", "http"].flatMap((scheme) => [`${scheme}://${siteDomain}:*`, `${scheme}://*.${siteDomain}:*`]).join(" ");
+}
+
+/**
  * `default-src 'none'` forbids everything a directive does not allow again; only the style
  * sheet above is. `form-action` and `base-uri` do not fall back to `default-src`, so they are
- * stated; `frame-ancestors 'none'` keeps the page out of frames (clickjacking).
+ * stated; `frame-ancestors` is the site's (frameAncestors).
  */
-export const PAGE_CSP = `default-src 'none'; style-src 'sha256-${STYLE_HASH}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+export const pageCsp = (framers: string) =>
+  `default-src 'none'; style-src 'sha256-${STYLE_HASH}'; base-uri 'none'; form-action 'none'; frame-ancestors ${framers}`;
 
 const PAGE_HEADERS = {
   "content-type": "text/html; charset=utf-8",
-  "content-security-policy": PAGE_CSP,
   "x-content-type-options": "nosniff",
   // The page's URL is the intake URL, whose query may hold the webhook's secret: the back link
   // must not send it on to the site in a Referer (rel="noreferrer" says so too).
@@ -51,16 +66,30 @@ function page(title: string, refused: boolean, content: string): string {
 const backLinkHtml = (back: URL | undefined) =>
   back ? `<p><a href="${escapeHtml(back.href)}" rel="noreferrer">Back to ${escapeHtml(back.host)}</a></p>` : "";
 
-/** Same headers as the JSON answer it replaces (CORS, Retry-After), but typed and locked down as a page. */
-function htmlResult(statusCode: number, headers: Record<string, string>, body: string): HttpResult {
-  return { statusCode, headers: { ...headers, ...PAGE_HEADERS }, body };
+/** What a page answer is built with besides its content. */
+export interface PageContext {
+  /** The link back to the page the visitor came from. */
+  back: URL | undefined;
+  /** The `frame-ancestors` sources (frameAncestors). */
+  framers: string;
+  /** The JSON answer's headers (CORS, Retry-After), kept. */
+  headers: Record<string, string>;
 }
 
-export function thankYouPage(referenceId: string, back: URL | undefined, headers: Record<string, string>): HttpResult {
+/** Same headers as the JSON answer it replaces (CORS, Retry-After), but typed and locked down as a page. */
+function htmlResult(statusCode: number, context: PageContext, body: string): HttpResult {
+  return {
+    statusCode,
+    headers: { ...context.headers, ...PAGE_HEADERS, "content-security-policy": pageCsp(context.framers) },
+    body,
+  };
+}
+
+export function thankYouPage(referenceId: string, context: PageContext): HttpResult {
   const content =
     "<h1>Thank you!</h1><p>Your submission has been received.</p>" +
-    `<p>Your reference: <strong>${escapeHtml(referenceId)}</strong></p>${backLinkHtml(back)}`;
-  return htmlResult(200, headers, page("Thank you", false, content));
+    `<p>Your reference: <strong>${escapeHtml(referenceId)}</strong></p>${backLinkHtml(context.back)}`;
+  return htmlResult(200, context, page("Thank you", false, content));
 }
 
 export interface Refusal {
@@ -71,11 +100,11 @@ export interface Refusal {
   requestId?: string | undefined;
 }
 
-export function refusalPage(refusal: Refusal, back: URL | undefined, headers: Record<string, string>): HttpResult {
+export function refusalPage(refusal: Refusal, context: PageContext): HttpResult {
   const id = refusal.requestId ? ` Request id: ${escapeHtml(refusal.requestId)}.` : "";
   const content =
     `<h1>Your submission was not sent</h1><p>${escapeHtml(refusal.words)}</p>` +
     `<p><small>${escapeHtml(refusal.message)} (error ${escapeHtml(refusal.code)}, HTTP ${refusal.status}).${id}</small></p>` +
-    backLinkHtml(back);
-  return htmlResult(refusal.status, headers, page("Not sent", true, content));
+    backLinkHtml(context.back);
+  return htmlResult(refusal.status, context, page("Not sent", true, content));
 }

@@ -36,6 +36,11 @@ export interface IntakeRequest {
   isBase64Encoded: boolean;
   sourceIp: string;
   now?: number;
+  /**
+   * Told the site's domain as soon as the site is read (round trip 2), before any check that
+   * needs it: the route's browser page lets that domain frame it (lib/intake/browser-answer.ts).
+   */
+  onSite?: (domain: string | null) => void;
 }
 
 export interface IntakeOutcome {
@@ -131,6 +136,7 @@ export async function receiveSubmission(req: IntakeRequest): Promise<IntakeOutco
 
   const print = fingerprint(req.sourceIp, submission.data);
   const { site, linkedForm, first, evidence, referenceNumber } = await readContext(webhook, markers, req.sourceIp, print, now);
+  if (site) req.onSite?.(site.domain);
   checkSite(site);
   if (!idempotencyKeyValid) {
     throw new AppError("INVALID_IDEMPOTENCY_KEY", `Idempotency-Key is at most ${MAX_IDEMPOTENCY_KEY} characters`);

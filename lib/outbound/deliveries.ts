@@ -8,20 +8,6 @@ import { INTERNAL_MESSAGE_VERSION, newMessageToken, sendDeliveryMessage } from "
 import { deliveryIdFor, EVENT_TYPE } from "./payload";
 import { maxAttempts } from "./schedule";
 
-/**
- * Fans a processed submission out to its form's enabled outbound endpoints (called by the
- * consumer's submission handler once the lead is known). For each endpoint it creates the
- * delivery item, with an id derived from (submission, endpoint), by a conditional put, then
- * queues its first attempt as an internal message (./messages.ts); the attempts themselves run
- * from the queue (./attempts.ts), each endpoint on its own, so a slow or failing receiver never
- * holds up or repeats anything else.
- *
- * Idempotent per (submission, endpoint): a redelivered submission message creates nothing twice,
- * and re-queues the first attempt only for a delivery whose first attempt was never claimed (the
- * earlier run may have died between the put and the send; a duplicate message loses the claim
- * and ends). Never throws for a receiver; throws only when DynamoDB or SQS fails, after every
- * endpoint had its turn, so the whole message is retried and what finished is not redone.
- */
 /** A delivery not attempted yet, due now: a submission's event or a test event. */
 export function newDelivery(
   endpoint: Pick<OutboundEndpoint, "id" | "formId" | "orgId">,
@@ -46,8 +32,35 @@ export function newDelivery(
   };
 }
 
-export async function startDeliveries(submission: Submission & { lead?: Lead }, form: Form): Promise<void> {
-  const endpoints = (await listFormEndpoints(form.id)).filter((endpoint) => endpoint.isEnabled);
+/**
+ * Whether `endpoint` receives an event that happened at `eventAt` (ISO timestamps, compared as
+ * text: both are `toISOString()`): an endpoint receives the events that happen after it exists,
+ * as Svix's endpoints do, never one that happened before it was created and merely reached the
+ * pipeline after it (a queue backlog, a retried message). docs/outbound-webhooks.md, "Which events".
+ */
+export const receivesEventAt = (endpoint: Pick<OutboundEndpoint, "isEnabled" | "createdAt">, eventAt: string) =>
+  endpoint.isEnabled && endpoint.createdAt <= eventAt;
+
+/**
+ * Fans a processed submission out to its form's enabled outbound endpoints (called by the
+ * consumer's submission handler once the lead is known). For each endpoint it creates the
+ * delivery item, with an id derived from (submission, endpoint), by a conditional put, then
+ * queues its first attempt as an internal message (./messages.ts); the attempts themselves run
+ * from the queue (./attempts.ts), each endpoint on its own, so a slow or failing receiver never
+ * holds up or repeats anything else.
+ *
+ * Idempotent per (submission, endpoint): a redelivered submission message creates nothing twice,
+ * and re-queues the first attempt only for a delivery whose first attempt was never claimed (the
+ * earlier run may have died between the put and the send; a duplicate message loses the claim
+ * and ends). Never throws for a receiver; throws only when DynamoDB or SQS fails, after every
+ * endpoint had its turn, so the whole message is retried and what finished is not redone.
+ *
+ * `eventAt` is when the event happened: the submission's `createdAt`, or the moment a moderator
+ * released it from spam (lib/pipeline/process-submission.ts). Only endpoints that existed then
+ * receive it (receivesEventAt).
+ */
+export async function startDeliveries(submission: Submission & { lead?: Lead }, form: Form, eventAt: string): Promise<void> {
+  const endpoints = (await listFormEndpoints(form.id)).filter((endpoint) => receivesEventAt(endpoint, eventAt));
   const results = await Promise.allSettled(endpoints.map((endpoint) => startDelivery(submission, endpoint)));
   const failures = results.flatMap((result) => (result.status === "rejected" ? [result.reason as unknown] : []));
   if (failures.length === 1) throw failures[0];

@@ -30,11 +30,16 @@ export const ACTIONS = { notify: "notify" } as const;
 /** Rounds of "its spam state changed between our read and our write" before retrying later. */
 const ROUNDS = 3;
 
-export type Arrival = "insert" | "release";
+/**
+ * How the submission reached the pipeline: stored as not spam (the event happened at its
+ * `createdAt`), or released from spam by a moderator at `releasedAt` (the release marker's), which
+ * is when the event happened for the outbound endpoints (lib/outbound/deliveries.ts).
+ */
+export type Arrival = { kind: "insert" } | { kind: "release"; releasedAt: string };
 
 // biome-ignore lint/suspicious/noConfusingVoidType: a handler resolves with nothing (done) or a RetryLater
 export async function processSubmission(submissionId: string, arrival: Arrival): Promise<void | RetryLater> {
-  const fields = { submissionId, arrival };
+  const fields = { submissionId, arrival: arrival.kind };
   for (let round = 1; round <= ROUNDS; round++) {
     const submission = await getSubmissionConsistent(submissionId);
     if (!submission) {
@@ -44,7 +49,7 @@ export async function processSubmission(submissionId: string, arrival: Arrival):
     if (submission.isSpam && !submission.lead) {
       // Flagged before the pipeline took it up. A release flagged again is withdrawn (its marker
       // deleted) so the next unflag releases it anew; unless it was unflagged in between.
-      if (arrival === "release" && !(await withdrawRelease(submissionId))) continue;
+      if (arrival.kind === "release" && !(await withdrawRelease(submissionId))) continue;
       log.info("submission is spam: nothing to do until it is released", fields);
       return;
     }
@@ -56,7 +61,7 @@ export async function processSubmission(submissionId: string, arrival: Arrival):
     const lead = await storeLeadOnce(submissionId, qualify(submission, form));
     if (lead === "GONE") return;
     if (lead === "SPAM") continue;
-    return act({ ...submission, lead }, form);
+    return act({ ...submission, lead }, form, arrival.kind === "release" ? arrival.releasedAt : submission.createdAt);
   }
   return retryLater("the submission's spam state changed while it was being processed");
 }
@@ -73,7 +78,7 @@ function qualify(submission: StoredSubmission, form: Form): Lead {
 }
 
 // biome-ignore lint/suspicious/noConfusingVoidType: a handler resolves with nothing (done) or a RetryLater
-async function act(submission: StoredSubmission & { lead: Lead }, form: Form): Promise<void | RetryLater> {
+async function act(submission: StoredSubmission & { lead: Lead }, form: Form, eventAt: string): Promise<void | RetryLater> {
   let notifyFailure: { error: unknown } | undefined;
   let notifyBusy = false;
   // Forms written before settings existed have none: nobody to notify.
@@ -102,16 +107,21 @@ async function act(submission: StoredSubmission & { lead: Lead }, form: Form): P
       notifyFailure = { error };
     }
   }
-  await startDeliveries(submission, form);
+  await startDeliveries(submission, form, eventAt);
   if (notifyFailure) throw notifyFailure.error;
   if (notifyBusy) return retryLater("another consumer is sending this submission's email");
 }
 
 const submissionRecord = z.object({ id: z.string().check(z.minLength(1)) });
-const releaseRecord = z.object({ submissionId: z.string().check(z.minLength(1)) });
+// Every release marker carries its time (lib/store/submissions.ts, releaseItem).
+const releaseRecord = z.object({ submissionId: z.string().check(z.minLength(1)), releasedAt: z.iso.datetime() });
 
 /** RECORD_HANDLERS.submission: an inserted submission that is not spam. */
-export const handleSubmissionRecord: RecordHandler = (item) => processSubmission(submissionRecord.parse(item).id, "insert");
+export const handleSubmissionRecord: RecordHandler = (item) =>
+  processSubmission(submissionRecord.parse(item).id, { kind: "insert" });
 
 /** RECORD_HANDLERS.release: the marker inserted when a moderator unflags a submission. */
-export const handleReleaseRecord: RecordHandler = (item) => processSubmission(releaseRecord.parse(item).submissionId, "release");
+export const handleReleaseRecord: RecordHandler = (item) => {
+  const { submissionId, releasedAt } = releaseRecord.parse(item);
+  return processSubmission(submissionId, { kind: "release", releasedAt });
+};

@@ -32,10 +32,13 @@ const NO_FETCH_METADATA: Record<string, string> = {
 };
 
 const CSP =
-  /^default-src 'none'; style-src 'sha256-([A-Za-z0-9+/]+=*)'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'$/;
+  /^default-src 'none'; style-src 'sha256-([A-Za-z0-9+/]+=*)'; base-uri 'none'; form-action 'none'; frame-ancestors (.+)$/;
 
-/** A page answer: its status, headers, no script, and a CSP whose hash is its own style sheet's. */
-function expectPage(res: ApiResponse, status: number): string {
+/**
+ * A page answer: its status, headers, no script, a CSP whose hash is its own style sheet's, and
+ * whose `frame-ancestors` is `framers` (anyone, for a site without a domain).
+ */
+function expectPage(res: ApiResponse, status: number, framers = "*"): string {
   if (res.status !== status) throw new Error(`expected ${status}, got ${res.status} ${res.text.slice(0, 300)}`);
   expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
   expect(res.headers.get("x-content-type-options")).toBe("nosniff");
@@ -45,6 +48,7 @@ function expectPage(res: ApiResponse, status: number): string {
   expect(res.headers.get("access-control-allow-origin")).toBe("*");
   const csp = CSP.exec(res.headers.get("content-security-policy") ?? "");
   if (!csp) throw new Error(`unexpected CSP ${res.headers.get("content-security-policy")}`);
+  expect(csp[2]).toBe(framers);
   const styles = [...res.text.matchAll(/<style>([^<]*)<\/style>/g)].map((m) => m[1] as string);
   expect(styles).toHaveLength(1);
   expect(
@@ -294,5 +298,50 @@ describe("each refusal, in words, with its status", () => {
     expectRefusal(slow, 503, "CAPTCHA_UNAVAILABLE", /could not be verified/);
     expect(slow.headers.get("retry-after")).not.toBeNull();
     pageReference(await post(captchaToken("pass")));
+  });
+});
+
+describe('who may frame the page: the site\'s domain (docs/intake.md, "Browser answers")', () => {
+  const DOMAIN_FRAMERS = [
+    "https://framing.example:*",
+    "https://*.framing.example:*",
+    "http://framing.example:*",
+    "http://*.framing.example:*",
+  ].join(" ");
+  let s: IntakeTarget;
+  beforeAll(async () => {
+    s = await intakeTarget("html-framing", { name: "Embedded form" });
+    await updateSite(s.owner, s.siteId, { domain: "framing.example" });
+  });
+  const embedded = { ...NAVIGATION, referer: "https://www.framing.example/contact", origin: "https://www.framing.example" };
+
+  test("the thank-you page of a site with a domain may be framed by that domain and its subdomains only", async () => {
+    const html = expectPage(await send(s.webhook, { form: contact(), headers: embedded }), 200, DOMAIN_FRAMERS);
+    expect(html).toContain("<h1>Thank you!</h1>");
+  });
+
+  test("so may its refusals once the site is known (inactive site, a _redirect off the domain)", async () => {
+    const offDomain = contact({ _redirect: "https://elsewhere.example/thanks" });
+    expectPage(await send(s.webhook, { form: offDomain, headers: embedded }), 400, DOMAIN_FRAMERS);
+    await updateSite(s.owner, s.siteId, { isActive: false });
+    try {
+      expectPage(await send(s.webhook, { form: contact(), headers: embedded }), 403, DOMAIN_FRAMERS);
+    } finally {
+      await updateSite(s.owner, s.siteId, { isActive: true });
+    }
+  });
+
+  test("a refusal given before the site is read belongs to no site: anyone may frame it", async () => {
+    expectPage(await send(s.webhook, { form: contact(), key: "inlet_whsk_wrong", headers: embedded }), 401);
+    expectPage(await send(s.webhook, { form: { _gotcha: "" }, headers: embedded }), 400);
+    expectPage(await send("wh_0000000000000000000000", { form: contact(), key: "x", headers: embedded }), 404);
+  });
+
+  test("clearing the domain lets any page frame the site's answers again", async () => {
+    const open = await intakeTarget("html-framing-open", { name: "Open form" });
+    await updateSite(open.owner, open.siteId, { domain: "framing.example" });
+    expectPage(await send(open.webhook, { form: contact(), headers: embedded }), 200, DOMAIN_FRAMERS);
+    await updateSite(open.owner, open.siteId, { domain: null });
+    expectPage(await send(open.webhook, { form: contact(), headers: embedded }), 200);
   });
 });

@@ -17,10 +17,11 @@ beforeAll(() => {
 
 describe("functions", () => {
   test("one function per route entry and the queue consumer, nothing else", () => {
-    // Besides them, the SES events' function (EMAIL_EVENTS) and aws-s3-deployment's function that
-    // copies the dashboard into its bucket.
+    // Besides them, the SES events' function (EMAIL_EVENTS), aws-s3-deployment's function that
+    // copies the dashboard into its bucket, and the one that empties the buckets when they are
+    // deleted (autoDeleteObjects).
     expect(inletFunctions(template)).toHaveLength(ROUTES.length + 1);
-    template.resourceCountIs("AWS::Lambda::Function", ROUTES.length + 3);
+    template.resourceCountIs("AWS::Lambda::Function", ROUTES.length + 4);
     for (const route of routes) functionOf(route);
   });
 

@@ -10,7 +10,7 @@ import { API_METRICS_NAMESPACE, familyCondition, ROUTE_FAMILIES } from "../../in
 import { ACCESS_LOG_FIELDS, ACCESS_LOG_FORMAT } from "../../infra/http-api";
 import { BUSINESS_METRIC_DIMENSIONS, GRAPHED_ROUTES } from "../../infra/ops-dashboard";
 import { METRIC, METRICS_NAMESPACE } from "../../lib/metrics/catalog";
-import { inletFunctions, loadApp, onlyLogicalId, type Resource, type Synthesized, synth } from "./support";
+import { inletFunctions, loadApp, ofType, onlyLogicalId, type Resource, type Synthesized, synth } from "./support";
 
 /** Issue 17: the dashboard, the alarm topic and its alarms, tracing on demand, the access log. */
 
@@ -21,8 +21,6 @@ beforeAll(() => {
   app = loadApp();
   ({ resources } = app);
 });
-
-const ofType = (res: Record<string, Resource>, type: string) => Object.entries(res).filter(([, r]) => r.Type === type);
 
 /** Every output of every nested template, by name: the parent reads nested values through them. */
 function nestedOutputs(): Record<string, unknown> {
@@ -156,8 +154,13 @@ describe("API metrics by route family, from the access log", () => {
       MetricTransformations: [{ MetricValue: "$.latencyMs", Unit: "Milliseconds" }],
     });
     const serverErrors = filters.find((f) => f.MetricTransformations[0].MetricName === "ManagementServerErrors");
+    // The session routes count where they are throttled, in management (throttleFamily).
     expect(serverErrors?.FilterPattern).toBe(
-      '{ $.path != "/api/v1/incoming/*" && $.path != "/api/v1/auth/*" && $.status >= 500 }',
+      '{ (($.path != "/api/v1/incoming/*" && $.path != "/api/v1/auth/*") || $.route = "GET /api/v1/auth/me" || $.route = "POST /api/v1/auth/logout") && $.status >= 500 }',
+    );
+    const authRequests = filters.find((f) => f.MetricTransformations[0].MetricName === "AuthRequests");
+    expect(authRequests?.FilterPattern).toBe(
+      '{ ($.path = "/api/v1/auth/*" && $.route != "GET /api/v1/auth/me" && $.route != "POST /api/v1/auth/logout") }',
     );
   });
 
@@ -181,7 +184,7 @@ describe("alarms notify one encrypted, TLS-only topic", () => {
   test("every alarm, old and new, notifies the topic when it fires and when it recovers", () => {
     const topicId = onlyLogicalId(app.template, "AWS::SNS::Topic");
     const alarms = ofType(resources, "AWS::CloudWatch::Alarm");
-    expect(alarms).toHaveLength(9);
+    expect(alarms).toHaveLength(11);
     for (const [id, alarm] of alarms) {
       expect([id, alarm.Properties.AlarmActions, alarm.Properties.OKActions]).toEqual([
         id,

@@ -82,13 +82,14 @@ export const DEPLOY_CONTEXT = {
   sesIdentity: "example.com",
 } as const;
 
-export function synth(context: Record<string, unknown> = {}): Synthesized {
+export function synth(context: Record<string, unknown> = {}, env?: { account: string; region: string }): Synthesized {
   // A deployment must name its platform admins (infra/environment.ts, requirePlatformAdmins) and
   // its notification sender with that sender's SES identity (infra/operator-context.ts).
   const app = new App({
     context: { ...cdkJson.context, "aws:cdk:bundling-stacks": [], ...DEPLOY_CONTEXT, ...context },
   });
-  const stack = new InletStack(app, "Inlet", { webDist: fakeWebDist() });
+  // Environment-agnostic, as infra/app.ts deploys it, unless a test pins an account and region.
+  const stack = new InletStack(app, "Inlet", { webDist: fakeWebDist(), ...(env ? { env } : {}) });
   Aspects.of(app).add(new AwsSolutionsChecks());
   const parent = Template.fromStack(stack);
   const parentJson = parent.toJSON() as { Resources: Record<string, Resource> };
@@ -129,6 +130,10 @@ function loaded(): Synthesized {
   if (!current) throw new Error("call loadApp() in beforeAll first");
   return current;
 }
+
+/** Every resource of `type`, with its logical id. */
+export const ofType = (resources: Record<string, Resource>, type: string) =>
+  Object.entries(resources).filter(([, r]) => r.Type === type);
 
 export function onlyLogicalId(template: Template, type: string): string {
   const ids = Object.keys(template.findResources(type));
@@ -193,3 +198,12 @@ export function roleStatements(description: string): Statement[] {
 export const statementsOf = (route: { route: string }): Statement[] => roleStatements(`Inlet ${route.route}`);
 
 export const actionsOf = (statements: Statement[]) => statements.flatMap((s) => asList(s.Action));
+
+/**
+ * Whether a bucket policy statement is the one `autoDeleteObjects` adds for CDK's custom resource
+ * that empties the bucket when CloudFormation deletes it (test/infra/deploy.test.ts checks it).
+ */
+export const isAutoDeleteStatement = (statement: object) =>
+  JSON.stringify((statement as { Principal?: unknown }).Principal ?? {}).includes(
+    "CustomS3AutoDeleteObjectsCustomResourceProviderRole",
+  );

@@ -373,7 +373,8 @@ describe("outbound webhooks, end to end", () => {
     const submission = await getSubmission(sent.submissionId);
     const form = await getForm(t.formId);
     // The consumer's submission handler running again (a redelivered message), three times at once.
-    await Promise.all([1, 2, 3].map(() => startDeliveries(submission as never, form as never)));
+    const eventAt = submission?.createdAt ?? "";
+    await Promise.all([1, 2, 3].map(() => startDeliveries(submission as never, form as never, eventAt)));
     await sleep(2000);
     expect(verifiedFor(path, endpoint.signingSecret, sent.submissionId)).toHaveLength(1);
     const list = await deliveries(t, endpoint.id);

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2 } from "aws-lambda";
 import { AppError, ERROR_STATUS, type ErrorCode } from "../../lib/errors";
 import { errorResponse, type HttpResult } from "../../lib/http/response";
-import { withBrowserPages } from "../../lib/intake/browser-answer";
+import { answerForSite, withBrowserPages } from "../../lib/intake/browser-answer";
 import { REFUSAL_WORDS, refusalWords } from "../../lib/intake/html-words";
 
 /**
@@ -44,4 +44,21 @@ test("an answer the wrapper cannot read (never ours) passes through unchanged", 
   const odd: HttpResult = { statusCode: 200, headers: { "content-type": "text/plain" }, body: "ok" };
   const out = await answering(odd)(navigation, {});
   expect(out).toMatchObject({ statusCode: 200, body: "ok", headers: { "content-type": "text/plain" } });
+});
+
+test("the page's frame-ancestors are the site's once the intake said whose answer it is, anyone's before", async () => {
+  const frameAncestors = (page: HttpResult) => /frame-ancestors (.*)$/.exec(page.headers["content-security-policy"] ?? "")?.[1];
+  const json = errorResponse(new AppError("SITE_INACTIVE", "This site is not accepting submissions"));
+  const event = { headers: { ...navigation.headers } } as unknown as APIGatewayProxyEventV2;
+  const before = await answering({ ...json, headers: { ...json.headers } })(event, {});
+  expect(frameAncestors(before)).toBe("*");
+  const known = withBrowserPages(async (e: APIGatewayProxyEventV2, _context: unknown) => {
+    answerForSite(e, "acme.example");
+    return { ...json, headers: { ...json.headers } };
+  });
+  expect(frameAncestors(await known(event, {}))).toBe(
+    "https://acme.example:* https://*.acme.example:* http://acme.example:* http://*.acme.example:*",
+  );
+  // Another request's answer (another event) knows nothing of that site.
+  expect(frameAncestors(await answering({ ...json, headers: { ...json.headers } })(navigation, {}))).toBe("*");
 });

@@ -23,11 +23,27 @@ export function formatAgo(iso: string | null | undefined, now = Date.now()): str
   return relative.format(value, "year");
 }
 
+/** The origin a return path is resolved against to see where a browser would take it. */
+const PLACEHOLDER_ORIGIN = "https://inlet.invalid";
+
+/**
+ * C0 controls, DEL, C1 controls and the backslash. The URL parser a browser reads a path with
+ * removes tabs and newlines wherever they are (`/\t/evil.example` becomes `//evil.example`),
+ * trims leading controls and spaces, and reads `\` as `/` in http(s) URLs (`/\evil.example`);
+ * no path of the dashboard holds any of them.
+ * https://url.spec.whatwg.org/#concept-basic-url-parser
+ */
+const unsafeCode = (code: number) => code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x5c;
+
 /**
  * A path to go back to after signing in: only a path of this origin ("/sites/x?q=1"), never
- * another site ("//evil.example", "https://…"), so the sign-in page cannot be an open redirect.
+ * another site ("//evil.example", "https://…", "/\t/evil.example"), so the sign-in page cannot be
+ * an open redirect, whatever the router in front of it strips or keeps. A value holding a control
+ * character or a backslash is refused outright; what is left must start with one slash and resolve
+ * to the page's own origin. Cases: test/unit/return-path.test.ts (OWASP's open-redirect tricks).
  */
 export function safeReturnPath(value: string | undefined): string {
-  if (!value?.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return "/";
-  return value;
+  if (!value?.startsWith("/") || value.startsWith("//")) return "/";
+  for (let i = 0; i < value.length; i++) if (unsafeCode(value.charCodeAt(i))) return "/";
+  return new URL(value, PLACEHOLDER_ORIGIN).origin === PLACEHOLDER_ORIGIN ? value : "/";
 }
