@@ -73,6 +73,14 @@ export const TABLE_WRITES: Record<string, Writes> = {
   // Its hourly counter is among the bookkeeping every authenticated function may update.
   "auth/resend-verification": { PutItem: [P.emailLink] },
   "auth/reclaim-email": { PutItem: [P.emailLink], UpdateItem: [P.counter] },
+  // The reset link (also for an address without an account: the same work either way) and its counters.
+  "auth/request-password-reset": { PutItem: [P.emailLink], UpdateItem: [P.counter] },
+  // The link consumed; the member's password, session epoch and verification; the address's claim.
+  "auth/reset-password": { DeleteItem: [P.emailLink], UpdateItem: [P.org, P.email] },
+  // The member's password and session epoch, and the current session carried to the new epoch.
+  "auth/change-password": { UpdateItem: [P.org, P.session] },
+  "auth/end-other-sessions": { UpdateItem: [P.org, P.session] },
+  "auth/update-me": { UpdateItem: [P.org] },
   "team/create-invite": { PutItem: [P.invite] },
   // Role changes and removals carry the member's role onto their API keys.
   "team/update-member": { UpdateItem: [P.org, P.apiKey] },
