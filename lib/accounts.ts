@@ -29,8 +29,8 @@ import {
   useVerificationToken,
 } from "./store/accounts";
 import { creatorRoleUpdates, keysCreatedBy, settleCreatorRole } from "./store/api-keys";
-import { putSessionIfCurrent } from "./store/credentials";
 import { incrementCounter } from "./store/counters";
+import { putSessionIfCurrent } from "./store/credentials";
 import { keys } from "./store/keys";
 import { queryPage } from "./store/pagination";
 

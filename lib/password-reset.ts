@@ -7,8 +7,8 @@ import { nowIso, sha256Hex } from "./ids";
 import { describeError, log } from "./log";
 import { noAccountEmail, resetEmail } from "./notifications/password-email";
 import { asEmailClaim, getItems } from "./store/accounts";
-import { asResetLink, putResetLink, type ResetLink, useResetLink } from "./store/credentials";
 import { incrementCounter } from "./store/counters";
+import { asResetLink, putResetLink, type ResetLink, useResetLink } from "./store/credentials";
 import { keys } from "./store/keys";
 
 /**

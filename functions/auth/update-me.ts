@@ -6,4 +6,6 @@ import { route } from "../routes";
 
 const body = z.strictObject({ name });
 
-export const handler = httpHandler(route("PUT /api/v1/auth/me"), { body }, ({ principal, body }) => renameSelf(principal, body.name));
+export const handler = httpHandler(route("PUT /api/v1/auth/me"), { body }, ({ principal, body }) =>
+  renameSelf(principal, body.name),
+);

@@ -8,7 +8,10 @@ import type { SessionPrincipal } from "./principal";
 
 export const unauthorized = () => new AppError("UNAUTHORIZED", "A valid bearer token is required");
 export const sessionEnded = () =>
-  new AppError("SESSION_ENDED", "The session was ended (a password change or reset, or a sign-out everywhere else); log in again");
+  new AppError(
+    "SESSION_ENDED",
+    "The session was ended (a password change or reset, or a sign-out everywhere else); log in again",
+  );
 
 export function bearerToken(authorization: string | undefined): string {
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization ?? "");

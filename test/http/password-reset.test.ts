@@ -207,9 +207,9 @@ describe("a reset racing sign-ins with the old password", () => {
     expect((await login(owner.email, TEST_PASSWORD)).status).toBe(200);
     expect((await confirm("inlet_eml_warm")).status).toBe(400);
     // Sign-ins start before the reset, beside it and after it, so some finish on each side of it.
-    const after = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    const signIns = Array.from({ length: 6 }, (_, i) => after(i * 10).then(() => login(owner.email, TEST_PASSWORD)));
-    const [reset, ...answers] = await Promise.all([after(20).then(() => confirm(token)), ...signIns]);
+    const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const signIns = Array.from({ length: 6 }, (_, i) => delay(i * 10).then(() => login(owner.email, TEST_PASSWORD)));
+    const [reset, ...answers] = await Promise.all([delay(20).then(() => confirm(token)), ...signIns]);
     expect(reset.status).toBe(200);
     for (const answer of answers) {
       // Each sign-in either finished before the reset (its session is then ended) or is refused.

@@ -5,7 +5,7 @@ import { requestPasswordReset } from "../../lib/password-reset";
 import { advanceSessionEpoch, putSessionIfCurrent } from "../../lib/store/credentials";
 import { emailsTo } from "../pipeline/support/emails";
 import { signupOwner, uniqueEmail } from "../support/api";
-import { type RecordingSummary, Recorder } from "../support/recording-client";
+import { Recorder, type RecordingSummary } from "../support/recording-client";
 import { freshIp } from "../support/spam-helpers";
 
 /** Issue 23, section 4, below the HTTP layer: the session epoch and the reset request's work. */
