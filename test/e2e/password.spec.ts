@@ -1,6 +1,6 @@
-import type { Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 import { expectAccessibleInBothThemes as expectAccessible } from "./support/a11y";
-import { expect, signIn, test } from "./support/fixtures";
+import { type Account, expect, signIn, test } from "./support/fixtures";
 import { newestResetLink, otherSession, sessionWorks } from "./support/password";
 
 /** Issue 23, section 4: a forgotten password, a changed one, the other sessions, the name (docs/accounts.md). */
@@ -23,6 +23,13 @@ async function askForReset(page: Page, email: string) {
 }
 
 const section = (page: Page, name: string) => page.getByRole("region", { name });
+
+/** The account page, with another session of the account open elsewhere (a bearer sign-in). */
+async function accountPageWithAnotherSession(page: Page, request: APIRequestContext, account: Account) {
+  const elsewhere = await otherSession(request, account);
+  await page.goto("/settings/account");
+  return { elsewhere, password: section(page, "Password and sessions") };
+}
 
 test("a forgotten password: the emailed link's page sets the new one on its button, and every session ends", async ({
   page,
@@ -84,9 +91,7 @@ test("Account: the password changes with the current one; other sessions end, th
   request,
   account,
 }) => {
-  const elsewhere = await otherSession(request, account);
-  await page.goto("/settings/account");
-  const password = section(page, "Password and sessions");
+  const { elsewhere, password } = await accountPageWithAnotherSession(page, request, account);
   await password.getByLabel("Current password").fill("not my password");
   await password.getByLabel("New password").fill(NEW_PASSWORD);
   await password.getByRole("button", { name: "Change password" }).click();
@@ -112,9 +117,7 @@ test("Account: sign out everywhere else, and a new display name everywhere it sh
   request,
   account,
 }) => {
-  const elsewhere = await otherSession(request, account);
-  await page.goto("/settings/account");
-  const password = section(page, "Password and sessions");
+  const { elsewhere, password } = await accountPageWithAnotherSession(page, request, account);
   await password.getByRole("button", { name: "Sign out everywhere else" }).click();
   await expect(password.getByRole("status")).toHaveText("Every other session is signed out.");
   expect(await sessionWorks(request, elsewhere)).toBe(false);

@@ -1,11 +1,8 @@
-import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { db, tableName } from "../../lib/aws/dynamodb";
-import { sha256Hex } from "../../lib/ids";
 import { RESET_THROTTLE, requestPasswordReset } from "../../lib/password-reset";
-import { keys } from "../../lib/store/keys";
 import { emailsTo } from "../pipeline/support/emails";
 import { api, signupOwner, uniqueEmail, verifyAddress } from "../support/api";
 import { TEST_PASSWORD } from "../support/constants";
+import { expireEmailLink } from "../support/email-links";
 import { awayFromWindowEdge, freshIp } from "../support/spam-helpers";
 
 /** Issue 23, section 4: a forgotten password is not a lost account (docs/accounts.md, "A forgotten password"). */
@@ -91,14 +88,7 @@ describe("resetting a forgotten password", () => {
     const owner = await signupOwner("reset-expired");
     await ask(owner.email);
     const token = await resetToken(owner.email);
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.emailToken(sha256Hex(token)),
-        UpdateExpression: "SET expiresAt = :past",
-        ExpressionAttributeValues: { ":past": new Date(Date.now() - 1000).toISOString() },
-      }),
-    );
+    await expireEmailLink(token);
     const res = await confirm(token);
     expect([res.status, res.body.error.code]).toEqual([410, "EMAIL_LINK_EXPIRED"]);
     expect(await meStatus(owner.token)).toBe(200);
