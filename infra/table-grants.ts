@@ -96,6 +96,9 @@ export const P = {
   loginIpCounter: counters("login-ip"),
   verifyEmailCounter: counters("verify-email"),
   reclaimEmailCounter: counters("reclaim-email"),
+  passwordResetCounter: counters("password-reset"),
+  passwordResetIpCounter: counters("password-reset-ip"),
+  passwordChangeCounter: counters("password-change"),
   spamIpCounter: counters("spam-ip"),
   apiKeyCounter: counters(API_KEY_COUNTER_SCOPE),
 };
@@ -125,6 +128,15 @@ export const TABLE_WRITES: Record<string, Writes> = {
   "auth/verify-email": { DeleteItem: [P.emailLink], UpdateItem: [only(P.org, ["emailVerifiedAt", "email"]), only(P.email, ["verifiedAt", "userId"])] },
   "auth/resend-verification": { PutItem: [P.emailLink], UpdateItem: [only(P.verifyEmailCounter, COUNTER)] },
   "auth/reclaim-email": { PutItem: [P.emailLink], UpdateItem: [only(P.reclaimEmailCounter, COUNTER)] },
+  // The reset link (also for an address without an account: the same work either way) and its counters.
+  "auth/request-password-reset": { PutItem: [P.emailLink], UpdateItem: [only(P.passwordResetCounter, COUNTER), only(P.passwordResetIpCounter, COUNTER)] },
+  // The link consumed; the member's password, session epoch and verification (its condition reads
+  // the member's address); the address's claim (its condition reads the holder).
+  "auth/reset-password": { DeleteItem: [P.emailLink], UpdateItem: [only(P.org, ["passwordHash", "sessionEpoch", "emailVerifiedAt", "email"]), only(P.email, ["verifiedAt", "userId"])] },
+  // The member's password and session epoch, and the current session carried to the new epoch.
+  "auth/change-password": { UpdateItem: [only(P.org, ["passwordHash", "sessionEpoch"]), P.session, only(P.passwordChangeCounter, COUNTER)] },
+  "auth/end-other-sessions": { UpdateItem: [only(P.org, ["sessionEpoch"]), P.session] },
+  "auth/update-me": { UpdateItem: [only(P.org, ["name"])] },
   "team/create-invite": { PutItem: [P.invite] },
   // Role changes and removals carry the member's role onto their API keys.
   "team/update-member": { UpdateItem: [only(P.org, ["role"]), only(P.apiKey, ["creatorRole"])] },

@@ -24,13 +24,13 @@ import {
   type Organization,
   putEmailToken,
   putInvite,
-  putSession,
   removeMember,
   updateMemberRole,
   useVerificationToken,
 } from "./store/accounts";
 import { creatorRoleUpdates, keysCreatedBy, settleCreatorRole } from "./store/api-keys";
 import { incrementCounter } from "./store/counters";
+import { putSessionIfCurrent } from "./store/credentials";
 import { keys } from "./store/keys";
 import { queryPage } from "./store/pagination";
 
@@ -45,11 +45,13 @@ export interface AuthResult {
 /** Failed logins allowed per window before 429 (docs/api.md, "Login throttling"). */
 export const LOGIN_THROTTLE = { windowSeconds: 15 * 60, perEmail: 10, perIp: 50 } as const;
 
-function newSession(member: Pick<Member, "userId" | "orgId">) {
+/** A new session of `member`, of its current session epoch (lib/store/credentials.ts); only these fields are stored. */
+function newSession(member: Pick<Member, "userId" | "orgId" | "sessionEpoch">) {
   const token = newToken("session");
   const createdAt = nowIso();
   const expiresAt = new Date(Date.now() + loadConfig().SESSION_TTL_HOURS * 3600_000).toISOString();
-  return { token, tokenHash: sha256Hex(token), session: { ...member, createdAt, expiresAt } };
+  const session = { userId: member.userId, orgId: member.orgId, epoch: member.sessionEpoch ?? 0, createdAt, expiresAt };
+  return { token, tokenHash: sha256Hex(token), session };
 }
 
 const authResult = (token: string, expiresAt: string, member: Member, org: Organization): AuthResult => ({
@@ -299,7 +301,9 @@ export async function login(input: { email: string; password: string; sourceIp: 
   const org = asOrganization(orgItem);
   if (!member || !org || !(await verifyPassword(input.password, member.passwordHash))) throw invalidCredentials();
   const { token, tokenHash, session } = newSession(member);
-  await Promise.all([putSession(tokenHash, session), settle()]);
+  // A reset or change that committed since the member was read voids the password just checked.
+  const [stored] = await Promise.all([putSessionIfCurrent(tokenHash, session), settle()]);
+  if (stored === "STALE") throw invalidCredentials();
   return authResult(token, session.expiresAt, member, org);
 }
 

@@ -204,6 +204,8 @@ const SETTINGS = {
   INVITE_TTL_HOURS: withDefault(int({ min: 1 }), 24 * 7),
   /** How long an emailed verification or reclaim link works (docs/accounts.md). */
   EMAIL_LINK_TTL_HOURS: withDefault(int({ min: 1, max: 24 * 7 }), 24),
+  /** How long an emailed password-reset link works: shorter than the others, as it opens the account (docs/accounts.md). */
+  PASSWORD_RESET_TTL_MINUTES: withDefault(int({ min: 5, max: 24 * 60 }), 60),
   /**
    * "true" makes the first account of a deployment its platform admin when PLATFORM_ADMIN_EMAILS
    * is unset (still only once its address is verified). Only the local stack sets it: a deployment

@@ -8,6 +8,8 @@ import type { Permission, Role } from "./permissions";
 export interface SessionPrincipal {
   kind: "session";
   tokenHash: string;
+  /** The member's session generation this session belongs to (lib/store/credentials.ts). */
+  sessionEpoch: number;
   userId: string;
   orgId: string;
   email: string;

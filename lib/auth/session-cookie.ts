@@ -39,14 +39,33 @@ export function clearedSessionCookie(): string {
   return `${secure ? SECURE_COOKIE : PLAIN_COOKIE}=; Path=/; Max-Age=0; HttpOnly; ${secure ? "Secure; " : ""}SameSite=Strict`;
 }
 
-/** The session token in the request's cookies (payload 2.0 `cookies`, each `name=value`), if any. */
-export function sessionFromCookies(cookies: readonly string[] | undefined): string | undefined {
-  for (const cookie of cookies ?? []) {
+/**
+ * The one cookie name this deployment sets and reads: `__Host-inlet_session` wherever the scheme
+ * is secure, `inlet_session` only on plain http (not localhost). Over https the unprefixed name
+ * is not ours: a sibling subdomain of a custom domain, or a first visit over plain http, can plant
+ * it (a cookie without the prefix may carry `Domain=` and need not be `Secure`), and browsers
+ * send the cookie with the longer path first, so reading it would sign the victim into the
+ * planter's account. It is ignored, not refused: refusing would let whoever planted it lock the
+ * victim out (docs/api.md, "Sessions in a cookie").
+ */
+export const sessionCookieName = (baseUrl = loadConfig().BASE_URL) => (secureScheme(baseUrl) ? SECURE_COOKIE : PLAIN_COOKIE);
+
+/**
+ * The session token in the request's cookies (payload 2.0 `cookies`, each `name=value`), if any.
+ * More than one cookie of the session's name is 401 SESSION_COOKIE_AMBIGUOUS, never resolved by
+ * their order: a browser holds one `__Host-` cookie of a name per host, so a second one was
+ * planted or forged, and which of them is the person's own cannot be told.
+ */
+export function sessionFromCookies(cookies: readonly string[] | undefined, baseUrl?: string): string | undefined {
+  const name = sessionCookieName(baseUrl);
+  const values = (cookies ?? []).flatMap((cookie) => {
     const eq = cookie.indexOf("=");
-    const name = cookie.slice(0, eq).trim();
-    if (name === SECURE_COOKIE || name === PLAIN_COOKIE) return cookie.slice(eq + 1).trim() || undefined;
+    return eq >= 0 && cookie.slice(0, eq).trim() === name ? [cookie.slice(eq + 1).trim()] : [];
+  });
+  if (values.length > 1) {
+    throw new AppError("SESSION_COOKIE_AMBIGUOUS", `The request carries ${values.length} ${name} cookies; sign in again`);
   }
-  return undefined;
+  return values[0] || undefined;
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);

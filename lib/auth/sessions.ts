@@ -7,6 +7,11 @@ import { rolePermissions } from "./permissions";
 import type { SessionPrincipal } from "./principal";
 
 export const unauthorized = () => new AppError("UNAUTHORIZED", "A valid bearer token is required");
+export const sessionEnded = () =>
+  new AppError(
+    "SESSION_ENDED",
+    "The session was ended (a password change or reset, or a sign-out everywhere else); log in again",
+  );
 
 export function bearerToken(authorization: string | undefined): string {
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization ?? "");
@@ -30,7 +35,8 @@ export function isPlatformAdmin(member: Pick<Member, "email" | "platformAdmin" |
 /**
  * Session lookup: the session by token hash, then its member and organization in one batch
  * (two sequential round trips). The member is read on every request, so a removed member or a
- * changed role takes effect at once.
+ * changed role takes effect at once, and so does the end of the member's other sessions: a
+ * session is valid only while its epoch is the member's (docs/accounts.md, "Ending sessions").
  */
 export async function resolveSession(token: string): Promise<SessionPrincipal> {
   const tokenHash = sha256Hex(token);
@@ -44,9 +50,12 @@ export async function resolveSession(token: string): Promise<SessionPrincipal> {
   const member = asMember(memberItem);
   const org = asOrganization(orgItem);
   if (!member || !org) throw unauthorized();
+  const sessionEpoch = member.sessionEpoch ?? 0;
+  if ((session.epoch ?? 0) !== sessionEpoch) throw sessionEnded();
   return {
     kind: "session",
     tokenHash,
+    sessionEpoch,
     userId: member.userId,
     orgId: org.id,
     email: member.email,

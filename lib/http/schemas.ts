@@ -9,6 +9,8 @@ import * as z from "../validation";
 
 export const email = z.email().check(z.maxLength(254));
 export const name = z.string().check(z.trim(), z.minLength(1), z.maxLength(255));
+/** A password being chosen (signup's rule): 10 to 200 characters. */
+export const newPassword = z.string().check(z.minLength(10), z.maxLength(200));
 export const plan = z.enum(PLANS);
 
 /** A bare host name such as `example.com` (no scheme, port or path), stored lower-cased. */

@@ -96,7 +96,7 @@ export function errorCodes(entry: DocumentedRoute, description: RouteDescription
   if (entry.auth !== "public") {
     // Any token may be sent to any authenticated route: a session (expired), an API key (its own
     // failures, its plan, its rate limit, counted whatever the answer) or the cookie (CSRF).
-    codes.add("UNAUTHORIZED").add("SESSION_EXPIRED");
+    codes.add("UNAUTHORIZED").add("SESSION_EXPIRED").add("SESSION_ENDED").add("SESSION_COOKIE_AMBIGUOUS");
     for (const code of API_KEY_FAILURES) codes.add(code);
     if (!SAFE_METHODS.has(method)) codes.add("CSRF_ORIGIN_MISMATCH");
     if (entry.auth === "session") codes.add("SESSION_REQUIRED");

@@ -84,6 +84,20 @@ export const OPERATIONS: Record<string, OperationExtras> = {
     summary: "Send a link that reclaims an address an unverified account holds",
     errors: ["RATE_LIMITED"],
   },
+  "POST /api/v1/auth/password-reset": {
+    summary: "Send a password-reset link (the answer is the same whether or not an account uses the address)",
+    errors: ["RATE_LIMITED"],
+  },
+  "POST /api/v1/auth/password-reset/confirm": {
+    summary: "Set a new password with the emailed token: every session ends, the address counts as verified",
+    errors: ["EMAIL_LINK_INVALID", "EMAIL_LINK_EXPIRED"],
+  },
+  "PUT /api/v1/auth/password": {
+    summary: "Change the password (the current one required); every other session ends",
+    errors: ["CURRENT_PASSWORD_INVALID"],
+  },
+  "POST /api/v1/auth/logout/others": { summary: "Sign out everywhere else: end every session of the account but this one" },
+  "PUT /api/v1/auth/me": { summary: "Change the signed-in person's display name" },
 
   "GET /api/v1/team": { summary: "List the organization's members", errors: CURSOR },
   "POST /api/v1/team/invites": { summary: "Invite a member" },

@@ -217,6 +217,8 @@ const endpoint = z.strictObject({
 
 // lib/api-keys.ts apiKeyView, createApiKey
 const permission = z.enum(PERMISSIONS);
+// lib/accounts.ts me (PUT /auth/me answers what GET /auth/me does)
+const meView = z.strictObject({ user, organization, role, permissions: z.array(permission), platformAdmin: z.boolean() });
 const apiKey = z.strictObject({
   id,
   name: z.string(),
@@ -337,6 +339,11 @@ export const SUCCESS_BODIES: Record<string, z.ZodMiniType> = {
   "POST /api/v1/auth/verify-email": envelope(z.strictObject({ email: z.string(), emailVerified: z.literal(true) })),
   "POST /api/v1/auth/verify-email/resend": envelope(z.strictObject({ email: z.string(), sent: z.boolean() })),
   "POST /api/v1/auth/reclaim-email": envelope(z.strictObject({ email: z.string() })),
+  "POST /api/v1/auth/password-reset": envelope(z.strictObject({ email: z.string() })),
+  "POST /api/v1/auth/password-reset/confirm": envelope(z.strictObject({ email: z.string() })),
+  "PUT /api/v1/auth/password": envelope(message),
+  "POST /api/v1/auth/logout/others": envelope(message),
+  "PUT /api/v1/auth/me": envelope(meView),
 
   "GET /api/v1/team": envelope(z.strictObject({ members: z.array(member), nextCursor })),
   "POST /api/v1/team/invites": envelope(

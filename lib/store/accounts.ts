@@ -32,12 +32,20 @@ export interface Member {
   platformAdmin?: boolean;
   /** When the member proved the address (an emailed link); absent while unverified. */
   emailVerifiedAt?: string;
+  /**
+   * The generation of the member's sessions (absent: 0). A session is valid only while its own
+   * `epoch` equals it, so a password change, a reset or "sign out everywhere else" ends every
+   * other session with one write here (lib/store/credentials.ts, docs/accounts.md).
+   */
+  sessionEpoch?: number;
   createdAt: string;
 }
 
 export interface Session {
   userId: string;
   orgId: string;
+  /** The member's sessionEpoch when the session was made (absent: 0). */
+  epoch?: number;
   createdAt: string;
   expiresAt: string;
 }

@@ -242,7 +242,7 @@ test("Account: verification resent, the organization renamed (an empty name refu
   await expect(page.getByRole("banner")).toContainText("Acme Leads");
   expect((await me(request, account)).organization.name).toBe("Acme Leads");
 
-  await main.getByRole("button", { name: "Sign out" }).click();
+  await main.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/sign-in$/);
   const after = await page.request.get("/api/v1/auth/me");
   expect(after.status()).toBe(401);

@@ -1,10 +1,7 @@
-import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { db, tableName } from "../../lib/aws/dynamodb";
-import { sha256Hex } from "../../lib/ids";
-import { keys } from "../../lib/store/keys";
 import { emailsTo } from "../pipeline/support/emails";
 import { api, emailedLinkToken, signupOwner, uniqueEmail } from "../support/api";
 import { CLAIMABLE_ADMIN_EMAILS, TEST_PASSWORD } from "../support/constants";
+import { expireEmailLink } from "../support/email-links";
 
 /** Issue 14, part 2: an address belongs to whoever proves it (docs/accounts.md). */
 
@@ -49,15 +46,7 @@ describe("the verification email", () => {
   test("an expired link is 410 EMAIL_LINK_EXPIRED and verifies nothing; a resent one works", async () => {
     const owner = await signupOwner("expired");
     const token = await emailedLinkToken(owner.email);
-    // Age the stored link past its expiry (24 hours by default).
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.emailToken(sha256Hex(token)),
-        UpdateExpression: "SET expiresAt = :past",
-        ExpressionAttributeValues: { ":past": new Date(Date.now() - 1000).toISOString() },
-      }),
-    );
+    await expireEmailLink(token);
     const res = await verify(token);
     expect([res.status, res.body.error.code]).toEqual([410, "EMAIL_LINK_EXPIRED"]);
     expect((await me(owner.token)).user.emailVerified).toBe(false);

@@ -117,3 +117,59 @@ describe("the cookie as a session", () => {
     expect(after.status).toBe(401);
   });
 });
+
+/**
+ * Issue 23, section 2: only our own cookie is a session. The reproduction, with curl: a request
+ * carrying `inlet_session=<token A>` before `__Host-inlet_session=<token B>` acted as account A,
+ * so an attacker who planted the unprefixed cookie (from a sibling subdomain, or over plain
+ * http) had the victim work inside the attacker's organization. Sent with node:http, so the
+ * Cookie header is exactly this one.
+ */
+describe("only our own cookie is a session", () => {
+  const exact = (method: string, path: string, cookie: string, body?: unknown) =>
+    api(method, path, { headers: { cookie, origin: origin() }, exactHeaders: true, ...(body ? { body } : {}) });
+
+  async function attackerAndVictim() {
+    const attacker = await signupOwner("planter");
+    const victim = await signupOwner("victim");
+    const { cookie } = await cookieLogin(victim.email);
+    return { attacker, victim, victimToken: cookie.slice(cookie.indexOf("=") + 1) };
+  }
+
+  const siteNames = async (token: string) =>
+    (await api("GET", "/api/v1/sites", { token })).body.data.sites.map((s: { name: string }) => s.name);
+
+  test("the reproduction's header acts as the victim's own __Host- cookie: the planted one is not read", async () => {
+    const { attacker, victim, victimToken } = await attackerAndVictim();
+    const header = `inlet_session=${attacker.token}; __Host-inlet_session=${victimToken}`;
+    const me = await exact("GET", "/api/v1/auth/me", header);
+    expect([me.status, me.body.data.user.email]).toEqual([200, victim.email]);
+    const created = await exact("POST", "/api/v1/sites", header, { name: "Victim's work" });
+    expect(created.status).toBe(201);
+    expect(await siteNames(victim.token)).toEqual(["Victim's work"]);
+    expect(await siteNames(attacker.token)).toEqual([]);
+  });
+
+  test("the unprefixed cookie alone is no session where the service sets the __Host- one", async () => {
+    const { attacker } = await attackerAndVictim();
+    const res = await exact("GET", "/api/v1/auth/me", `inlet_session=${attacker.token}`);
+    expect([res.status, res.body.error.code]).toEqual([401, "UNAUTHORIZED"]);
+  });
+
+  test("two session cookies are 401 SESSION_COOKIE_AMBIGUOUS in either order, and nothing is written", async () => {
+    const { attacker, victim, victimToken } = await attackerAndVictim();
+    const orders = [
+      `__Host-inlet_session=${attacker.token}; __Host-inlet_session=${victimToken}`,
+      `__Host-inlet_session=${victimToken}; __Host-inlet_session=${attacker.token}`,
+      `inlet_session=${attacker.token}; __Host-inlet_session=${attacker.token}; __Host-inlet_session=${victimToken}`,
+    ];
+    for (const header of orders) {
+      const me = await exact("GET", "/api/v1/auth/me", header);
+      expect([me.status, me.body.error.code]).toEqual([401, "SESSION_COOKIE_AMBIGUOUS"]);
+      const write = await exact("POST", "/api/v1/sites", header, { name: "Ambiguous" });
+      expect([write.status, write.body.error.code]).toEqual([401, "SESSION_COOKIE_AMBIGUOUS"]);
+    }
+    expect(await siteNames(victim.token)).toEqual([]);
+    expect(await siteNames(attacker.token)).toEqual([]);
+  });
+});

@@ -65,6 +65,7 @@ describe("parseConfig", () => {
       NOTIFY_FROM: "Inlet <notifications@inlet.localhost>",
       DEFAULT_PLAN: "free",
       EMAIL_LINK_TTL_HOURS: 24,
+      PASSWORD_RESET_TTL_MINUTES: 60,
       FIRST_ACCOUNT_ADMIN: "false",
       PLATFORM_ADMIN_EMAILS: [],
       SIGNUP_MODE: "open",

@@ -82,6 +82,17 @@ const verifyRoute = createRoute({
   path: "/verify-email",
   component: lazyRouteComponent(() => import("./features/auth/email-links"), "VerifyEmail"),
 });
+/** A forgotten password: ask for the link, then choose a new one from it (`/reset-password#token=…`). */
+const forgotPasswordRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/forgot-password",
+  component: lazyRouteComponent(() => import("./features/auth/reset-password"), "ForgotPassword"),
+});
+const resetPasswordRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/reset-password",
+  component: lazyRouteComponent(() => import("./features/auth/reset-password"), "ResetPassword"),
+});
 
 /** Every page behind it needs a session; without one, sign-in first and then back here. */
 const appRoute = createRoute({
@@ -232,6 +243,8 @@ const routeTree = rootRoute.addChildren([
   signUpRoute,
   inviteRoute,
   verifyRoute,
+  forgotPasswordRoute,
+  resetPasswordRoute,
   appRoute.addChildren([
     homeRoute,
     siteRoute.addChildren([siteOverviewRoute, sourcesRoute, siteFormsRoute, siteSettingsRoute]),

@@ -7,7 +7,7 @@ import { type Account, apiAs, expect, PASSWORD } from "./fixtures";
 type Plan = "free" | "pro" | "agency" | "enterprise";
 
 /** The SES emulator of the stack Playwright started (its description in the data folder). */
-function sesEndpoint(): string {
+export function sesEndpoint(): string {
   const dir = process.env.E2E_DATA_DIR;
   if (!dir) throw new Error("E2E_DATA_DIR is not set: playwright.config.ts sets it");
   return (JSON.parse(readFileSync(stackFile(dir), "utf8")) as LocalStackInfo).sesEndpoint;

@@ -69,7 +69,8 @@ export interface paths {
         };
         /** The signed-in user, organization, role and permissions */
         get: operations["me"];
-        put?: never;
+        /** Change the signed-in person's display name */
+        put: operations["updateMe"];
         post?: never;
         delete?: never;
         options?: never;
@@ -122,6 +123,74 @@ export interface paths {
         put?: never;
         /** Send a link that reclaims an address an unverified account holds */
         post: operations["reclaimEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a password-reset link (the answer is the same whether or not an account uses the address) */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a new password with the emailed token: every session ends, the address counts as verified */
+        post: operations["resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change the password (the current one required); every other session ends */
+        put: operations["changePassword"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/logout/others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign out everywhere else: end every session of the account but this one */
+        post: operations["endOtherSessions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -991,7 +1060,7 @@ export interface components {
             success: false;
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_CURSOR" | "RESTRICTED_PERMISSION" | "INVALID_BODY" | "NO_DATA_FIELDS" | "TOO_MANY_FIELDS" | "FIELD_NAME_TOO_LONG" | "FIELD_VALUE_TOO_LONG" | "INVALID_REDIRECT" | "INVALID_IDEMPOTENCY_KEY" | "CAPTCHA_REQUIRED" | "OUTBOUND_WEBHOOK_URL_NOT_ALLOWED" | "EMAIL_LINK_INVALID" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED" | "WEBHOOK_KEY_REQUIRED" | "WEBHOOK_KEY_INVALID" | "SESSION_REQUIRED" | "ROLE_REQUIRED" | "PLAN_REQUIRED" | "PLATFORM_ADMIN_REQUIRED" | "CSRF_ORIGIN_MISMATCH" | "INSUFFICIENT_PERMISSION" | "SIGNUP_CLOSED" | "API_KEY_LIMIT_REACHED" | "CANNOT_CHANGE_OWNER" | "WEBHOOK_LIMIT_REACHED" | "OUTBOUND_WEBHOOK_LIMIT_REACHED" | "WEBHOOK_DISABLED" | "SITE_INACTIVE" | "CAPTCHA_FAILED" | "NOT_FOUND" | "EMAIL_TAKEN" | "EMAIL_ALREADY_VERIFIED" | "CONFLICT" | "API_KEY_NOT_REVOKED" | "SITE_NOT_EMPTY" | "WEBHOOK_NOT_ARCHIVED" | "WEBHOOK_RESTORE_REQUIRED" | "FORM_NOT_ARCHIVED" | "OUTBOUND_WEBHOOK_DISABLED" | "INVITE_INVALID" | "EMAIL_LINK_EXPIRED" | "WEBHOOK_ARCHIVED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "CAPTCHA_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_CURSOR" | "RESTRICTED_PERMISSION" | "INVALID_BODY" | "NO_DATA_FIELDS" | "TOO_MANY_FIELDS" | "FIELD_NAME_TOO_LONG" | "FIELD_VALUE_TOO_LONG" | "INVALID_REDIRECT" | "INVALID_IDEMPOTENCY_KEY" | "CAPTCHA_REQUIRED" | "OUTBOUND_WEBHOOK_URL_NOT_ALLOWED" | "EMAIL_LINK_INVALID" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED" | "WEBHOOK_KEY_REQUIRED" | "WEBHOOK_KEY_INVALID" | "SESSION_REQUIRED" | "ROLE_REQUIRED" | "PLAN_REQUIRED" | "PLATFORM_ADMIN_REQUIRED" | "CSRF_ORIGIN_MISMATCH" | "CURRENT_PASSWORD_INVALID" | "INSUFFICIENT_PERMISSION" | "SIGNUP_CLOSED" | "API_KEY_LIMIT_REACHED" | "CANNOT_CHANGE_OWNER" | "WEBHOOK_LIMIT_REACHED" | "OUTBOUND_WEBHOOK_LIMIT_REACHED" | "WEBHOOK_DISABLED" | "SITE_INACTIVE" | "CAPTCHA_FAILED" | "NOT_FOUND" | "EMAIL_TAKEN" | "EMAIL_ALREADY_VERIFIED" | "CONFLICT" | "API_KEY_NOT_REVOKED" | "SITE_NOT_EMPTY" | "WEBHOOK_NOT_ARCHIVED" | "WEBHOOK_RESTORE_REQUIRED" | "FORM_NOT_ARCHIVED" | "OUTBOUND_WEBHOOK_DISABLED" | "INVITE_INVALID" | "EMAIL_LINK_EXPIRED" | "WEBHOOK_ARCHIVED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "CAPTCHA_UNAVAILABLE";
                 message: string;
                 details?: {
                     path: string;
@@ -1049,6 +1118,42 @@ export interface components {
             success: true;
             data: {
                 email: string;
+            };
+        };
+        requestPasswordResetResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                email: string;
+            };
+        };
+        resetPasswordResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                email: string;
+            };
+        };
+        changePasswordResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Message"];
+        };
+        endOtherSessionsResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Message"];
+        };
+        updateMeResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                user: components["schemas"]["User"];
+                organization: components["schemas"]["Organization"];
+                /** @enum {string} */
+                role: "owner" | "admin" | "member";
+                permissions: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing")[];
+                platformAdmin: boolean;
             };
         };
         listMembersResponse: {
@@ -1810,7 +1915,7 @@ export interface operations {
                     "application/json": components["schemas"]["logoutResponse"];
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1819,7 +1924,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -1904,7 +2009,7 @@ export interface operations {
                     "application/json": components["schemas"]["meResponse"];
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1913,7 +2018,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -1928,6 +2033,149 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "SESSION_REQUIRED" | "PLAN_REQUIRED";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 65536 bytes */
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["updateMeResponse"];
+                };
+            };
+            /** @description `INVALID_JSON`, `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `CSRF_ORIGIN_MISMATCH`, `SESSION_REQUIRED`, `PLAN_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CSRF_ORIGIN_MISMATCH" | "SESSION_REQUIRED" | "PLAN_REQUIRED";
+                        };
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };
@@ -2111,7 +2359,7 @@ export interface operations {
                     "application/json": components["schemas"]["resendVerificationResponse"];
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2120,7 +2368,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -2317,6 +2565,474 @@ export interface operations {
             };
         };
     };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 65536 bytes */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["requestPasswordResetResponse"];
+                };
+            };
+            /** @description `INVALID_JSON`, `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 65536 bytes */
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["resetPasswordResponse"];
+                };
+            };
+            /** @description `INVALID_JSON`, `VALIDATION_ERROR`, `EMAIL_LINK_INVALID` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR" | "EMAIL_LINK_INVALID";
+                        };
+                    };
+                };
+            };
+            /** @description `EMAIL_LINK_EXPIRED` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "EMAIL_LINK_EXPIRED";
+                        };
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 65536 bytes */
+        requestBody: {
+            content: {
+                "application/json": {
+                    currentPassword: string;
+                    newPassword: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["changePasswordResponse"];
+                };
+            };
+            /** @description `INVALID_JSON`, `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `CSRF_ORIGIN_MISMATCH`, `SESSION_REQUIRED`, `PLAN_REQUIRED`, `CURRENT_PASSWORD_INVALID` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CSRF_ORIGIN_MISMATCH" | "SESSION_REQUIRED" | "PLAN_REQUIRED" | "CURRENT_PASSWORD_INVALID";
+                        };
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    endOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["endOtherSessionsResponse"];
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `CSRF_ORIGIN_MISMATCH`, `SESSION_REQUIRED`, `PLAN_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CSRF_ORIGIN_MISMATCH" | "SESSION_REQUIRED" | "PLAN_REQUIRED";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
     listMembers: {
         parameters: {
             query?: {
@@ -2352,7 +3068,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2361,7 +3077,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -2470,7 +3186,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2479,7 +3195,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -2616,7 +3332,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2625,7 +3341,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -2768,7 +3484,7 @@ export interface operations {
                     "application/json": components["schemas"]["removeMemberResponse"];
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2777,7 +3493,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -2911,7 +3627,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2920,7 +3636,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -3050,7 +3766,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3059,7 +3775,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -3168,7 +3884,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3177,7 +3893,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -3321,7 +4037,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3330,7 +4046,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -3437,7 +4153,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3446,7 +4162,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -3561,7 +4277,7 @@ export interface operations {
                     "application/json": components["schemas"]["getSiteResponse"];
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3570,7 +4286,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -3702,7 +4418,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3711,7 +4427,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -3854,7 +4570,7 @@ export interface operations {
                     "application/json": components["schemas"]["deleteSiteResponse"];
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3863,7 +4579,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -3995,7 +4711,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4004,7 +4720,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -4121,7 +4837,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4130,7 +4846,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -4255,7 +4971,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4264,7 +4980,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -4394,7 +5110,7 @@ export interface operations {
                     "application/json": components["schemas"]["getWebhookResponse"];
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4403,7 +5119,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -4531,7 +5247,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4540,7 +5256,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -4700,7 +5416,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4709,7 +5425,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -4825,7 +5541,7 @@ export interface operations {
                     "application/json": components["schemas"]["rotateWebhookSecretResponse"];
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4834,7 +5550,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -4967,7 +5683,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4976,7 +5692,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -5112,7 +5828,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5121,7 +5837,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -5266,7 +5982,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5275,7 +5991,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -5412,7 +6128,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5421,7 +6137,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -5580,7 +6296,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5589,7 +6305,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -5725,7 +6441,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5734,7 +6450,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -5863,7 +6579,7 @@ export interface operations {
                     "application/json": components["schemas"]["publishFormResponse"];
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5872,7 +6588,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -5987,7 +6703,7 @@ export interface operations {
                     "application/json": components["schemas"]["unpublishFormResponse"];
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5996,7 +6712,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -6132,7 +6848,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6141,7 +6857,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -6285,7 +7001,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6294,7 +7010,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -6395,7 +7111,7 @@ export interface operations {
                     "application/json": components["schemas"]["getSubmissionResponse"];
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6404,7 +7120,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -6526,7 +7242,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6535,7 +7251,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -6664,7 +7380,7 @@ export interface operations {
                     "application/json": components["schemas"]["deleteSubmissionResponse"];
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6673,7 +7389,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -6793,7 +7509,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6802,7 +7518,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -6940,7 +7656,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6949,7 +7665,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -7078,7 +7794,7 @@ export interface operations {
                     "application/json": components["schemas"]["listOutboundWebhooksResponse"];
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7087,7 +7803,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -7210,7 +7926,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7219,7 +7935,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -7372,7 +8088,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7381,7 +8097,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -7511,7 +8227,7 @@ export interface operations {
                     "application/json": components["schemas"]["deleteOutboundWebhookResponse"];
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7520,7 +8236,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -7640,7 +8356,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7649,7 +8365,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -7752,7 +8468,7 @@ export interface operations {
                     "application/json": components["schemas"]["retryOutboundDeliveryResponse"];
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7761,7 +8477,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -7877,7 +8593,7 @@ export interface operations {
                     "application/json": components["schemas"]["testOutboundWebhookResponse"];
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7886,7 +8602,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -8001,7 +8717,7 @@ export interface operations {
                     "application/json": components["schemas"]["listSubmissionDeliveriesResponse"];
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8010,7 +8726,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -8431,7 +9147,7 @@ export interface operations {
                     "application/json": components["schemas"]["listApiKeysResponse"];
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8440,7 +9156,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -8548,7 +9264,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8557,7 +9273,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -8686,7 +9402,7 @@ export interface operations {
                     "application/json": components["schemas"]["getApiKeyResponse"];
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8695,7 +9411,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -8819,7 +9535,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8828,7 +9544,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };
@@ -8973,7 +9689,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8982,7 +9698,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
                         };
                     };
                 };

@@ -8,6 +8,8 @@ import { useToast } from "../../components/ui/toast";
 import { API_KEY_PLANS, type Me, PLAN_NAMES, renameOrganizationRefusal, useMe } from "../auth/access";
 import { meQuery } from "../auth/session";
 import { SignOutButton } from "../auth/sign-out-button";
+import { DisplayName } from "./display-name";
+import { PasswordAndSessions } from "./password";
 import { renameOrganization, resendVerification } from "./queries";
 
 const muted = "text-sm text-slate-600 dark:text-slate-300";
@@ -76,7 +78,10 @@ function RenameOrganization({ me }: { me: Me }) {
   );
 }
 
-/** Settings → Account: the person (email verification, sign out) and their organization (name, plan). */
+/**
+ * Settings → Account: the person (name, email verification, sign out), their password and other
+ * sessions, and their organization (name, plan).
+ */
 export function AccountPage() {
   const me = useMe();
   const cannotRename = renameOrganizationRefusal(me);
@@ -88,9 +93,10 @@ export function AccountPage() {
         <h2 id="you-heading" className="mb-3 text-lg font-semibold">
           You
         </h2>
+        <div className="mb-4">
+          <DisplayName me={me} />
+        </div>
         <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[auto_1fr]">
-          <dt className="font-medium">Name</dt>
-          <dd>{me.user.name}</dd>
           <dt className="font-medium">Email address</dt>
           <dd>{me.user.email}</dd>
           <dt className="font-medium">Verification</dt>
@@ -104,6 +110,7 @@ export function AccountPage() {
           <SignOutButton />
         </div>
       </section>
+      <PasswordAndSessions />
       <section aria-labelledby="org-heading" className={card}>
         <h2 id="org-heading" className="mb-3 text-lg font-semibold">
           Organization

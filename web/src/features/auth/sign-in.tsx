@@ -49,6 +49,9 @@ export function SignIn() {
           {login.isPending ? "Signing in…" : "Sign in"}
         </Button>
         <p className="text-sm">
+          <Link to="/forgot-password">Forgot your password?</Link>
+        </p>
+        <p className="text-sm">
           New to Inlet? <Link to="/sign-up">Create an account</Link>
         </p>
       </form>
