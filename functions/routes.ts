@@ -51,9 +51,13 @@ export const ROUTES = [
   { route: "POST /api/v1/auth/login", handler: "auth/login", ...PUBLIC, ...WRITE },
   { route: "POST /api/v1/auth/logout", handler: "auth/logout", ...SESSION, ...WRITE },
   { route: "GET /api/v1/auth/me", handler: "auth/me", ...SESSION, ...READ },
-  { route: "POST /api/v1/auth/verify-email", handler: "auth/verify-email", ...PUBLIC, ...WRITE },
+  // Confirming a link needs the session of the account it was issued for; it tells the old address of a change.
+  { route: "POST /api/v1/auth/verify-email", handler: "auth/verify-email", ...SESSION, ...WRITE, email: "send" },
   { route: "POST /api/v1/auth/verify-email/resend", handler: "auth/resend-verification", ...SESSION, ...WRITE, email: "send" },
-  { route: "POST /api/v1/auth/reclaim-email", handler: "auth/reclaim-email", ...PUBLIC, ...WRITE, email: "send" },
+  // Every reclaim request is queued alike; the consumer decides and sends (lib/reclaim-request.ts).
+  { route: "POST /api/v1/auth/reclaim-email", handler: "auth/reclaim-email", ...PUBLIC, ...WRITE, queue: "send" },
+  { route: "POST /api/v1/auth/email-links/describe", handler: "auth/describe-email-link", ...PUBLIC, ...READ },
+  { route: "POST /api/v1/auth/change-email", handler: "auth/change-email", ...SESSION, ...WRITE, email: "send" },
 
   { route: "GET /api/v1/team", handler: "team/list-members", ...BEARER, permission: "team.view", ...READ },
   { route: "POST /api/v1/team/invites", handler: "team/create-invite", ...TEAM_ADMIN, permission: "team.invite", ...WRITE },

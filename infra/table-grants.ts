@@ -69,10 +69,14 @@ export const TABLE_WRITES: Record<string, Writes> = {
   "auth/signup": { PutItem: [P.email, P.org, P.session, P.emailLink, P.platform], DeleteItem: [P.invite, P.emailLink], UpdateItem: [P.org] },
   "auth/login": { PutItem: [P.session], UpdateItem: [P.counter] },
   "auth/logout": { DeleteItem: [P.session] },
-  "auth/verify-email": { DeleteItem: [P.emailLink], UpdateItem: [P.org, P.email] },
+  // A verification marks the member and the claim; a change also puts the new claim, releases the
+  // old one, and marks the account it takes an unverified address from.
+  "auth/verify-email": { DeleteItem: [P.emailLink, P.email], UpdateItem: [P.org, P.email], PutItem: [P.email] },
   // Its hourly counter is among the bookkeeping every authenticated function may update.
   "auth/resend-verification": { PutItem: [P.emailLink] },
-  "auth/reclaim-email": { PutItem: [P.emailLink], UpdateItem: [P.counter] },
+  // Only its hourly counter: the link is the consumer's (lib/reclaim-link.ts).
+  "auth/reclaim-email": { UpdateItem: [P.counter] },
+  "auth/change-email": { PutItem: [P.emailLink] },
   "team/create-invite": { PutItem: [P.invite] },
   // Role changes and removals carry the member's role onto their API keys.
   "team/update-member": { UpdateItem: [P.org, P.apiKey] },
@@ -120,8 +124,9 @@ export const TABLE_WRITES: Record<string, Writes> = {
   },
   // The consumer: action claims (released on failure: a fault path), leads, deliveries, releases,
   // and the background purge (submissions, then the form's partition, then the job).
+  // Also the reclaim links of POST /auth/reclaim-email (lib/reclaim-link.ts).
   [QUEUE_CONSUMER.handler]: {
-    PutItem: [P.action, P.delivery],
+    PutItem: [P.action, P.delivery, P.emailLink],
     UpdateItem: [P.action, P.delivery, P.form, P.purge, P.submission],
     DeleteItem: [P.purge, P.release, P.action],
     BatchWriteItem: [P.submission, P.form],

@@ -10,6 +10,8 @@ import * as z from "../validation";
 export const email = z.email().check(z.maxLength(254));
 export const name = z.string().check(z.trim(), z.minLength(1), z.maxLength(255));
 export const plan = z.enum(PLANS);
+/** A token a person pastes or a page reads from a link's fragment (an invite, an emailed link); its format is judged by the route. */
+export const linkToken = z.string().check(z.minLength(1), z.maxLength(200));
 
 /** A bare host name such as `example.com` (no scheme, port or path), stored lower-cased. */
 export const domain = z.pipe(

@@ -332,11 +332,33 @@ export const SUCCESS_BODIES: Record<string, z.ZodMiniType> = {
   "POST /api/v1/auth/login": envelope(authResult),
   "POST /api/v1/auth/logout": envelope(message),
   "GET /api/v1/auth/me": envelope(
-    z.strictObject({ user, organization, role, permissions: z.array(permission), platformAdmin: z.boolean() }),
+    z.strictObject({
+      user: z.extend(user, {
+        emailLost: z.boolean().register(z.globalRegistry, {
+          description: "The address's owner took it back (a reclaim): the account holds no address until it changes it",
+        }),
+      }),
+      organization,
+      role,
+      permissions: z.array(permission),
+      platformAdmin: z.boolean(),
+    }),
   ),
   "POST /api/v1/auth/verify-email": envelope(z.strictObject({ email: z.string(), emailVerified: z.literal(true) })),
   "POST /api/v1/auth/verify-email/resend": envelope(z.strictObject({ email: z.string(), sent: z.boolean() })),
   "POST /api/v1/auth/reclaim-email": envelope(z.strictObject({ email: z.string() })),
+  // lib/email-links.ts describeEmailLink
+  "POST /api/v1/auth/email-links/describe": envelope(
+    z.strictObject({
+      purpose: z.enum(["verify", "change", "reclaim"]),
+      email: z.string(),
+      expiresAt: timestamp,
+      account: z.optional(z.strictObject({ name: z.string() })),
+      organization: z.optional(z.strictObject({ name: z.string() })),
+      invite: z.optional(z.strictObject({ organization: z.strictObject({ name: z.string() }), role })),
+    }),
+  ),
+  "POST /api/v1/auth/change-email": envelope(z.strictObject({ email: z.string(), sent: z.boolean() })),
 
   "GET /api/v1/team": envelope(z.strictObject({ members: z.array(member), nextCursor })),
   "POST /api/v1/team/invites": envelope(
