@@ -82,6 +82,12 @@ const verifyRoute = createRoute({
   path: "/verify-email",
   component: lazyRouteComponent(() => import("./features/auth/email-links"), "VerifyEmail"),
 });
+/** The reclaim link (`/reclaim-email#token=…`), and a verification email's "this was not me". */
+const reclaimRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/reclaim-email",
+  component: lazyRouteComponent(() => import("./features/auth/reclaim-email"), "ReclaimEmail"),
+});
 
 /** Every page behind it needs a session; without one, sign-in first and then back here. */
 const appRoute = createRoute({
@@ -232,6 +238,7 @@ const routeTree = rootRoute.addChildren([
   signUpRoute,
   inviteRoute,
   verifyRoute,
+  reclaimRoute,
   appRoute.addChildren([
     homeRoute,
     siteRoute.addChildren([siteOverviewRoute, sourcesRoute, siteFormsRoute, siteSettingsRoute]),

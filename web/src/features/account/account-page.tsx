@@ -8,6 +8,7 @@ import { useToast } from "../../components/ui/toast";
 import { API_KEY_PLANS, type Me, PLAN_NAMES, renameOrganizationRefusal, useMe } from "../auth/access";
 import { meQuery } from "../auth/session";
 import { SignOutButton } from "../auth/sign-out-button";
+import { EmailAddress } from "./email-address";
 import { renameOrganization, resendVerification } from "./queries";
 
 const muted = "text-sm text-slate-600 dark:text-slate-300";
@@ -23,6 +24,7 @@ function Verification({ me }: { me: Me }) {
     },
   });
   if (me.user.emailVerified) return <p className="text-sm">Verified.</p>;
+  if (me.user.emailLost) return <p className="text-sm">None: the account holds no address until you change it.</p>;
   return (
     <div className="flex flex-col items-start gap-2">
       <p className="text-sm">
@@ -92,7 +94,9 @@ export function AccountPage() {
           <dt className="font-medium">Name</dt>
           <dd>{me.user.name}</dd>
           <dt className="font-medium">Email address</dt>
-          <dd>{me.user.email}</dd>
+          <dd>
+            <EmailAddress me={me} />
+          </dd>
           <dt className="font-medium">Verification</dt>
           <dd>
             <Verification me={me} />

@@ -5,6 +5,7 @@ import { api, apiError, COOKIE_SESSION, unwrap } from "../../api/client";
 import { Button } from "../../components/ui/button";
 import { FormError, submitWith, TextField } from "../../components/ui/field";
 import { AuthLayout } from "./auth-layout";
+import { ReclaimOffer } from "./reclaim-offer";
 
 /** The token of a link whose secret travels in the fragment (`#token=…`), never sent to a server. */
 export function fragmentToken(): string | undefined {
@@ -32,6 +33,7 @@ function SignUpForm({ inviteToken }: { inviteToken?: string | undefined }) {
   return (
     <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
       <FormError message={error?.formMessage} />
+      {error?.code === "EMAIL_TAKEN" && <ReclaimOffer email={form.email} inviteToken={inviteToken} />}
       <TextField
         label="Your name"
         autoComplete="name"
