@@ -1,7 +1,7 @@
-import { TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
-import { cancellationReasons, db, tableName } from "../aws/dynamodb";
+import { tableName } from "../aws/dynamodb";
 import { claimAddress, type EmailToken, type TransactItem } from "./accounts";
 import { keys } from "./keys";
+import { transactOrReasons } from "./transactions";
 
 /**
  * Moves an account to the new address a `change` link proved, in one transaction: the link is
@@ -52,14 +52,9 @@ export async function changeAddress(input: {
       },
     });
   }
-  try {
-    await db().send(new TransactWriteCommand({ TransactItems: items }));
-    return "OK";
-  } catch (error) {
-    const reasons = cancellationReasons(error);
-    if (!reasons) throw error;
-    if (reasons[0] === "ConditionalCheckFailed") return "EMAIL_TAKEN";
-    if (reasons.some((r) => r === "ConditionalCheckFailed")) return "GONE";
-    throw error;
-  }
+  const reasons = await transactOrReasons({ TransactItems: items });
+  if (!reasons) return "OK";
+  if (reasons[0] === "ConditionalCheckFailed") return "EMAIL_TAKEN";
+  if (reasons.some((r) => r === "ConditionalCheckFailed")) return "GONE";
+  throw new Error(`the address change was cancelled: ${reasons.join(", ")}`);
 }

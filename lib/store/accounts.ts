@@ -11,6 +11,7 @@ import type { Plan } from "../config";
 import { fromItem } from "./items";
 import { type Key, keys } from "./keys";
 import type { Role } from "./shapes";
+import { transactOrReasons } from "./transactions";
 
 export interface Organization {
   id: string;
@@ -171,18 +172,13 @@ export async function createAccount(input: {
   });
   if (reclaim) items.push(consumed(keys.emailToken(reclaim.tokenHash)));
   const inviteAt = input.inviteHash ? items.push(consumed(keys.invite(input.inviteHash))) - 1 : -1;
-  try {
-    await db().send(new TransactWriteCommand({ TransactItems: items }));
-    return "OK";
-  } catch (error) {
-    const reasons = cancellationReasons(error);
-    if (!reasons) throw error;
-    if (reasons[0] === "ConditionalCheckFailed") return "EMAIL_TAKEN";
-    if (inviteAt >= 0 && reasons[inviteAt] === "ConditionalCheckFailed") return "INVITE_INVALID";
-    // The link was used meanwhile, or the holder changed its address or left since it was read.
-    if (reclaim && reasons.some((r) => r === "ConditionalCheckFailed")) return "RECLAIM_INVALID";
-    throw error;
-  }
+  const reasons = await transactOrReasons({ TransactItems: items });
+  if (!reasons) return "OK";
+  if (reasons[0] === "ConditionalCheckFailed") return "EMAIL_TAKEN";
+  if (inviteAt >= 0 && reasons[inviteAt] === "ConditionalCheckFailed") return "INVITE_INVALID";
+  // The link was used meanwhile, or the holder changed its address or left since it was read.
+  if (reclaim && reasons.some((r) => r === "ConditionalCheckFailed")) return "RECLAIM_INVALID";
+  throw new Error(`the signup was cancelled: ${reasons.join(", ")}`);
 }
 
 /**
