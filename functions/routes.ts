@@ -51,15 +51,19 @@ export const ROUTES = [
   { route: "POST /api/v1/auth/login", handler: "auth/login", ...PUBLIC, ...WRITE },
   { route: "POST /api/v1/auth/logout", handler: "auth/logout", ...SESSION, ...WRITE },
   { route: "GET /api/v1/auth/me", handler: "auth/me", ...SESSION, ...READ },
-  { route: "POST /api/v1/auth/verify-email", handler: "auth/verify-email", ...PUBLIC, ...WRITE },
+  // Confirming a link needs the session of the account it was issued for; it tells the old address of a change.
+  { route: "POST /api/v1/auth/verify-email", handler: "auth/verify-email", ...SESSION, ...WRITE, email: "send" },
   { route: "POST /api/v1/auth/verify-email/resend", handler: "auth/resend-verification", ...SESSION, ...WRITE, email: "send" },
-  { route: "POST /api/v1/auth/reclaim-email", handler: "auth/reclaim-email", ...PUBLIC, ...WRITE, email: "send" },
   // A forgotten password, a change while signed in, the other sessions, the display name (docs/accounts.md).
   { route: "POST /api/v1/auth/password-reset", handler: "auth/request-password-reset", ...PUBLIC, ...WRITE, email: "send" },
   { route: "POST /api/v1/auth/password-reset/confirm", handler: "auth/reset-password", ...PUBLIC, ...WRITE },
   { route: "PUT /api/v1/auth/password", handler: "auth/change-password", ...SESSION, ...WRITE, email: "send" },
   { route: "POST /api/v1/auth/logout/others", handler: "auth/end-other-sessions", ...SESSION, ...WRITE },
   { route: "PUT /api/v1/auth/me", handler: "auth/update-me", ...SESSION, ...WRITE },
+  // Every reclaim request is queued alike; the consumer decides and sends (lib/reclaim-request.ts).
+  { route: "POST /api/v1/auth/reclaim-email", handler: "auth/reclaim-email", ...PUBLIC, ...WRITE, queue: "send" },
+  { route: "POST /api/v1/auth/email-links/describe", handler: "auth/describe-email-link", ...PUBLIC, ...READ },
+  { route: "POST /api/v1/auth/change-email", handler: "auth/change-email", ...SESSION, ...WRITE, email: "send" },
 
   { route: "GET /api/v1/team", handler: "team/list-members", ...BEARER, permission: "team.view", ...READ },
   { route: "POST /api/v1/team/invites", handler: "team/create-invite", ...TEAM_ADMIN, permission: "team.invite", ...WRITE },

@@ -99,6 +99,8 @@ export const P = {
   passwordResetCounter: counters("password-reset"),
   passwordResetIpCounter: counters("password-reset-ip"),
   passwordChangeCounter: counters("password-change"),
+  changeEmailCounter: counters("change-email"),
+  changeEmailAccountCounter: counters("change-email-account"),
   spamIpCounter: counters("spam-ip"),
   apiKeyCounter: counters(API_KEY_COUNTER_SCOPE),
 };
@@ -120,14 +122,19 @@ export const BY_ATTRIBUTE = [P.org, P.email, P.apiKey, prefix(keys.counter("s", 
 // biome-ignore format: one function per line reads as a table
 export const TABLE_WRITES: Record<string, Writes> = {
   // Signup: the account's items, the verification link, the invite or reclaim link it consumes.
-  // The first-account rule's claim is granted apart (FIRST_ACCOUNT_WRITES).
-  "auth/signup": { PutItem: [only(P.email, EMAIL_CLAIM_ITEM), only(P.org, ORGANIZATION_ITEM), only(P.org, MEMBER_ITEM), P.session, P.emailLink], DeleteItem: [P.invite, P.emailLink] },
+  // The first-account rule's claim is granted apart (FIRST_ACCOUNT_WRITES). A reclaim marks the
+  // unverified account it takes the address from (its condition reads that account's address).
+  "auth/signup": { PutItem: [only(P.email, EMAIL_CLAIM_ITEM), only(P.org, ORGANIZATION_ITEM), only(P.org, MEMBER_ITEM), P.session, P.emailLink], DeleteItem: [P.invite, P.emailLink], UpdateItem: [only(P.org, ["emailLostAt", "email"])] },
   "auth/login": { PutItem: [P.session], UpdateItem: [only(P.loginEmailCounter, COUNTER), only(P.loginIpCounter, COUNTER)] },
   "auth/logout": { DeleteItem: [P.session] },
-  // Its conditions read the member's address and the claim's holder, so IAM counts them as named.
-  "auth/verify-email": { DeleteItem: [P.emailLink], UpdateItem: [only(P.org, ["emailVerifiedAt", "email"]), only(P.email, ["verifiedAt", "userId"])] },
+  // A verification marks the member and the claim (its conditions read the member's address and
+  // the claim's holder, so IAM counts them as named); an address change also puts the new claim
+  // (taking it from an unverified holder, who is marked), releases the old one, and moves the member.
+  "auth/verify-email": { DeleteItem: [P.emailLink, P.email], UpdateItem: [only(P.org, ["emailVerifiedAt", "email", "emailLostAt"]), only(P.email, ["verifiedAt", "userId"])], PutItem: [only(P.email, EMAIL_CLAIM_ITEM)] },
   "auth/resend-verification": { PutItem: [P.emailLink], UpdateItem: [only(P.verifyEmailCounter, COUNTER)] },
-  "auth/reclaim-email": { PutItem: [P.emailLink], UpdateItem: [only(P.reclaimEmailCounter, COUNTER)] },
+  // Only its hourly counter: the link is the consumer's (lib/reclaim-link.ts).
+  "auth/reclaim-email": { UpdateItem: [only(P.reclaimEmailCounter, COUNTER)] },
+  "auth/change-email": { PutItem: [P.emailLink], UpdateItem: [only(P.changeEmailCounter, COUNTER), only(P.changeEmailAccountCounter, COUNTER)] },
   // The reset link (also for an address without an account: the same work either way) and its counters.
   "auth/request-password-reset": { PutItem: [P.emailLink], UpdateItem: [only(P.passwordResetCounter, COUNTER), only(P.passwordResetIpCounter, COUNTER)] },
   // The link consumed; the member's password, session epoch and verification (its condition reads
@@ -196,9 +203,10 @@ export const TABLE_WRITES: Record<string, Writes> = {
   },
   // The consumer: action claims (released on failure: a fault path), leads, deliveries, releases,
   // an endpoint's failing state and its disabling on a 410, and the background purge
-  // (submissions, then the form's partition, then the job).
+  // (submissions, then the form's partition, then the job); the reclaim links of
+  // POST /auth/reclaim-email (lib/reclaim-link.ts).
   [QUEUE_CONSUMER.handler]: {
-    PutItem: [P.action, P.delivery],
+    PutItem: [P.action, P.delivery, P.emailLink],
     UpdateItem: [
       P.action,
       P.delivery,

@@ -1,24 +1,23 @@
 import { decoyHash, hashPassword, verifyPassword } from "./auth/passwords";
 import type { Role } from "./auth/permissions";
 import type { SessionPrincipal } from "./auth/principal";
-import { newToken, tokenKind } from "./auth/tokens";
-import { sendEmail } from "./aws/ses";
+import { newToken } from "./auth/tokens";
+import { type EmailMessage, sendEmail } from "./aws/ses";
 import { firstAccountRule, loadConfig, type Plan } from "./config";
+import { checkedInvite, emailLink, linkInvalid, newEmailLink, throttleEmailLinks } from "./email-links";
 import { AppError } from "./errors";
 import { newId, nowIso, sha256Hex } from "./ids";
 import { describeError, log } from "./log";
 import * as metrics from "./metrics/record";
-import { type AccountEmailKind, accountEmail } from "./notifications/account-email";
+import { type AccountEmailAbout, type AccountEmailKind, accountEmail } from "./notifications/account-email";
 import {
   asEmailClaim,
-  asEmailToken,
   asInvite,
   asMember,
   asOrganization,
   claimFirstPlatformAdmin,
   createAccount,
   deleteSession,
-  type EmailToken,
   getItems,
   type Member,
   type Organization,
@@ -26,7 +25,6 @@ import {
   putInvite,
   removeMember,
   updateMemberRole,
-  useVerificationToken,
 } from "./store/accounts";
 import { creatorRoleUpdates, keysCreatedBy, settleCreatorRole } from "./store/api-keys";
 import { incrementCounter } from "./store/counters";
@@ -62,32 +60,24 @@ const authResult = (token: string, expiresAt: string, member: Member, org: Organ
   role: member.role,
 });
 
-/** A new emailed link: the token (for the email only) and its item (stored under the token's hash). */
-function newEmailLink(purpose: EmailToken["purpose"], holder: { userId: string; orgId: string; email: string }, now: string) {
-  const token = newToken("emailLink");
-  const expiresAt = new Date(Date.parse(now) + loadConfig().EMAIL_LINK_TTL_HOURS * 3600_000).toISOString();
-  return {
-    token,
-    tokenHash: sha256Hex(token),
-    item: {
-      purpose,
-      email: holder.email,
-      userId: holder.userId,
-      orgId: holder.orgId,
-      createdAt: now,
-      expiresAt,
-    } satisfies EmailToken,
-  };
-}
-
 /**
  * Sends an account email through SES. A failure is logged and not raised: the account exists
  * and works unverified, and `POST /auth/verify-email/resend` sends another link.
  */
-async function sendAccountEmail(kind: AccountEmailKind, to: string, token: string): Promise<boolean> {
+export async function sendAccountEmail(
+  kind: AccountEmailKind,
+  to: string,
+  token: string,
+  about: AccountEmailAbout = {},
+): Promise<boolean> {
   const config = loadConfig();
+  return sendLogged(kind, accountEmail(kind, to, token, config.BASE_URL, config.EMAIL_LINK_TTL_HOURS, about));
+}
+
+/** Sends `message`; a failure is logged (with `kind`, never the message) and answered as false. */
+export async function sendLogged(kind: string, message: EmailMessage): Promise<boolean> {
   try {
-    await sendEmail(accountEmail(kind, to, token, config.BASE_URL, config.EMAIL_LINK_TTL_HOURS));
+    await sendEmail(message);
     return true;
   } catch (error) {
     log.warn("account email not sent", { kind, ...describeError(error) });
@@ -119,29 +109,35 @@ export async function signup(input: {
   const now = nowIso();
   let org: Organization;
   let role: Role;
-  let inviteHash: string | undefined;
   let isNewOrg = false;
   const reclaim = input.reclaimToken ? await reclaimFor(input.reclaimToken, email) : undefined;
+  // A reclaim asked from an invite joins that invite's organization unless told otherwise.
+  const inviteHash = input.inviteToken
+    ? sha256Hex(input.inviteToken)
+    : input.organizationName === undefined
+      ? reclaim?.token.invite?.hash
+      : undefined;
 
-  if (input.inviteToken) {
-    inviteHash = sha256Hex(input.inviteToken);
+  if (inviteHash) {
     const [inviteItem] = await getItems([keys.invite(inviteHash)]);
-    const invite = asInvite(inviteItem);
-    if (!invite || Date.parse(invite.expiresAt) <= Date.now() || invite.email !== email) {
-      throw new AppError("INVITE_INVALID", "The invite is unknown, used, expired or for another email");
-    }
+    const invite = checkedInvite(asInvite(inviteItem), email);
     const [orgItem] = await getItems([keys.organization(invite.orgId)]);
     const found = asOrganization(orgItem);
     if (!found) throw new AppError("INVITE_INVALID", "The inviting organization no longer exists");
     org = found;
     role = invite.role;
   } else {
+    if (input.organizationName === undefined) {
+      const message = "Give organizationName to create an organization, or inviteToken to join one";
+      throw new AppError("VALIDATION_ERROR", message, [{ path: "organizationName", message }]);
+    }
+    // A reclaim proves an address, not an admission: without an invite it is signup as any other.
     if (config.SIGNUP_MODE === "invite-only") {
       throw new AppError("SIGNUP_CLOSED", "Signup is by invitation only on this deployment");
     }
     org = {
       id: newId("organization"),
-      name: input.organizationName ?? "",
+      name: input.organizationName,
       plan: config.DEFAULT_PLAN,
       createdAt: now,
       updatedAt: now,
@@ -157,12 +153,13 @@ export async function signup(input: {
     name: input.name,
     role,
     passwordHash: await hashPassword(input.password, config.PASSWORD_HASH_COST),
-    // A reclaim link came to this address: using it proves the address.
+    // The link came to this address: using it proves the address.
     ...(reclaim ? { emailVerifiedAt: now } : {}),
     createdAt: now,
   };
   const { token, tokenHash, session } = newSession(member);
-  const verification = reclaim ? undefined : newEmailLink("verify", member, now);
+  const named = { accountName: member.name, organizationName: org.name };
+  const verification = reclaim ? undefined : newEmailLink("verify", member, now, named);
   const outcome = await createAccount({
     member,
     ...(isNewOrg ? { organization: org } : {}),
@@ -177,83 +174,53 @@ export async function signup(input: {
   if (outcome === "INVITE_INVALID") throw new AppError("INVITE_INVALID", "The invite is used or expired");
   if (outcome === "RECLAIM_INVALID") throw linkInvalid();
   await maybeClaimFirstAdmin(member);
-  if (verification) await sendAccountEmail("verify", email, verification.token);
+  if (verification) await sendAccountEmail("verify", email, verification.token, named);
   return authResult(token, session.expiresAt, member, org);
 }
 
-const emailTaken = () =>
+export const emailTaken = () =>
   new AppError(
     "EMAIL_TAKEN",
     "An account with this email already exists. If it is your address and that account never verified it, POST /api/v1/auth/reclaim-email sends you a link to take it back",
   );
-const linkInvalid = () => new AppError("EMAIL_LINK_INVALID", "The link is unknown or was used already");
-const linkExpired = () => new AppError("EMAIL_LINK_EXPIRED", "The link has expired; ask for a new one");
 
-/** Reads an emailed link's item by its token, checked to be of `purpose` and unexpired. */
-async function emailLink(token: string, purpose: EmailToken["purpose"]) {
-  if (tokenKind(token) !== "emailLink") throw linkInvalid();
-  const tokenHash = sha256Hex(token);
-  const [item] = await getItems([keys.emailToken(tokenHash)]);
-  const link = asEmailToken(item);
-  if (!link || link.purpose !== purpose) throw linkInvalid();
-  if (Date.parse(link.expiresAt) <= Date.now()) throw linkExpired();
-  return { tokenHash, token: link };
-}
-
-/** A reclaim link for `email`: the signup then takes the address from the unverified account holding it. */
+/**
+ * A link that came to `email` and lets its reader take the address from the unverified account
+ * holding it: a reclaim link, or that account's own verification link (its email's "this was not
+ * me"). The address's claim is read with it: held by another account since, the link is void;
+ * verified since, it cannot be taken (EMAIL_TAKEN); held by nobody, there is no one to tell.
+ */
 async function reclaimFor(reclaimToken: string, email: string) {
-  const reclaim = await emailLink(reclaimToken, "reclaim");
-  if (reclaim.token.email !== email) throw linkInvalid();
-  return reclaim;
-}
-
-/** `POST /auth/verify-email`: uses a verification link (single use, before it expires). */
-export async function verifyEmail(token: string): Promise<{ email: string; emailVerified: true }> {
-  const link = await emailLink(token, "verify");
-  const outcome = await useVerificationToken(link.tokenHash, link.token, nowIso());
-  // Used meanwhile, or the address was reclaimed or the member removed since the link was sent.
-  if (outcome === "GONE") throw linkInvalid();
-  return { email: link.token.email, emailVerified: true };
-}
-
-/** Links each address may be sent per hour (verification resends, reclaim requests). */
-export const EMAIL_LINK_THROTTLE = { windowSeconds: 3600, perAddress: 5 } as const;
-
-async function throttleEmailLinks(scope: string, email: string): Promise<void> {
-  const { count, resetAt } = await incrementCounter(scope, email, EMAIL_LINK_THROTTLE.windowSeconds);
-  if (count > EMAIL_LINK_THROTTLE.perAddress) {
-    throw new AppError("RATE_LIMITED", "Too many emails to this address; try again later", undefined, {
-      "retry-after": String(Math.max(1, resetAt - Math.floor(Date.now() / 1000))),
-    });
-  }
+  const link = await emailLink(reclaimToken, ["reclaim", "verify"], [keys.email(email)]);
+  if (link.token.email !== email) throw linkInvalid();
+  const claim = asEmailClaim(link.alongside[0]);
+  if (claim && claim.userId !== link.token.userId) throw linkInvalid();
+  if (claim?.verifiedAt) throw emailTaken();
+  return {
+    tokenHash: link.tokenHash,
+    token: link.token,
+    ...(claim ? { holder: { userId: claim.userId, orgId: claim.orgId } } : {}),
+  };
 }
 
 /** `POST /auth/verify-email/resend`: a new verification link to the member's own address. */
 export async function resendVerification(principal: SessionPrincipal): Promise<{ email: string; sent: boolean }> {
   if (principal.emailVerified) throw new AppError("EMAIL_ALREADY_VERIFIED", "This address is verified already");
+  // Only to the address the account holds now: never to one its owner took back.
+  const [claimItem] = await getItems([keys.email(principal.email)]);
+  if (principal.emailLost || asEmailClaim(claimItem)?.userId !== principal.userId) throw emailReclaimed();
   await throttleEmailLinks("verify-email", principal.email);
-  const link = newEmailLink("verify", principal, nowIso());
+  const named = { accountName: principal.name, organizationName: principal.organizationName };
+  const link = newEmailLink("verify", principal, nowIso(), named);
   await putEmailToken(link.tokenHash, link.item);
-  return { email: principal.email, sent: await sendAccountEmail("verify", principal.email, link.token) };
+  return { email: principal.email, sent: await sendAccountEmail("verify", principal.email, link.token, named) };
 }
 
-/**
- * `POST /auth/reclaim-email`: when an unverified account holds `email`, a reclaim link goes to
- * that address. The answer is the same whether or not one was sent, so it tells a stranger
- * nothing about the address beyond what signup's EMAIL_TAKEN already does.
- */
-export async function requestReclaim(input: { email: string }): Promise<{ email: string }> {
-  const email = input.email.toLowerCase();
-  await throttleEmailLinks("reclaim-email", email);
-  const [claimItem] = await getItems([keys.email(email)]);
-  const claim = asEmailClaim(claimItem);
-  if (claim && !claim.verifiedAt) {
-    const link = newEmailLink("reclaim", { ...claim, email }, nowIso());
-    await putEmailToken(link.tokenHash, link.item);
-    await sendAccountEmail("reclaim", email, link.token);
-  }
-  return { email };
-}
+export const emailReclaimed = () =>
+  new AppError(
+    "EMAIL_RECLAIMED",
+    "The owner of this account's address took it back; change the account's address (POST /api/v1/auth/change-email)",
+  );
 
 const invalidCredentials = () => {
   metrics.loginRefused("failed");
@@ -311,7 +278,13 @@ export const logout = (principal: SessionPrincipal) => deleteSession(principal.t
 
 export function me(principal: SessionPrincipal) {
   return {
-    user: { id: principal.userId, email: principal.email, emailVerified: principal.emailVerified, name: principal.name },
+    user: {
+      id: principal.userId,
+      email: principal.email,
+      emailVerified: principal.emailVerified,
+      name: principal.name,
+      emailLost: principal.emailLost,
+    },
     organization: { id: principal.orgId, name: principal.organizationName, plan: principal.plan },
     role: principal.role,
     permissions: [...principal.permissions],

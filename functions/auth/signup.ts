@@ -1,6 +1,6 @@
 import { signup } from "../../lib/accounts";
 import { publicHandler } from "../../lib/http/public-handler";
-import { email, name } from "../../lib/http/schemas";
+import { email, linkToken, name } from "../../lib/http/schemas";
 import { signedIn } from "../../lib/http/session-answer";
 import * as z from "../../lib/validation";
 import { route } from "../routes";
@@ -11,19 +11,22 @@ const body = z
     password: z.string().check(z.minLength(10), z.maxLength(200)),
     name,
     organizationName: z.optional(name),
-    inviteToken: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
-    /** From a reclaim email (POST /auth/reclaim-email): takes the address from an unverified account. */
-    reclaimToken: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+    inviteToken: z.optional(linkToken),
+    /**
+     * From a reclaim email (POST /auth/reclaim-email), or the "this was not me" link of a
+     * verification email: takes the address from the unverified account holding it.
+     */
+    reclaimToken: z.optional(linkToken),
   })
   .check(
-    z.refine((b) => (b.organizationName === undefined) !== (b.inviteToken === undefined), {
+    z.refine((b) => b.organizationName === undefined || b.inviteToken === undefined, {
       message: "Give organizationName to create an organization, or inviteToken to join one (not both)",
       path: ["organizationName"],
     }),
-    // A reclaimed address gets an organization of its own; joining one stays the invite's business.
-    z.refine((b) => b.reclaimToken === undefined || b.inviteToken === undefined, {
-      message: "Give reclaimToken with organizationName, not with inviteToken",
-      path: ["reclaimToken"],
+    // Without a reclaim link, one of them; a reclaim link asked from an invite joins that invite's organization.
+    z.refine((b) => b.reclaimToken !== undefined || b.organizationName !== undefined || b.inviteToken !== undefined, {
+      message: "Give organizationName to create an organization, or inviteToken to join one",
+      path: ["organizationName"],
     }),
   );
 

@@ -30,7 +30,8 @@ Object.assign(process.env, {
 });
 
 const { AppError } = await import("../../lib/errors");
-const { login, signup, verifyEmail } = await import("../../lib/accounts");
+const { login, signup } = await import("../../lib/accounts");
+const { confirmEmailLink } = await import("../../lib/account-address");
 const { changePlan } = await import("../../lib/admin");
 const { createSite, sitesOf } = await import("../../lib/sites");
 const { createForm, listForms } = await import("../../lib/forms");
@@ -46,7 +47,8 @@ try {
   auth = await login({ email: DEMO.email, password: DEMO.password, sourceIp: "127.0.0.1" });
   console.log("The demo account exists already; logged in.");
 }
-// Verify the demo address the way a person would: the link in the email the emulator received.
+// Verify the demo address the way a person would: the link in the email the emulator received,
+// confirmed from the demo account's own session (docs/accounts.md).
 let verification = "already verified";
 if (!auth.user.emailVerified && info.sesEndpoint) {
   const res = await fetch(`${info.sesEndpoint}/store`);
@@ -58,7 +60,7 @@ if (!auth.user.emailVerified && info.sesEndpoint) {
   const token = tokens.at(-1);
   verification = "not verified: no verification email found; POST /api/v1/auth/verify-email/resend sends one";
   if (token) {
-    await verifyEmail(token);
+    await confirmEmailLink(await resolveSession(auth.token), token);
     verification = `verified with the link emailed to it (open ${info.sesEndpoint} to see the email)`;
   }
 }

@@ -15,6 +15,8 @@ export interface SessionPrincipal {
   email: string;
   /** Whether the member proved the address (docs/accounts.md). */
   emailVerified: boolean;
+  /** Whether the address's owner took it back (a reclaim): the account holds no address until it changes it. */
+  emailLost: boolean;
   name: string;
   role: Role;
   plan: Plan;

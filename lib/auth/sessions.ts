@@ -60,6 +60,7 @@ export async function resolveSession(token: string): Promise<SessionPrincipal> {
     orgId: org.id,
     email: member.email,
     emailVerified: member.emailVerifiedAt !== undefined,
+    emailLost: member.emailLostAt !== undefined,
     name: member.name,
     role: member.role,
     plan: org.plan,

@@ -12,6 +12,8 @@ export const name = z.string().check(z.trim(), z.minLength(1), z.maxLength(255))
 /** A password being chosen (signup's rule): 10 to 200 characters. */
 export const newPassword = z.string().check(z.minLength(10), z.maxLength(200));
 export const plan = z.enum(PLANS);
+/** A token a person pastes or a page reads from a link's fragment (an invite, an emailed link); its format is judged by the route. */
+export const linkToken = z.string().check(z.minLength(1), z.maxLength(200));
 
 /** A bare host name such as `example.com` (no scheme, port or path), stored lower-cased. */
 export const domain = z.pipe(

@@ -73,16 +73,28 @@ export const OPERATIONS: Record<string, OperationExtras> = {
   "POST /api/v1/auth/logout": { summary: "Sign out: end the session and clear the session cookie" },
   "GET /api/v1/auth/me": { summary: "The signed-in user, organization, role and permissions" },
   "POST /api/v1/auth/verify-email": {
-    summary: "Verify the address with the emailed token",
-    errors: ["EMAIL_LINK_INVALID", "EMAIL_LINK_EXPIRED"],
+    summary: "Confirm an address with the emailed token, signed in as the account it was sent for",
+    errors: ["EMAIL_LINK_INVALID", "EMAIL_LINK_EXPIRED", "EMAIL_LINK_OTHER_ACCOUNT", "EMAIL_TAKEN"],
+    description:
+      "A verification link confirms the account's address; an address-change link moves the account to the new address. Either only from a session of the account the link was issued for (docs/accounts.md).",
   },
   "POST /api/v1/auth/verify-email/resend": {
     summary: "Send a new verification link",
-    errors: ["EMAIL_ALREADY_VERIFIED", "RATE_LIMITED"],
+    errors: ["EMAIL_ALREADY_VERIFIED", "EMAIL_RECLAIMED", "RATE_LIMITED"],
   },
   "POST /api/v1/auth/reclaim-email": {
     summary: "Send a link that reclaims an address an unverified account holds",
-    errors: ["RATE_LIMITED"],
+    errors: ["INVITE_INVALID", "RATE_LIMITED"],
+    description:
+      "Every answer is the same and does the same work: the request is queued, and the link is sent only when an unverified account holds the address.",
+  },
+  "POST /api/v1/auth/email-links/describe": {
+    summary: "What an emailed link is for (its address, account and organization), without using it",
+    errors: ["EMAIL_LINK_INVALID", "EMAIL_LINK_EXPIRED"],
+  },
+  "POST /api/v1/auth/change-email": {
+    summary: "Change the account's address: a link goes to the new one, which confirms it",
+    errors: ["CURRENT_PASSWORD_INVALID", "EMAIL_TAKEN", "CONFLICT", "RATE_LIMITED"],
   },
   "POST /api/v1/auth/password-reset": {
     summary: "Send a password-reset link (the answer is the same whether or not an account uses the address)",

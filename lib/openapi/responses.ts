@@ -218,7 +218,17 @@ const endpoint = z.strictObject({
 // lib/api-keys.ts apiKeyView, createApiKey
 const permission = z.enum(PERMISSIONS);
 // lib/accounts.ts me (PUT /auth/me answers what GET /auth/me does)
-const meView = z.strictObject({ user, organization, role, permissions: z.array(permission), platformAdmin: z.boolean() });
+const meView = z.strictObject({
+  user: z.extend(user, {
+    emailLost: z.boolean().register(z.globalRegistry, {
+      description: "The address's owner took it back (a reclaim): the account holds no address until it changes it",
+    }),
+  }),
+  organization,
+  role,
+  permissions: z.array(permission),
+  platformAdmin: z.boolean(),
+});
 const apiKey = z.strictObject({
   id,
   name: z.string(),
@@ -333,9 +343,7 @@ export const SUCCESS_BODIES: Record<string, z.ZodMiniType> = {
   "POST /api/v1/auth/signup": envelope(authResult),
   "POST /api/v1/auth/login": envelope(authResult),
   "POST /api/v1/auth/logout": envelope(message),
-  "GET /api/v1/auth/me": envelope(
-    z.strictObject({ user, organization, role, permissions: z.array(permission), platformAdmin: z.boolean() }),
-  ),
+  "GET /api/v1/auth/me": envelope(meView),
   "POST /api/v1/auth/verify-email": envelope(z.strictObject({ email: z.string(), emailVerified: z.literal(true) })),
   "POST /api/v1/auth/verify-email/resend": envelope(z.strictObject({ email: z.string(), sent: z.boolean() })),
   "POST /api/v1/auth/reclaim-email": envelope(z.strictObject({ email: z.string() })),
@@ -344,6 +352,18 @@ export const SUCCESS_BODIES: Record<string, z.ZodMiniType> = {
   "PUT /api/v1/auth/password": envelope(message),
   "POST /api/v1/auth/logout/others": envelope(message),
   "PUT /api/v1/auth/me": envelope(meView),
+  // lib/email-links.ts describeEmailLink
+  "POST /api/v1/auth/email-links/describe": envelope(
+    z.strictObject({
+      purpose: z.enum(["verify", "change", "reclaim"]),
+      email: z.string(),
+      expiresAt: timestamp,
+      account: z.optional(z.strictObject({ name: z.string() })),
+      organization: z.optional(z.strictObject({ name: z.string() })),
+      invite: z.optional(z.strictObject({ organization: z.strictObject({ name: z.string() }), role })),
+    }),
+  ),
+  "POST /api/v1/auth/change-email": envelope(z.strictObject({ email: z.string(), sent: z.boolean() })),
 
   "GET /api/v1/team": envelope(z.strictObject({ members: z.array(member), nextCursor })),
   "POST /api/v1/team/invites": envelope(

@@ -1,6 +1,8 @@
 import { handleDeliveryMessage } from "../outbound/attempts";
 import { deliveryMessageSchema } from "../outbound/messages";
 import { type PurgeJob, PurgeNotDue, runPurgePass } from "../purge";
+import { handleReclaimMessage } from "../reclaim-link";
+import { reclaimMessageSchema } from "../reclaim-request";
 import * as z from "../validation";
 import { type ConsumerHandlers, type RecordHandlers, retryLater } from "./outcome";
 import { handleReleaseRecord, handleSubmissionRecord } from "./process-submission";
@@ -38,5 +40,9 @@ export const RECORD_HANDLERS: RecordHandlers = {
 /** The consumer's registry: stream records by item type, internal messages by kind (lib/outbound/messages.ts). */
 export const CONSUMER_HANDLERS: ConsumerHandlers = {
   records: RECORD_HANDLERS,
-  messages: { delivery: { schema: deliveryMessageSchema, handle: (message) => handleDeliveryMessage(message) } },
+  messages: {
+    delivery: { schema: deliveryMessageSchema, handle: (message) => handleDeliveryMessage(message) },
+    // A reclaim request's link (docs/accounts.md): the request only queues it.
+    "reclaim-email": { schema: reclaimMessageSchema, handle: handleReclaimMessage },
+  },
 };

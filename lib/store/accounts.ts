@@ -11,6 +11,7 @@ import type { Plan } from "../config";
 import { fromItem } from "./items";
 import { type Key, keys } from "./keys";
 import type { Role } from "./shapes";
+import { transactOrReasons } from "./transactions";
 
 export interface Organization {
   id: string;
@@ -38,6 +39,11 @@ export interface Member {
    * other session with one write here (lib/store/credentials.ts, docs/accounts.md).
    */
   sessionEpoch?: number;
+  /**
+   * When the address's owner took it back (a reclaim, docs/accounts.md): the account holds no
+   * address since, until it changes to one of its own. `email` keeps the lost address.
+   */
+  emailLostAt?: string;
   createdAt: string;
 }
 
@@ -52,14 +58,32 @@ export interface Session {
 
 /** A single-use emailed link's item (the token itself is only in the email; this is keyed by its hash). */
 export interface EmailToken {
-  /** `verify` proves the account's own address; `reclaim` lets the address's owner take it from an unverified account. */
-  purpose: "verify" | "reclaim";
+  /**
+   * `verify` proves the account's own address; `reclaim` lets the address's owner take it from an
+   * unverified account; `change` proves the new address an account asked to move to.
+   */
+  purpose: "verify" | "reclaim" | "change";
+  /** The address the link was sent to (`change`: the new address). */
   email: string;
   /** The account the link was issued for (`reclaim`: the unverified account holding the address). */
   userId: string;
   orgId: string;
+  /** `verify`, `change`: the account's and organization's names as the email gave them. */
+  accountName?: string;
+  organizationName?: string;
+  /** `change`: the address the account held when it asked; the change applies only while it still does. */
+  previousEmail?: string;
+  /** `reclaim` asked from an invite: the signup with this link joins that invite's organization. */
+  invite?: EmailLinkInvite;
   createdAt: string;
   expiresAt: string;
+}
+
+export interface EmailLinkInvite {
+  /** The invite's key (the SHA-256 of its token). */
+  hash: string;
+  organizationName: string;
+  role: Role;
 }
 
 export interface EmailClaim {
@@ -127,64 +151,81 @@ export async function createAccount(input: {
   inviteHash?: string;
   /** The verification link issued with the account. */
   verification?: { tokenHash: string; token: EmailToken };
-  /** A reclaim link: the address is taken from the unverified account `token.userId` holds it for. */
-  reclaim?: { tokenHash: string; token: EmailToken };
+  /**
+   * A link that came to the address (a reclaim link, or the holder's own verification link): it
+   * is consumed, and the address is taken from `holder`, the unverified account holding it when
+   * it was read (undefined: nobody held it). The holder is marked as having lost it.
+   */
+  reclaim?: { tokenHash: string; token: EmailToken; holder?: { userId: string; orgId: string } };
   now: string;
 }): Promise<"OK" | "EMAIL_TAKEN" | "INVITE_INVALID" | "RECLAIM_INVALID"> {
   const TableName = tableName();
   const { member, reclaim } = input;
-  const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]["TransactItems"]> = [
-    {
-      Put: {
-        TableName,
-        Item: emailItem(member.email, member.userId, member.orgId, member.emailVerifiedAt),
-        // A reclaim replaces the claim only while the unverified account it was issued against holds it.
-        ...(reclaim
-          ? {
-              ConditionExpression: "attribute_not_exists(pk) OR (userId = :holder AND attribute_not_exists(verifiedAt))",
-              ExpressionAttributeValues: { ":holder": reclaim.token.userId },
-            }
-          : { ConditionExpression: "attribute_not_exists(pk)" }),
-      },
-    },
+  const items: TransactItem[] = [
+    ...claimAddress(member, reclaim?.holder, input.now),
     { Put: { TableName, Item: memberItem(member) } },
     { Put: { TableName, Item: sessionItem(input.sessionHash, input.session) } },
   ];
   if (input.verification) {
     items.push({ Put: { TableName, Item: emailTokenItem(input.verification.tokenHash, input.verification.token) } });
   }
-  if (reclaim) {
-    items.push({
-      Delete: {
-        TableName,
-        Key: keys.emailToken(reclaim.tokenHash),
-        ConditionExpression: "attribute_exists(pk) AND expiresAt > :now",
-        ExpressionAttributeValues: { ":now": input.now },
-      },
-    });
-  }
   if (input.organization) items.push({ Put: { TableName, Item: organizationItem(input.organization) } });
-  if (input.inviteHash) {
-    items.push({
-      Delete: {
+  const consumed = (Key: Key) => ({
+    Delete: {
+      TableName,
+      Key,
+      ConditionExpression: "attribute_exists(pk) AND expiresAt > :now",
+      ExpressionAttributeValues: { ":now": input.now },
+    },
+  });
+  if (reclaim) items.push(consumed(keys.emailToken(reclaim.tokenHash)));
+  const inviteAt = input.inviteHash ? items.push(consumed(keys.invite(input.inviteHash))) - 1 : -1;
+  const reasons = await transactOrReasons({ TransactItems: items });
+  if (!reasons) return "OK";
+  if (reasons[0] === "ConditionalCheckFailed") return "EMAIL_TAKEN";
+  if (inviteAt >= 0 && reasons[inviteAt] === "ConditionalCheckFailed") return "INVITE_INVALID";
+  // The link was used meanwhile, or the holder changed its address or left since it was read.
+  if (reclaim && reasons.some((r) => r === "ConditionalCheckFailed")) return "RECLAIM_INVALID";
+  throw new Error(`the signup was cancelled: ${reasons.join(", ")}`);
+}
+
+/**
+ * The transaction items that give `owner.email` to an account: its claim (verified when the owner
+ * is), put while nobody holds the address, or while `holder`, unverified, does: a proof beats a
+ * claim (docs/accounts.md). The holder is marked as having lost the address, so its sessions show
+ * it. The claim's put comes first, so a transaction's first cancellation reason is its.
+ */
+export function claimAddress(
+  owner: Pick<Member, "email" | "userId" | "orgId" | "emailVerifiedAt">,
+  holder: { userId: string; orgId: string } | undefined,
+  now: string,
+): TransactItem[] {
+  const TableName = tableName();
+  const put: TransactItem = {
+    Put: {
+      TableName,
+      Item: emailItem(owner.email, owner.userId, owner.orgId, owner.emailVerifiedAt),
+      ...(holder
+        ? {
+            ConditionExpression: "userId = :holder AND attribute_not_exists(verifiedAt)",
+            ExpressionAttributeValues: { ":holder": holder.userId },
+          }
+        : { ConditionExpression: "attribute_not_exists(pk)" }),
+    },
+  };
+  if (!holder) return [put];
+  return [
+    put,
+    {
+      Update: {
         TableName,
-        Key: keys.invite(input.inviteHash),
-        ConditionExpression: "attribute_exists(pk) AND expiresAt > :now",
-        ExpressionAttributeValues: { ":now": input.now },
+        Key: keys.member(holder.orgId, holder.userId),
+        UpdateExpression: "SET emailLostAt = :now",
+        ConditionExpression: "attribute_exists(pk) AND email = :email",
+        ExpressionAttributeValues: { ":now": now, ":email": owner.email },
       },
-    });
-  }
-  try {
-    await db().send(new TransactWriteCommand({ TransactItems: items }));
-    return "OK";
-  } catch (error) {
-    const reasons = cancellationReasons(error);
-    if (!reasons) throw error;
-    if (reasons[0] === "ConditionalCheckFailed") return "EMAIL_TAKEN";
-    if (input.inviteHash && reasons[items.length - 1] === "ConditionalCheckFailed") return "INVITE_INVALID";
-    if (reclaim && reasons[items.length - 1] === "ConditionalCheckFailed") return "RECLAIM_INVALID";
-    throw error;
-  }
+    },
+  ];
 }
 
 /** Claims the deployment's first-platform-admin marker; true for the one caller that wins. */
@@ -316,7 +357,7 @@ export async function putInvite(tokenHash: string, invite: Invite): Promise<void
 }
 
 /** Changes a member's role unless the member is the owner. Returns false when no such member. */
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]["TransactItems"]>[number];
+export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]["TransactItems"]>[number];
 
 /**
  * Changes a member's role, unless the member is the owner, together with `alongside` (the role

@@ -37,3 +37,19 @@ export async function transactWithRetry(input: TransactWriteCommandInput): Promi
     }
   }
 }
+
+/**
+ * Sends a transaction as `transactWithRetry` does; answers undefined once it is written, or the
+ * cancellation reasons (one per item, in order) when a condition refused it, for the caller to
+ * name. Any other failure is thrown.
+ */
+export async function transactOrReasons(input: TransactWriteCommandInput): Promise<string[] | undefined> {
+  try {
+    await transactWithRetry(input);
+    return undefined;
+  } catch (error) {
+    const reasons = cancellationReasons(error);
+    if (!reasons) throw error;
+    return reasons;
+  }
+}

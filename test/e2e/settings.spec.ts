@@ -227,7 +227,10 @@ test("Account: verification resent, the organization renamed (an empty name refu
 
   // The new link verifies the address; the page shows it.
   const tokens = await emailedLinkTokens(request, account.email);
-  const verified = await request.post("/api/v1/auth/verify-email", { data: { token: tokens.at(-1) } });
+  const verified = await request.post("/api/v1/auth/verify-email", {
+    headers: { authorization: `Bearer ${account.token}` },
+    data: { token: tokens.at(-1) },
+  });
   expect(verified.status()).toBe(200);
   await page.reload();
   await expect(main.getByText("Verified.")).toBeVisible();

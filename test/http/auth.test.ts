@@ -173,7 +173,7 @@ describe("sessions", () => {
     const res = await api("GET", "/api/v1/auth/me", { token: owner.token });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
-      user: { id: owner.userId, email: owner.email, emailVerified: false, name: "Test me" },
+      user: { id: owner.userId, email: owner.email, emailVerified: false, name: "Test me", emailLost: false },
       organization: { id: owner.orgId, name: "Org me", plan: "free" },
       role: "owner",
       permissions: expect.arrayContaining(["sites.view", "team.manage"]),

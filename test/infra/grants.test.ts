@@ -208,8 +208,12 @@ describe("what each function may write, by partition and attribute", () => {
 
   test("ORG# (organization, members, sites): each function names only the attributes of its own job", () => {
     const orgWriters: Record<string, string[][]> = {
-      "auth/signup": [[...ORGANIZATION_ITEM], [...MEMBER_ITEM]],
-      "auth/verify-email": [["emailVerifiedAt", "email"]],
+      "auth/signup": [[...ORGANIZATION_ITEM], [...MEMBER_ITEM], ["emailLostAt", "email"]],
+      "auth/verify-email": [["emailVerifiedAt", "email", "emailLostAt"]],
+      "auth/reset-password": [["passwordHash", "sessionEpoch", "emailVerifiedAt", "email"]],
+      "auth/change-password": [["passwordHash", "sessionEpoch"]],
+      "auth/end-other-sessions": [["sessionEpoch"]],
+      "auth/update-me": [["name"]],
       "team/update-member": [["role"]],
       "organization/rename-organization": [["name", "updatedAt"]],
       "admin/update-organization": [["plan", "updatedAt"]],
@@ -241,14 +245,14 @@ describe("what each function may write, by partition and attribute", () => {
 
   test("what confers access is written by its owner only", () => {
     // A member's credentials and role: signup creates members, a team admin changes roles.
-    expect(writersOf(P.org, "passwordHash")).toEqual(["auth/signup"]);
+    expect(writersOf(P.org, "passwordHash")).toEqual(["auth/change-password", "auth/reset-password", "auth/signup"]);
     expect(writersOf(P.org, "role")).toEqual(["auth/signup", "team/update-member"]);
     expect(writersOf(P.org, "platformAdmin")).toEqual([]);
-    expect(writersOf(P.org, "emailVerifiedAt")).toEqual(["auth/signup", "auth/verify-email"]);
+    expect(writersOf(P.org, "emailVerifiedAt")).toEqual(["auth/reset-password", "auth/signup", "auth/verify-email"]);
     // An organization's plan: a new organization's, and the platform admin's change.
     expect(writersOf(P.org, "plan")).toEqual(["admin/update-organization", "auth/signup"]);
     // An address's holder decides which account a login reaches.
-    expect(writersOf(P.email, "userId")).toEqual(["auth/signup", "auth/verify-email"]);
+    expect(writersOf(P.email, "userId")).toEqual(["auth/reset-password", "auth/signup", "auth/verify-email"]);
     // A key's permissions and the role it acts with.
     expect(writersOf(P.apiKey, "creatorRole")).toEqual(["api-keys/create-api-key", "team/remove-member", "team/update-member"]);
     expect(writersOf(P.apiKey, "permissions")).toEqual(["api-keys/create-api-key", "api-keys/update-api-key"]);
@@ -298,6 +302,9 @@ describe("what each function may write, by partition and attribute", () => {
       "auth/login": ["COUNTER#login-email#*", "COUNTER#login-ip#*"],
       "auth/resend-verification": ["COUNTER#apikey#*", "COUNTER#verify-email#*"],
       "auth/reclaim-email": ["COUNTER#reclaim-email#*"],
+      "auth/request-password-reset": ["COUNTER#password-reset#*", "COUNTER#password-reset-ip#*"],
+      "auth/change-password": ["COUNTER#apikey#*", "COUNTER#password-change#*"],
+      "auth/change-email": ["COUNTER#apikey#*", "COUNTER#change-email#*", "COUNTER#change-email-account#*"],
       "intake/receive-submission": ["COUNTER#spam-ip#*"],
     };
     for (const fn of everyFunction()) {

@@ -338,7 +338,9 @@ describe("notification emails", () => {
 
   test("only the consumer and the account-email routes may send, only ses:SendEmail, on the required identity", () => {
     const roles = sendingRoles(resources);
-    expect(roles).toHaveLength(4);
+    // The consumer (notifications, reclaim links), signup, the verification resend, the confirmation
+    // (a change's notice to the old address) and the address change.
+    expect(roles).toHaveLength(5);
     const found = sesStatements(resources);
     expect(found.flatMap((f) => f.roles).sort()).toEqual([...roles].sort());
     for (const { statement } of found) {

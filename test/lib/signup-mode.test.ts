@@ -1,4 +1,6 @@
 import type { APIGatewayProxyEventV2, Context } from "aws-lambda";
+import { api, emailedLinkToken, signupOwner, uniqueEmail } from "../support/api";
+import { TEST_PASSWORD } from "../support/constants";
 
 // Each jest test file has its own module registry: this file's handlers see this configuration.
 process.env.SIGNUP_MODE = "invite-only";
@@ -37,4 +39,36 @@ test("SIGNUP_MODE=invite-only closes public signup with 403 SIGNUP_CLOSED", asyn
   )) as { statusCode: number; body: string };
   expect(result.statusCode).toBe(403);
   expect(JSON.parse(result.body).error.code).toBe("SIGNUP_CLOSED");
+});
+
+test("SIGNUP_MODE=invite-only: a reclaim link works with an invite (given, or asked with the reclaim), never without one", async () => {
+  // The owner and the squatter sign up through the test stack (open signup); the invited person
+  // signs up through this file's invite-only handler.
+  const owner = await signupOwner("invite-only-owner");
+  const address = uniqueEmail("invite-only-squatted");
+  expect(
+    (
+      await api("POST", "/api/v1/auth/signup", {
+        body: { email: address, password: TEST_PASSWORD, name: "Squatter", organizationName: "S" },
+      })
+    ).status,
+  ).toBe(201);
+  const invite = await api("POST", "/api/v1/team/invites", { token: owner.token, body: { email: address, role: "member" } });
+  const inviteToken = invite.body.data.inviteToken as string;
+  const person = { email: address, password: TEST_PASSWORD, name: "Invited" };
+  const signup = async (body: Record<string, unknown>) => {
+    const result = (await handler(event({ ...person, ...body }), context)) as { statusCode: number; body: string };
+    return { status: result.statusCode, body: JSON.parse(result.body) };
+  };
+
+  const taken = await signup({ inviteToken });
+  expect([taken.status, taken.body.error.code]).toEqual([409, "EMAIL_TAKEN"]);
+  expect((await api("POST", "/api/v1/auth/reclaim-email", { body: { email: address, inviteToken } })).status).toBe(202);
+  const reclaimToken = await emailedLinkToken(address, 2);
+  // A reclaim proves the address, not an admission: an organization of one's own stays closed.
+  const ownOrg = await signup({ organizationName: "Mine", reclaimToken });
+  expect([ownOrg.status, ownOrg.body.error.code]).toEqual([403, "SIGNUP_CLOSED"]);
+  const joined = await signup({ reclaimToken });
+  expect(joined.status).toBe(201);
+  expect(joined.body.data).toMatchObject({ organization: { id: owner.orgId }, role: "member", user: { emailVerified: true } });
 });

@@ -118,10 +118,13 @@ export async function emailedLinkToken(email: string, count = 1, timeoutMs = 10_
   }
 }
 
-/** Verifies `email` the way a person does: the link from the emulator's inbox, POSTed to the API. */
-export async function verifyAddress(email: string): Promise<void> {
+/**
+ * Verifies `email` the way a person does: the link from the emulator's inbox, confirmed from a
+ * session (`sessionToken`) of the account it was sent for.
+ */
+export async function verifyAddress(email: string, sessionToken: string): Promise<void> {
   const token = await emailedLinkToken(email);
-  const res = await api("POST", "/api/v1/auth/verify-email", { body: { token } });
+  const res = await api("POST", "/api/v1/auth/verify-email", { token: sessionToken, body: { token } });
   if (res.status !== 200) throw new Error(`verification failed: ${res.status} ${res.text}`);
 }
 
@@ -135,8 +138,9 @@ export function platformAdminToken(): Promise<string> {
     });
     if (signup.status === 201) {
       // Platform admin needs a verified address (docs/accounts.md).
-      await verifyAddress(TEST_ADMIN_EMAIL);
-      return signup.body.data.token as string;
+      const token = signup.body.data.token as string;
+      await verifyAddress(TEST_ADMIN_EMAIL, token);
+      return token;
     }
     const login = await api("POST", "/api/v1/auth/login", { body: { email: TEST_ADMIN_EMAIL, password: TEST_PASSWORD } });
     if (login.status !== 200) throw new Error(`admin login failed: ${login.status} ${login.text}`);

@@ -93,6 +93,12 @@ const resetPasswordRoute = createRoute({
   path: "/reset-password",
   component: lazyRouteComponent(() => import("./features/auth/reset-password"), "ResetPassword"),
 });
+/** The reclaim link (`/reclaim-email#token=…`), and a verification email's "this was not me". */
+const reclaimRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/reclaim-email",
+  component: lazyRouteComponent(() => import("./features/auth/reclaim-email"), "ReclaimEmail"),
+});
 
 /** Every page behind it needs a session; without one, sign-in first and then back here. */
 const appRoute = createRoute({
@@ -245,6 +251,7 @@ const routeTree = rootRoute.addChildren([
   verifyRoute,
   forgotPasswordRoute,
   resetPasswordRoute,
+  reclaimRoute,
   appRoute.addChildren([
     homeRoute,
     siteRoute.addChildren([siteOverviewRoute, sourcesRoute, siteFormsRoute, siteSettingsRoute]),

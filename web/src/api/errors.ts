@@ -15,6 +15,9 @@ const MESSAGES: Record<string, string> = {
   SIGNUP_CLOSED: "Sign-up is by invitation only on this service.",
   EMAIL_LINK_INVALID: "This link is not valid any more. Ask for a new one.",
   EMAIL_LINK_EXPIRED: "This link has expired. Ask for a new one.",
+  EMAIL_LINK_OTHER_ACCOUNT:
+    "This link is for another account. Sign in as that account to confirm it; if you did not create it, take the address back instead.",
+  EMAIL_RECLAIMED: "The owner of your address took it back. Change your email address to keep signing in.",
   RATE_LIMITED: "Too many attempts. Please wait a moment and try again.",
   INSUFFICIENT_PERMISSION: "Your role does not allow this.",
   ROLE_REQUIRED: "Your role does not allow this.",

@@ -87,7 +87,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Verify the address with the emailed token */
+        /**
+         * Confirm an address with the emailed token, signed in as the account it was sent for
+         * @description A verification link confirms the account's address; an address-change link moves the account to the new address. Either only from a session of the account the link was issued for (docs/accounts.md).
+         */
         post: operations["verifyEmail"];
         delete?: never;
         options?: never;
@@ -106,23 +109,6 @@ export interface paths {
         put?: never;
         /** Send a new verification link */
         post: operations["resendVerification"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/auth/reclaim-email": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Send a link that reclaims an address an unverified account holds */
-        post: operations["reclaimEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -191,6 +177,60 @@ export interface paths {
         put?: never;
         /** Sign out everywhere else: end every session of the account but this one */
         post: operations["endOtherSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/reclaim-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a link that reclaims an address an unverified account holds
+         * @description Every answer is the same and does the same work: the request is queued, and the link is sent only when an unverified account holds the address.
+         */
+        post: operations["reclaimEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/email-links/describe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What an emailed link is for (its address, account and organization), without using it */
+        post: operations["describeEmailLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/change-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change the account's address: a link goes to the new one, which confirms it */
+        post: operations["changeEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1060,7 +1100,7 @@ export interface components {
             success: false;
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_CURSOR" | "RESTRICTED_PERMISSION" | "INVALID_BODY" | "NO_DATA_FIELDS" | "TOO_MANY_FIELDS" | "FIELD_NAME_TOO_LONG" | "FIELD_VALUE_TOO_LONG" | "INVALID_REDIRECT" | "INVALID_IDEMPOTENCY_KEY" | "CAPTCHA_REQUIRED" | "OUTBOUND_WEBHOOK_URL_NOT_ALLOWED" | "EMAIL_LINK_INVALID" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED" | "WEBHOOK_KEY_REQUIRED" | "WEBHOOK_KEY_INVALID" | "SESSION_REQUIRED" | "ROLE_REQUIRED" | "PLAN_REQUIRED" | "PLATFORM_ADMIN_REQUIRED" | "CSRF_ORIGIN_MISMATCH" | "CURRENT_PASSWORD_INVALID" | "INSUFFICIENT_PERMISSION" | "SIGNUP_CLOSED" | "API_KEY_LIMIT_REACHED" | "CANNOT_CHANGE_OWNER" | "WEBHOOK_LIMIT_REACHED" | "OUTBOUND_WEBHOOK_LIMIT_REACHED" | "WEBHOOK_DISABLED" | "SITE_INACTIVE" | "CAPTCHA_FAILED" | "NOT_FOUND" | "EMAIL_TAKEN" | "EMAIL_ALREADY_VERIFIED" | "CONFLICT" | "API_KEY_NOT_REVOKED" | "SITE_NOT_EMPTY" | "WEBHOOK_NOT_ARCHIVED" | "WEBHOOK_RESTORE_REQUIRED" | "FORM_NOT_ARCHIVED" | "OUTBOUND_WEBHOOK_DISABLED" | "INVITE_INVALID" | "EMAIL_LINK_EXPIRED" | "WEBHOOK_ARCHIVED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "CAPTCHA_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_CURSOR" | "RESTRICTED_PERMISSION" | "INVALID_BODY" | "NO_DATA_FIELDS" | "TOO_MANY_FIELDS" | "FIELD_NAME_TOO_LONG" | "FIELD_VALUE_TOO_LONG" | "INVALID_REDIRECT" | "INVALID_IDEMPOTENCY_KEY" | "CAPTCHA_REQUIRED" | "OUTBOUND_WEBHOOK_URL_NOT_ALLOWED" | "EMAIL_LINK_INVALID" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED" | "WEBHOOK_KEY_REQUIRED" | "WEBHOOK_KEY_INVALID" | "SESSION_REQUIRED" | "ROLE_REQUIRED" | "PLAN_REQUIRED" | "PLATFORM_ADMIN_REQUIRED" | "CSRF_ORIGIN_MISMATCH" | "CURRENT_PASSWORD_INVALID" | "INSUFFICIENT_PERMISSION" | "SIGNUP_CLOSED" | "API_KEY_LIMIT_REACHED" | "CANNOT_CHANGE_OWNER" | "WEBHOOK_LIMIT_REACHED" | "OUTBOUND_WEBHOOK_LIMIT_REACHED" | "WEBHOOK_DISABLED" | "SITE_INACTIVE" | "CAPTCHA_FAILED" | "EMAIL_LINK_OTHER_ACCOUNT" | "NOT_FOUND" | "EMAIL_TAKEN" | "EMAIL_ALREADY_VERIFIED" | "EMAIL_RECLAIMED" | "CONFLICT" | "API_KEY_NOT_REVOKED" | "SITE_NOT_EMPTY" | "WEBHOOK_NOT_ARCHIVED" | "WEBHOOK_RESTORE_REQUIRED" | "FORM_NOT_ARCHIVED" | "OUTBOUND_WEBHOOK_DISABLED" | "INVITE_INVALID" | "EMAIL_LINK_EXPIRED" | "WEBHOOK_ARCHIVED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "CAPTCHA_UNAVAILABLE";
                 message: string;
                 details?: {
                     path: string;
@@ -1088,7 +1128,14 @@ export interface components {
             /** @constant */
             success: true;
             data: {
-                user: components["schemas"]["User"];
+                user: {
+                    id: string;
+                    email: string;
+                    emailVerified: boolean;
+                    name: string;
+                    /** @description The address's owner took it back (a reclaim): the account holds no address until it changes it */
+                    emailLost: boolean;
+                };
                 organization: components["schemas"]["Organization"];
                 /** @enum {string} */
                 role: "owner" | "admin" | "member";
@@ -1111,13 +1158,6 @@ export interface components {
             data: {
                 email: string;
                 sent: boolean;
-            };
-        };
-        reclaimEmailResponse: {
-            /** @constant */
-            success: true;
-            data: {
-                email: string;
             };
         };
         requestPasswordResetResponse: {
@@ -1148,12 +1188,58 @@ export interface components {
             /** @constant */
             success: true;
             data: {
-                user: components["schemas"]["User"];
+                user: {
+                    id: string;
+                    email: string;
+                    emailVerified: boolean;
+                    name: string;
+                    /** @description The address's owner took it back (a reclaim): the account holds no address until it changes it */
+                    emailLost: boolean;
+                };
                 organization: components["schemas"]["Organization"];
                 /** @enum {string} */
                 role: "owner" | "admin" | "member";
                 permissions: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing")[];
                 platformAdmin: boolean;
+            };
+        };
+        reclaimEmailResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                email: string;
+            };
+        };
+        describeEmailLinkResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                /** @enum {string} */
+                purpose: "verify" | "change" | "reclaim";
+                email: string;
+                /** Format: date-time */
+                expiresAt: string;
+                account?: {
+                    name: string;
+                };
+                organization?: {
+                    name: string;
+                };
+                invite?: {
+                    organization: {
+                        name: string;
+                    };
+                    /** @enum {string} */
+                    role: "owner" | "admin" | "member";
+                };
+            };
+        };
+        changeEmailResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                email: string;
+                sent: boolean;
             };
         };
         listMembersResponse: {
@@ -2267,6 +2353,48 @@ export interface operations {
                     };
                 };
             };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `CSRF_ORIGIN_MISMATCH`, `SESSION_REQUIRED`, `PLAN_REQUIRED`, `EMAIL_LINK_OTHER_ACCOUNT` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CSRF_ORIGIN_MISMATCH" | "SESSION_REQUIRED" | "PLAN_REQUIRED" | "EMAIL_LINK_OTHER_ACCOUNT";
+                        };
+                    };
+                };
+            };
+            /** @description `EMAIL_TAKEN` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "EMAIL_TAKEN";
+                        };
+                    };
+                };
+            };
             /** @description `EMAIL_LINK_EXPIRED` */
             410: {
                 headers: {
@@ -2305,6 +2433,22 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
                         };
                     };
                 };
@@ -2387,7 +2531,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `EMAIL_ALREADY_VERIFIED` */
+            /** @description `EMAIL_ALREADY_VERIFIED`, `EMAIL_RECLAIMED` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2396,123 +2540,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "EMAIL_ALREADY_VERIFIED";
-                        };
-                    };
-                };
-            };
-            /** @description `RATE_LIMITED` */
-            429: {
-                headers: {
-                    /** @description Seconds to wait */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description `INTERNAL_ERROR` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    /** @description Seconds to wait */
-                    "Retry-After"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
-        };
-    };
-    reclaimEmail: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description JSON, at most 65536 bytes */
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** Format: email */
-                    email: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Success */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["reclaimEmailResponse"];
-                };
-            };
-            /** @description `INVALID_JSON`, `VALIDATION_ERROR` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
-                    };
-                };
-            };
-            /** @description `UNSUPPORTED_MEDIA_TYPE` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                            code?: "EMAIL_ALREADY_VERIFIED" | "EMAIL_RECLAIMED";
                         };
                     };
                 };
@@ -2981,6 +3009,409 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "CSRF_ORIGIN_MISMATCH" | "SESSION_REQUIRED" | "PLAN_REQUIRED";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    reclaimEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 65536 bytes */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    inviteToken?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["reclaimEmailResponse"];
+                };
+            };
+            /** @description `INVALID_JSON`, `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `INVITE_INVALID` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVITE_INVALID";
+                        };
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    describeEmailLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 65536 bytes */
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["describeEmailLinkResponse"];
+                };
+            };
+            /** @description `INVALID_JSON`, `VALIDATION_ERROR`, `EMAIL_LINK_INVALID` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR" | "EMAIL_LINK_INVALID";
+                        };
+                    };
+                };
+            };
+            /** @description `EMAIL_LINK_EXPIRED` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "EMAIL_LINK_EXPIRED";
+                        };
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    changeEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 65536 bytes */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["changeEmailResponse"];
+                };
+            };
+            /** @description `INVALID_JSON`, `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `CSRF_ORIGIN_MISMATCH`, `SESSION_REQUIRED`, `PLAN_REQUIRED`, `CURRENT_PASSWORD_INVALID` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CSRF_ORIGIN_MISMATCH" | "SESSION_REQUIRED" | "PLAN_REQUIRED" | "CURRENT_PASSWORD_INVALID";
+                        };
+                    };
+                };
+            };
+            /** @description `EMAIL_TAKEN`, `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "EMAIL_TAKEN" | "CONFLICT";
+                        };
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };

@@ -9,6 +9,7 @@ import { API_KEY_PLANS, type Me, PLAN_NAMES, renameOrganizationRefusal, useMe } 
 import { meQuery } from "../auth/session";
 import { SignOutButton } from "../auth/sign-out-button";
 import { DisplayName } from "./display-name";
+import { EmailAddress } from "./email-address";
 import { PasswordAndSessions } from "./password";
 import { renameOrganization, resendVerification } from "./queries";
 
@@ -25,6 +26,7 @@ function Verification({ me }: { me: Me }) {
     },
   });
   if (me.user.emailVerified) return <p className="text-sm">Verified.</p>;
+  if (me.user.emailLost) return <p className="text-sm">None: the account holds no address until you change it.</p>;
   return (
     <div className="flex flex-col items-start gap-2">
       <p className="text-sm">
@@ -98,7 +100,9 @@ export function AccountPage() {
         </div>
         <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[auto_1fr]">
           <dt className="font-medium">Email address</dt>
-          <dd>{me.user.email}</dd>
+          <dd>
+            <EmailAddress me={me} />
+          </dd>
           <dt className="font-medium">Verification</dt>
           <dd>
             <Verification me={me} />

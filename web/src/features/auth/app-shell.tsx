@@ -37,10 +37,18 @@ export function AppShell() {
           </div>
         </div>
       </header>
-      {me && !me.user.emailVerified && (
+      {me?.user.emailLost ? (
         <p className="bg-amber-100 px-4 py-2 text-center text-sm text-amber-950 dark:bg-amber-900 dark:text-amber-50">
-          Please confirm your email address: we sent you a link.
+          The owner of {me.user.email} took that address back, so you can no longer sign in with it.{" "}
+          <Link to="/settings/account">Change your email address</Link> while you are signed in.
         </p>
+      ) : (
+        me &&
+        !me.user.emailVerified && (
+          <p className="bg-amber-100 px-4 py-2 text-center text-sm text-amber-950 dark:bg-amber-900 dark:text-amber-50">
+            Please confirm your email address: we sent you a link.
+          </p>
+        )
       )}
       <main id="main" className="mx-auto max-w-6xl px-4 py-8">
         <Outlet />

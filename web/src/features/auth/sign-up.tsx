@@ -5,20 +5,35 @@ import { api, apiError, COOKIE_SESSION, unwrap } from "../../api/client";
 import { Button } from "../../components/ui/button";
 import { FormError, submitWith, TextField } from "../../components/ui/field";
 import { AuthLayout } from "./auth-layout";
+import { ReclaimOffer } from "./reclaim-offer";
 
 /** The token of a link whose secret travels in the fragment (`#token=…`), never sent to a server. */
 export function fragmentToken(): string | undefined {
   return new URLSearchParams(window.location.hash.slice(1)).get("token") ?? undefined;
 }
 
-function SignUpForm({ inviteToken }: { inviteToken?: string | undefined }) {
+/** A reclaim link's sign-up: its address is fixed, and it may join the invite it was asked from. */
+export interface Reclaim {
+  token: string;
+  email: string;
+  joinsInvite: boolean;
+}
+
+/** A new account: its own organization, the invite's (`inviteToken`), or with a reclaimed address (`reclaim`). */
+export function SignUpForm({ inviteToken, reclaim }: { inviteToken?: string | undefined; reclaim?: Reclaim }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [form, setForm] = useState({ name: "", email: "", password: "", organizationName: "" });
+  const [form, setForm] = useState({ name: "", email: reclaim?.email ?? "", password: "", organizationName: "" });
+  const joins = inviteToken !== undefined || reclaim?.joinsInvite === true;
   const signUp = useMutation({
     mutationFn: () => {
       const { organizationName, ...person } = form;
-      const body = inviteToken ? { ...person, inviteToken } : { ...person, organizationName };
+      const body = {
+        ...person,
+        ...(joins ? {} : { organizationName }),
+        ...(inviteToken ? { inviteToken } : {}),
+        ...(reclaim ? { reclaimToken: reclaim.token } : {}),
+      };
       return unwrap(api.POST("/api/v1/auth/signup", { body, headers: COOKIE_SESSION }));
     },
     onSuccess: async () => {
@@ -32,6 +47,7 @@ function SignUpForm({ inviteToken }: { inviteToken?: string | undefined }) {
   return (
     <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
       <FormError message={error?.formMessage} />
+      {error?.code === "EMAIL_TAKEN" && !reclaim && <ReclaimOffer email={form.email} inviteToken={inviteToken} />}
       <TextField
         label="Your name"
         autoComplete="name"
@@ -48,7 +64,8 @@ function SignUpForm({ inviteToken }: { inviteToken?: string | undefined }) {
         value={form.email}
         onChange={set("email")}
         error={error?.field("email")}
-        hint={inviteToken ? "The address the invite was sent to." : undefined}
+        readOnly={reclaim !== undefined}
+        hint={inviteToken ? "The address the invite was sent to." : reclaim ? "The address the link came to." : undefined}
       />
       <TextField
         label="Password"
@@ -61,7 +78,7 @@ function SignUpForm({ inviteToken }: { inviteToken?: string | undefined }) {
         error={error?.field("password")}
         hint="At least 10 characters."
       />
-      {!inviteToken && (
+      {!joins && (
         <TextField
           label="Organization name"
           autoComplete="organization"
@@ -72,11 +89,19 @@ function SignUpForm({ inviteToken }: { inviteToken?: string | undefined }) {
         />
       )}
       <Button type="submit" disabled={signUp.isPending}>
-        {signUp.isPending ? "Creating your account…" : inviteToken ? "Accept the invite" : "Create account"}
+        {signUp.isPending
+          ? "Creating your account…"
+          : reclaim
+            ? "Take back my address"
+            : inviteToken
+              ? "Accept the invite"
+              : "Create account"}
       </Button>
-      <p className="text-sm">
-        Already have an account? <Link to="/sign-in">Sign in</Link>
-      </p>
+      {!reclaim && (
+        <p className="text-sm">
+          Already have an account? <Link to="/sign-in">Sign in</Link>
+        </p>
+      )}
     </form>
   );
 }

@@ -1,0 +1,32 @@
+import { sendEmail } from "./aws/ses";
+import { loadConfig } from "./config";
+import { newEmailLink } from "./email-links";
+import { nowIso } from "./ids";
+import { accountEmail } from "./notifications/account-email";
+import { once } from "./pipeline/once";
+import { type RetryLater, retryLater } from "./pipeline/outcome";
+import type { ReclaimMessage } from "./reclaim-request";
+import { asEmailClaim, asOrganization, getItems, putEmailToken } from "./store/accounts";
+import { keys } from "./store/keys";
+
+/**
+ * The consumer's side of a reclaim request (./reclaim-request.ts): when an account that never
+ * verified the address holds it, a reclaim link goes to the address; otherwise nothing is sent
+ * (the request's answer was the same either way). An email SES refuses fails the message, which
+ * is retried, so the person who asked gets their link.
+ */
+export async function handleReclaimMessage(message: ReclaimMessage): Promise<RetryLater | undefined> {
+  const outcome = await once(`reclaim_${message.token}`, "reclaim-email", async () => {
+    const { email, invite } = message;
+    const [claimItem, orgItem] = await getItems([keys.email(email), ...(invite ? [keys.organization(invite.orgId)] : [])]);
+    const claim = asEmailClaim(claimItem);
+    if (!claim || claim.verifiedAt) return;
+    const org = asOrganization(orgItem);
+    const joins = invite && org ? { hash: invite.hash, organizationName: org.name, role: invite.role } : undefined;
+    const link = newEmailLink("reclaim", { ...claim, email }, nowIso(), joins ? { invite: joins } : {});
+    await putEmailToken(link.tokenHash, link.item);
+    const config = loadConfig();
+    await sendEmail(accountEmail("reclaim", email, link.token, config.BASE_URL, config.EMAIL_LINK_TTL_HOURS, { invite: joins }));
+  });
+  return outcome === "busy" ? retryLater("another consumer is handling this reclaim request") : undefined;
+}
