@@ -339,8 +339,9 @@ describe("notification emails", () => {
   test("only the consumer and the account-email routes may send, only ses:SendEmail, on the required identity", () => {
     const roles = sendingRoles(resources);
     // The consumer (notifications, reclaim links), signup, the verification resend, the confirmation
-    // (a change's notice to the old address) and the address change.
-    expect(roles).toHaveLength(5);
+    // (a change's notice to the old address), the address change, the password reset and the
+    // password change (its notice).
+    expect(roles).toHaveLength(7);
     const found = sesStatements(resources);
     expect(found.flatMap((f) => f.roles).sort()).toEqual([...roles].sort());
     for (const { statement } of found) {
