@@ -176,7 +176,7 @@ test("Account: a new address confirmed from its link; a reclaimed account is tol
   await main.getByLabel("New email address").fill(own);
   await main.getByLabel("Your password").fill("not my password");
   await main.getByRole("button", { name: "Send a confirmation link" }).click();
-  await expect(main.getByRole("alert")).toHaveText("That is not your password.");
+  await expect(main.getByText("This is not your current password")).toBeVisible();
   await main.getByLabel("Your password").fill(PASSWORD);
   await main.getByRole("button", { name: "Send a confirmation link" }).click();
   await expect(main.getByRole("status")).toContainText(`A link is on its way to ${own}`);

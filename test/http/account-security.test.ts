@@ -133,7 +133,13 @@ describe("the display name", () => {
     const owner = await signupOwner("rename-me");
     const res = await api("PUT", "/api/v1/auth/me", { token: owner.token, body: { name: "  Ada Lovelace " } });
     expect(res.status).toBe(200);
-    expect(res.body.data.user).toEqual({ id: owner.userId, email: owner.email, emailVerified: false, name: "Ada Lovelace" });
+    expect(res.body.data.user).toEqual({
+      id: owner.userId,
+      email: owner.email,
+      emailVerified: false,
+      emailLost: false,
+      name: "Ada Lovelace",
+    });
     expect(res.body.data.role).toBe("owner");
     const other = await signIn(owner.email);
     expect((await api("GET", "/api/v1/auth/me", { token: other })).body.data.user.name).toBe("Ada Lovelace");
