@@ -29,7 +29,7 @@ export const MEMBER_ITEM = [
   "createdAt",
 ] as const;
 /** An address's claim (`emailItem`); a reclaim's condition compares the holder (`userId`, `verifiedAt`). */
-export const EMAIL_CLAIM_ITEM = ["type", "userId", "orgId", "verifiedAt"] as const;
+export const EMAIL_CLAIM_ITEM = ["type", "userId", "orgId", "verifiedAt", "formerHolder"] as const;
 /** A site as created (lib/store/sites.ts `putSite`). */
 export const SITE_ITEM = [
   "type",

@@ -18,6 +18,7 @@ import {
   claimFirstPlatformAdmin,
   createAccount,
   deleteSession,
+  type EmailClaim,
   getItems,
   type Member,
   type Organization,
@@ -222,6 +223,24 @@ export const emailReclaimed = () =>
     "The owner of this account's address took it back; change the account's address (POST /api/v1/auth/change-email)",
   );
 
+/**
+ * The account the address and password open: the address's holder, or else the unverified
+ * account its owner took it from (`formerHolder`), while that account still names the address
+ * and has lost it. The lost account can then sign in to move to an address of its own; without
+ * this it would be stranded with its organization (docs/accounts.md). Only a claim with a former
+ * holder costs the second password check, after the holder's failed.
+ */
+async function accountFor(claim: EmailClaim, email: string, password: string) {
+  for (const holder of [claim, ...(claim.formerHolder ? [claim.formerHolder] : [])]) {
+    const [memberItem, orgItem] = await getItems([keys.member(holder.orgId, holder.userId), keys.organization(holder.orgId)]);
+    const member = asMember(memberItem);
+    const org = asOrganization(orgItem);
+    const current = holder === claim || (member?.email === email && member.emailLostAt !== undefined);
+    if (member && org && current && (await verifyPassword(password, member.passwordHash))) return { member, org };
+  }
+  throw invalidCredentials();
+}
+
 const invalidCredentials = () => {
   metrics.loginRefused("failed");
   return new AppError("INVALID_CREDENTIALS", "The email or password is wrong");
@@ -263,10 +282,7 @@ export async function login(input: { email: string; password: string; sourceIp: 
     await verifyPassword(input.password, await decoyHash(loadConfig().PASSWORD_HASH_COST));
     throw invalidCredentials();
   }
-  const [memberItem, orgItem] = await getItems([keys.member(claim.orgId, claim.userId), keys.organization(claim.orgId)]);
-  const member = asMember(memberItem);
-  const org = asOrganization(orgItem);
-  if (!member || !org || !(await verifyPassword(input.password, member.passwordHash))) throw invalidCredentials();
+  const { member, org } = await accountFor(claim, email, input.password);
   const { token, tokenHash, session } = newSession(member);
   // A reset or change that committed since the member was read voids the password just checked.
   const [stored] = await Promise.all([putSessionIfCurrent(tokenHash, session), settle()]);

@@ -91,6 +91,13 @@ export interface EmailClaim {
   orgId: string;
   /** Set when the holder verified the address; an unverified hold can be reclaimed (docs/accounts.md). */
   verifiedAt?: string;
+  /**
+   * The unverified account that held the address before its owner took it back (a reclaim, or an
+   * address change onto it): that account may still sign in with the address and its own
+   * password, to move to an address of its own (docs/accounts.md, "An account that lost its
+   * address"). A verified claim cannot be taken again, so there is at most one.
+   */
+  formerHolder?: { userId: string; orgId: string };
 }
 
 export interface Invite {
@@ -116,12 +123,19 @@ export const organizationItem = (org: Organization) => ({
 
 export const memberItem = (member: Member) => ({ ...keys.member(member.orgId, member.userId), type: "member", ...member });
 
-export const emailItem = (email: string, userId: string, orgId: string, verifiedAt?: string) => ({
+export const emailItem = (
+  email: string,
+  userId: string,
+  orgId: string,
+  verifiedAt?: string,
+  formerHolder?: { userId: string; orgId: string },
+) => ({
   ...keys.email(email),
   type: "email",
   userId,
   orgId,
   ...(verifiedAt ? { verifiedAt } : {}),
+  ...(formerHolder ? { formerHolder: { userId: formerHolder.userId, orgId: formerHolder.orgId } } : {}),
 });
 
 export const emailTokenItem = (tokenHash: string, token: EmailToken) => ({
@@ -204,7 +218,7 @@ export function claimAddress(
   const put: TransactItem = {
     Put: {
       TableName,
-      Item: emailItem(owner.email, owner.userId, owner.orgId, owner.emailVerifiedAt),
+      Item: emailItem(owner.email, owner.userId, owner.orgId, owner.emailVerifiedAt, holder),
       ...(holder
         ? {
             ConditionExpression: "userId = :holder AND attribute_not_exists(verifiedAt)",

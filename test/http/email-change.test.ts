@@ -121,6 +121,42 @@ describe("changing the account's address", () => {
     expect((await emailsTo(address)).filter((e) => /was changed/i.test(e.subject))).toEqual([]);
   });
 
+  test("an account whose address was reclaimed, with no session open, still signs in with its own password, and only to move away", async () => {
+    const address = uniqueEmail("stranded");
+    const squat = await api("POST", "/api/v1/auth/signup", {
+      body: { email: address, password: "the squatter's own passphrase", name: "Typo", organizationName: "Typo Org" },
+    });
+    const mine = await api("POST", "/api/v1/auth/signup", {
+      body: {
+        email: address,
+        password: TEST_PASSWORD,
+        name: "Owner",
+        organizationName: "Mine",
+        reclaimToken: await emailedLinkToken(address),
+      },
+    });
+    expect(mine.status).toBe(201);
+    await api("POST", "/api/v1/auth/logout", { token: squat.body.data.token });
+    const signIn = (password: string) => api("POST", "/api/v1/auth/login", { body: { email: address, password } });
+
+    // Each password opens its own account; any other opens none.
+    const owner = await signIn(TEST_PASSWORD);
+    expect([owner.status, owner.body.data.user.id]).toEqual([200, mine.body.data.user.id]);
+    const lost = await signIn("the squatter's own passphrase");
+    expect([lost.status, lost.body.data.user.id]).toEqual([200, squat.body.data.user.id]);
+    expect((await me(lost.body.data.token)).user).toMatchObject({ email: address, emailLost: true, emailVerified: false });
+    expect((await signIn("neither of them")).body.error.code).toBe("INVALID_CREDENTIALS");
+
+    // Once it moved to an address of its own, the reclaimed address no longer opens it.
+    const own = uniqueEmail("own-at-last");
+    expect((await change({ token: lost.body.data.token }, own, "the squatter's own passphrase")).status).toBe(202);
+    expect((await verify(await emailedLinkToken(own), lost.body.data.token)).status).toBe(200);
+    expect((await signIn("the squatter's own passphrase")).body.error.code).toBe("INVALID_CREDENTIALS");
+    const moved = await api("POST", "/api/v1/auth/login", { body: { email: own, password: "the squatter's own passphrase" } });
+    expect(moved.status).toBe(200);
+    expect((await me(moved.body.data.token)).user).toMatchObject({ email: own, emailLost: false, emailVerified: true });
+  });
+
   test("an address an unverified account holds can be moved to: the link proves it, and that account is told", async () => {
     const owner = await verifiedOwner("taker");
     const held = uniqueEmail("held");
