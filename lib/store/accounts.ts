@@ -1,13 +1,7 @@
-import {
-  BatchGetCommand,
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
 import type { Plan } from "../config";
+import { batchGet } from "./batch";
 import { fromItem } from "./items";
 import { type Key, keys } from "./keys";
 import type { Role } from "./shapes";
@@ -272,23 +266,8 @@ export async function getItem<T>(key: Key): Promise<T | undefined> {
   return strip<T>(out.Item);
 }
 
-/**
- * Reads several items in one BatchGetItem round trip, in the order asked (undefined where absent).
- * Unprocessed keys (throttling) are retried.
- */
-export async function getItems(keyList: Key[]): Promise<(Record<string, unknown> | undefined)[]> {
-  const TableName = tableName();
-  const found = new Map<string, Record<string, unknown>>();
-  let pending: Key[] = keyList;
-  for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
-    const out = await db().send(new BatchGetCommand({ RequestItems: { [TableName]: { Keys: pending } } }));
-    for (const item of out.Responses?.[TableName] ?? []) found.set(`${item.pk}\u0000${item.sk}`, item);
-    pending = (out.UnprocessedKeys?.[TableName]?.Keys as Key[] | undefined) ?? [];
-    if (attempt > 8 && pending.length) throw new Error("BatchGetItem kept returning unprocessed keys");
-  }
-  return keyList.map((k) => found.get(`${k.pk}\u0000${k.sk}`));
-}
+/** Reads several items in one BatchGetItem round trip, in the order asked (undefined where absent). */
+export const getItems = (keyList: Key[]) => batchGet(keyList);
 
 export const asOrganization = (item: Record<string, unknown> | undefined) => strip<Organization>(item);
 export const asMember = (item: Record<string, unknown> | undefined) => strip<Member>(item);

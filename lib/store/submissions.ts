@@ -1,6 +1,6 @@
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { cancellationReasons, conditionFailedItem, db, isConditionFailure, tableName } from "../aws/dynamodb";
-import { deleteKeys } from "./batch";
+import { batchGet, deleteKeys } from "./batch";
 import { allMatching, type FilteredQuery, filteredPage } from "./filtered-query";
 import { fromItem } from "./items";
 import { type Key, keys } from "./keys";
@@ -350,23 +350,14 @@ export async function deleteSubmission(submissionId: string, orgId: string): Pro
 export async function submissionOwners(
   submissionIds: string[],
 ): Promise<Map<string, { orgId: string; siteId: string; formId: string }>> {
-  const TableName = tableName();
+  const items = await batchGet(
+    submissionIds.map((id) => keys.submission(id)),
+    { projection: "id, orgId, siteId, formId" },
+  );
   const owners = new Map<string, { orgId: string; siteId: string; formId: string }>();
-  for (let i = 0; i < submissionIds.length; i += 100) {
-    let pending: Record<string, unknown>[] = submissionIds.slice(i, i + 100).map((id) => ({ ...keys.submission(id) }));
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 8) throw new Error("BatchGetItem kept returning unprocessed keys");
-      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
-      const out = await db().send(
-        new BatchGetCommand({
-          RequestItems: { [TableName]: { Keys: pending, ProjectionExpression: "id, orgId, siteId, formId" } },
-        }),
-      );
-      for (const item of out.Responses?.[TableName] ?? []) {
-        owners.set(String(item.id), { orgId: String(item.orgId), siteId: String(item.siteId), formId: String(item.formId) });
-      }
-      pending = (out.UnprocessedKeys?.[TableName]?.Keys ?? []) as Record<string, unknown>[];
-    }
+  for (const item of items) {
+    if (item)
+      owners.set(String(item.id), { orgId: String(item.orgId), siteId: String(item.siteId), formId: String(item.formId) });
   }
   return owners;
 }
