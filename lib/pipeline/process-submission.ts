@@ -6,8 +6,8 @@ import { notificationEmail } from "../notifications/email";
 import { EMAIL_TAGS, notificationRecipients } from "../notifications/suppression";
 import { startDeliveries } from "../outbound/deliveries";
 import { type FieldType, type Form, getForm } from "../store/forms";
-import { storeLeadOnce, withdrawRelease } from "../store/submission-processing";
-import { getSubmissionConsistent, type StoredSubmission } from "../store/submissions";
+import { withdrawRelease } from "../store/releases";
+import { getSubmissionConsistent, type StoredSubmission, storeLeadOnce } from "../store/submissions";
 import * as z from "../validation";
 import { once } from "./once";
 import { type RecordHandler, type RetryLater, retryLater } from "./outcome";
@@ -59,7 +59,7 @@ export async function processSubmission(submissionId: string, arrival: Arrival):
       return;
     }
     const lead = await storeLeadOnce(submissionId, qualify(submission, form));
-    if (lead === "GONE") return;
+    if (lead === "NOT_FOUND") return;
     if (lead === "SPAM") continue;
     return act({ ...submission, lead }, form, arrival.kind === "release" ? arrival.releasedAt : submission.createdAt);
   }

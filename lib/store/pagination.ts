@@ -43,7 +43,7 @@ export async function forEachPage(
 export async function queryPage<T>(options: {
   partition: string;
   prefix?: string;
-  index?: "gsi1";
+  index?: typeof GSI1;
   limit: number;
   cursor?: string;
   newestFirst?: boolean;
