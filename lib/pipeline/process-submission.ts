@@ -113,7 +113,7 @@ async function act(submission: StoredSubmission & { lead: Lead }, form: Form, ev
 }
 
 const submissionRecord = z.object({ id: z.string().check(z.minLength(1)) });
-// Every release marker carries its time (lib/store/submissions.ts, releaseItem).
+// Every release marker carries its time (lib/store/releases.ts, releaseItem).
 const releaseRecord = z.object({ submissionId: z.string().check(z.minLength(1)), releasedAt: z.iso.datetime() });
 
 /** RECORD_HANDLERS.submission: an inserted submission that is not spam. */
