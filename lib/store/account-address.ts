@@ -1,6 +1,6 @@
 import { tableName } from "../aws/dynamodb";
 import { claimAddress } from "./email-claims";
-import type { EmailToken } from "./email-links";
+import { type EmailToken, useLinkItem } from "./email-links";
 import { keys } from "./keys";
 import type { Outcome } from "./outcomes";
 import { type Named, transact } from "./transactions";
@@ -26,17 +26,7 @@ export async function changeAddress(input: {
   const { link, now } = input;
   const items: Named<"claim" | "holder" | "link" | "member" | "previous">[] = [
     ...claimAddress({ ...link, emailVerifiedAt: now }, input.holder, now),
-    [
-      "link",
-      {
-        Delete: {
-          TableName,
-          Key: keys.emailToken(input.tokenHash),
-          ConditionExpression: "attribute_exists(pk) AND expiresAt > :now",
-          ExpressionAttributeValues: { ":now": now },
-        },
-      },
-    ],
+    ["link", useLinkItem(input.tokenHash, now)],
     [
       "member",
       {

@@ -1,6 +1,8 @@
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { db, tableName } from "../aws/dynamodb";
 import { batchGet } from "./batch";
+import { verifyClaimItem } from "./email-claims";
+import { useLinkItem } from "./email-links";
 import { fromItem } from "./items";
 import { keys } from "./keys";
 import type { Outcome } from "./outcomes";
@@ -143,17 +145,7 @@ export async function useResetLink(
 ): Promise<Outcome<"OK" | "LINK_INVALID">> {
   const TableName = tableName();
   const cancelled = await transact([
-    [
-      "link",
-      {
-        Delete: {
-          TableName,
-          Key: keys.emailToken(tokenHash),
-          ConditionExpression: "attribute_exists(pk) AND purpose = :reset AND expiresAt > :now",
-          ExpressionAttributeValues: { ":reset": "reset", ":now": now },
-        },
-      },
-    ],
+    ["link", useLinkItem(tokenHash, now, "reset")],
     [
       "member",
       {
@@ -167,18 +159,7 @@ export async function useResetLink(
         },
       },
     ],
-    [
-      "claim",
-      {
-        Update: {
-          TableName,
-          Key: keys.email(link.email),
-          UpdateExpression: "SET verifiedAt = if_not_exists(verifiedAt, :now)",
-          ConditionExpression: "userId = :userId",
-          ExpressionAttributeValues: { ":now": now, ":userId": link.userId },
-        },
-      },
-    ],
+    ["claim", verifyClaimItem(link.email, link.userId, now)],
   ]);
   return cancelled ? "LINK_INVALID" : "OK";
 }

@@ -4,7 +4,7 @@ import { fromItem } from "./items";
 import { keys } from "./keys";
 import { type Member, toMember } from "./members";
 import { type Organization, toOrganization } from "./organizations";
-import type { Named } from "./transactions";
+import type { Named, TransactItem } from "./transactions";
 
 /** One item per address: makes addresses unique and finds the account at login (docs/accounts.md). */
 export interface EmailClaim {
@@ -62,6 +62,17 @@ export async function getMemberWithEmailClaim(
   const [member, claim] = await batchGet([keys.member(orgId, userId), keys.email(email)]);
   return { member: member && toMember(member), claim: claim && toEmailClaim(claim) };
 }
+
+/** The transaction item that marks the address's claim verified (kept if it was), while `userId` holds it. */
+export const verifyClaimItem = (email: string, userId: string, now: string): TransactItem => ({
+  Update: {
+    TableName: tableName(),
+    Key: keys.email(email),
+    UpdateExpression: "SET verifiedAt = if_not_exists(verifiedAt, :now)",
+    ConditionExpression: "userId = :userId",
+    ExpressionAttributeValues: { ":now": now, ":userId": userId },
+  },
+});
 
 /**
  * The transaction items that give `owner.email` to an account: its claim (verified when the owner

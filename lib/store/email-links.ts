@@ -1,12 +1,12 @@
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { db, tableName } from "../aws/dynamodb";
 import { batchGet } from "./batch";
-import { type EmailClaim, toEmailClaim } from "./email-claims";
+import { type EmailClaim, toEmailClaim, verifyClaimItem } from "./email-claims";
 import { fromItem } from "./items";
 import { keys } from "./keys";
 import type { Outcome } from "./outcomes";
 import type { Role } from "./shapes";
-import { transact } from "./transactions";
+import { type TransactItem, transact } from "./transactions";
 
 /**
  * A single-use emailed link's item (the token itself is only in the email; this is keyed by its
@@ -65,6 +65,19 @@ export async function getEmailLink(
 }
 
 /**
+ * The transaction item that uses a link up: deleted only while it exists, has not expired and,
+ * with `purpose`, is of that purpose, so that it works once.
+ */
+export const useLinkItem = (tokenHash: string, now: string, purpose?: "reset"): TransactItem => ({
+  Delete: {
+    TableName: tableName(),
+    Key: keys.emailToken(tokenHash),
+    ConditionExpression: `attribute_exists(pk)${purpose ? " AND purpose = :purpose" : ""} AND expiresAt > :now`,
+    ExpressionAttributeValues: { ":now": now, ...(purpose ? { ":purpose": purpose } : {}) },
+  },
+});
+
+/**
  * Uses a verification link, in one transaction: the link is deleted (so it works once, and only
  * before it expires), the member is marked verified (while it still has that address), and so is
  * the address's claim (while this account still holds it: a reclaim voids the old links).
@@ -76,17 +89,7 @@ export async function useVerificationToken(
 ): Promise<Outcome<"OK" | "LINK_INVALID">> {
   const TableName = tableName();
   const cancelled = await transact([
-    [
-      "link",
-      {
-        Delete: {
-          TableName,
-          Key: keys.emailToken(tokenHash),
-          ConditionExpression: "attribute_exists(pk) AND expiresAt > :now",
-          ExpressionAttributeValues: { ":now": now },
-        },
-      },
-    ],
+    ["link", useLinkItem(tokenHash, now)],
     [
       "member",
       {
@@ -99,18 +102,7 @@ export async function useVerificationToken(
         },
       },
     ],
-    [
-      "claim",
-      {
-        Update: {
-          TableName,
-          Key: keys.email(token.email),
-          UpdateExpression: "SET verifiedAt = if_not_exists(verifiedAt, :now)",
-          ConditionExpression: "userId = :userId",
-          ExpressionAttributeValues: { ":now": now, ":userId": token.userId },
-        },
-      },
-    ],
+    ["claim", verifyClaimItem(token.email, token.userId, now)],
   ]);
   return cancelled ? "LINK_INVALID" : "OK";
 }

@@ -4,6 +4,7 @@ import { batchGet } from "./batch";
 import { fromItem } from "./items";
 import { keys } from "./keys";
 import type { Role } from "./shapes";
+import type { TransactItem } from "./transactions";
 
 /** An invitation to an organization, keyed by its token's hash; consumed by the signup it admits (./signup.ts). */
 export interface Invite {
@@ -28,6 +29,16 @@ export async function putInvite(tokenHash: string, invite: Invite): Promise<void
     }),
   );
 }
+
+/** The transaction item that uses the invite up (a signup): deleted only while it exists and has not expired. */
+export const useInviteItem = (tokenHash: string, now: string): TransactItem => ({
+  Delete: {
+    TableName: tableName(),
+    Key: keys.invite(tokenHash),
+    ConditionExpression: "attribute_exists(pk) AND expiresAt > :now",
+    ExpressionAttributeValues: { ":now": now },
+  },
+});
 
 /** The invite by its token's hash (BatchGetItem); the caller checks its expiry and address. */
 export async function getInvite(tokenHash: string): Promise<Invite | undefined> {

@@ -1,7 +1,7 @@
 import { tableName } from "../aws/dynamodb";
 import { claimAddress } from "./email-claims";
-import { type EmailToken, emailTokenItem } from "./email-links";
-import { type Key, keys } from "./keys";
+import { type EmailToken, emailTokenItem, useLinkItem } from "./email-links";
+import { useInviteItem } from "./invites";
 import { type Member, memberItem } from "./members";
 import { type Organization, organizationItem } from "./organizations";
 import type { Outcome } from "./outcomes";
@@ -30,14 +30,6 @@ export async function createAccount(input: {
 }): Promise<Outcome<"OK" | "EMAIL_TAKEN" | "INVITE_INVALID" | "LINK_INVALID">> {
   const TableName = tableName();
   const { member, reclaim } = input;
-  const consumed = (Key: Key) => ({
-    Delete: {
-      TableName,
-      Key,
-      ConditionExpression: "attribute_exists(pk) AND expiresAt > :now",
-      ExpressionAttributeValues: { ":now": input.now },
-    },
-  });
   const items: Named<"claim" | "holder" | "account" | "invite" | "link">[] = [
     ...claimAddress(member, reclaim?.holder, input.now),
     ["account", { Put: { TableName, Item: memberItem(member) } }],
@@ -47,8 +39,8 @@ export async function createAccount(input: {
     items.push(["account", { Put: { TableName, Item: emailTokenItem(input.verification.tokenHash, input.verification.token) } }]);
   }
   if (input.organization) items.push(["account", { Put: { TableName, Item: organizationItem(input.organization) } }]);
-  if (reclaim) items.push(["link", consumed(keys.emailToken(reclaim.tokenHash))]);
-  if (input.inviteHash) items.push(["invite", consumed(keys.invite(input.inviteHash))]);
+  if (reclaim) items.push(["link", useLinkItem(reclaim.tokenHash, input.now)]);
+  if (input.inviteHash) items.push(["invite", useInviteItem(input.inviteHash, input.now)]);
   const cancelled = await transact(items);
   if (!cancelled) return "OK";
   if (cancelled.refused("claim")) return "EMAIL_TAKEN";
