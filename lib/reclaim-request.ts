@@ -1,7 +1,7 @@
 import { sendToIntakeQueue } from "./aws/sqs";
 import { checkedInvite, throttleEmailLinks } from "./email-links";
 import { randomBase62, sha256Hex } from "./ids";
-import { MESSAGE_KIND_ATTRIBUTE } from "./pipeline/queue-message";
+import { kindAttributes } from "./queue-message";
 import { asInvite, getItems } from "./store/accounts";
 import { keys } from "./store/keys";
 import { ROLES } from "./store/shapes";
@@ -49,6 +49,6 @@ export async function requestReclaim(input: { email: string; inviteToken?: strin
     const invite = checkedInvite(asInvite(inviteItem), email);
     message.invite = { hash, orgId: invite.orgId, role: invite.role };
   }
-  await sendToIntakeQueue(JSON.stringify(reclaimMessageSchema.parse(message)), 0, { [MESSAGE_KIND_ATTRIBUTE]: message.kind });
+  await sendToIntakeQueue(JSON.stringify(reclaimMessageSchema.parse(message)), 0, kindAttributes(message.kind));
   return { email };
 }
