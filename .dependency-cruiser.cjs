@@ -4,7 +4,7 @@
  * together. Each rule's comment is what a violation means.
  */
 /** The leaves every layer may use. */
-const LEAVES = "^lib/(config|errors|ids|log|validation)\\.ts$";
+const LEAVES = "^lib/(config|errors|ids|log|validation|queue-message)\\.ts$";
 
 module.exports = {
   forbidden: [
@@ -61,6 +61,48 @@ module.exports = {
         "lib/openapi/ builds the OpenAPI document with zod's JSON-schema conversion: a build tool (npm run openapi), never part of a Lambda bundle. The served document is the committed docs/openapi.json.",
       from: { path: "^functions/" },
       to: { path: "^lib/openapi/" },
+    },
+    // The pipeline drives the delivery machinery, never the reverse; neither calls up into a
+    // resource module (issue 24, section 3; docs/architecture.md).
+    {
+      name: "outbound-never-imports-the-pipeline",
+      severity: "error",
+      comment:
+        "lib/outbound/ is the delivery machinery the pipeline drives: lib/pipeline/ imports it, never the reverse. What both sides of the queue share (the message kinds, RetryLater) is the leaf lib/queue-message.ts.",
+      from: { path: "^lib/outbound/" },
+      to: { path: "^lib/pipeline/" },
+    },
+    {
+      name: "outbound-is-delivery-machinery-only",
+      severity: "error",
+      comment:
+        "lib/outbound/ sends deliveries and knows no caller: apart from the pipeline (outbound-never-imports-the-pipeline) it imports only itself, the store, the AWS clients, metrics and the leaves, never a principal, a resource module or another concern. The API's side of outbound webhooks (endpoints, changes, replays, test events) is lib/outbound-webhooks/, which imports lib/outbound/.",
+      from: { path: "^lib/outbound/" },
+      to: { path: "^lib/", pathNot: `^lib/(outbound|pipeline|store|aws|metrics)/|${LEAVES}` },
+    },
+    {
+      name: "pipeline-imports-only-outbound-and-notifications",
+      severity: "error",
+      comment:
+        "lib/pipeline/ runs the queue's messages: of the other concerns it imports the delivery machinery (lib/outbound/) and the notification emails, and it never calls up into a resource module: the registry that names each message's handler (lib/consumer-handlers.ts) sits above it. Its one import above is lib/leads.ts, the lead rules it applies (pure functions that read nothing).",
+      from: { path: "^lib/pipeline/" },
+      to: { path: "^lib/", pathNot: `^lib/(pipeline|outbound|notifications|store|aws|metrics)/|^lib/leads\\.ts$|${LEAVES}` },
+    },
+    {
+      name: "queue-message-is-a-leaf",
+      severity: "error",
+      comment:
+        "lib/queue-message.ts is what producers and the consumer of the intake queue share; it imports nothing of lib/, so sharing it ties neither to the other.",
+      from: { path: "^lib/queue-message\\.ts$" },
+      to: { path: "^lib/" },
+    },
+    {
+      name: "spam-and-notifications-import-no-intake",
+      severity: "error",
+      comment:
+        "Intake uses the spam signals and the notifications render what intake stored, never the reverse: a shape they share (RawValue) is imported from where it is defined (lib/store/shapes.ts), not through lib/intake/.",
+      from: { path: "^lib/(spam|notifications)/" },
+      to: { path: "^lib/intake/" },
     },
     {
       name: "aws-clients-are-leaves",

@@ -119,7 +119,7 @@ export const ROUTES = [
   { route: "GET /api/v1/forms/{formId}/outbound-webhooks/{endpointId}/deliveries", handler: "outbound-webhooks/list-outbound-deliveries", ...BEARER, permission: "forms.view", ...READ },
   // Queues the attempt itself (a user action, not a stored record: a direct send is fine).
   { route: "POST /api/v1/forms/{formId}/outbound-webhooks/{endpointId}/deliveries/{deliveryId}/retry", handler: "outbound-webhooks/retry-outbound-delivery", ...BEARER, permission: "forms.edit", ...WRITE, queue: "send" },
-  // Queues its one attempt itself, like the retry; paced per endpoint (lib/outbound/test-event.ts).
+  // Queues its one attempt itself, like the retry; paced per endpoint (lib/outbound-webhooks/test-event.ts).
   { route: "POST /api/v1/forms/{formId}/outbound-webhooks/{endpointId}/test", handler: "outbound-webhooks/test-outbound-webhook", ...BEARER, permission: "forms.edit", ...WRITE, queue: "send" },
   // The deliveries of a submission: ids derived from (submission, endpoint), one BatchGetItem.
   { route: "GET /api/v1/submissions/{submissionId}/deliveries", handler: "outbound-webhooks/list-submission-deliveries", ...BEARER, permission: "forms.view", ...READ },

@@ -16,9 +16,6 @@ import { addEmailEvents, bindNotifications, type EmailEvents } from "./notificat
 import { MAX_FILTERS } from "./stream-filter-match";
 import { grantOf } from "./table-grants";
 
-/** The intake consumer's timeout, from its entry in functions/routes.ts. */
-export const CONSUMER_TIMEOUT_SECONDS = QUEUE_CONSUMER.timeoutSeconds;
-
 /**
  * How long Lambda may wait to fill a batch of QUEUE_CONSUMER.batchSize messages: short, so a
  * lone submission is handled within about a second, yet bursts still arrive as full batches.
@@ -28,9 +25,11 @@ export const CONSUMER_MAX_BATCHING_WINDOW_SECONDS = 1;
 /**
  * AWS recommends a visibility timeout of at least six times the consuming function's timeout,
  * so a message is not handed to a second consumer while throttled retries of the first batch are
- * still running (https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-configure.html).
+ * still running (https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-configure.html). The
+ * timeout is the consumer's entry in functions/routes.ts (CONSUMER_TIMEOUT_SECONDS,
+ * lib/pipeline/consumer.ts), so the two cannot drift apart.
  */
-export const INTAKE_VISIBILITY_TIMEOUT_SECONDS = 6 * CONSUMER_TIMEOUT_SECONDS;
+export const INTAKE_VISIBILITY_TIMEOUT_SECONDS = 6 * QUEUE_CONSUMER.timeoutSeconds;
 
 /**
  * At most this many consumer instances at once (the event source's maximum concurrency, 2 to
@@ -78,9 +77,6 @@ export class IntakePipeline extends Construct {
     if (!streamArn) throw new Error("IntakePipeline needs a table with a stream");
     if (INTAKE_FILTER_PATTERNS.length > MAX_FILTERS) {
       throw new Error(`A pipe takes at most ${MAX_FILTERS} filter patterns (INTAKE_FILTER_PATTERNS)`);
-    }
-    if (INTAKE_VISIBILITY_TIMEOUT_SECONDS < 6 * QUEUE_CONSUMER.timeoutSeconds) {
-      throw new Error("The intake queue's visibility timeout must be at least 6 times the consumer's timeout");
     }
 
     // Both queues hold undelivered submissions: kept if the stack is deleted or they are replaced,
@@ -190,7 +186,7 @@ export class IntakePipeline extends Construct {
     // SES's bounces and complaints of the notifications, recorded on their forms (infra/notifications.ts).
     this.emailEvents = QUEUE_CONSUMER.email === "send" ? addEmailEvents(this, props.table) : undefined;
     // Outbound webhook retries are internal messages the consumer sends to its own queue
-    // (lib/outbound/messages.ts): send rights on this queue and its URL, nothing more.
+    // (lib/outbound/messages.ts, queueAttempt): send rights on this queue and its URL, nothing more.
     bindQueue(this.consumer.fn, this.queue, QUEUE_CONSUMER.queue);
     // The event source grants the function receive, delete and visibility changes on this queue.
     // With ReportBatchItemFailures, Lambda deletes every message of a batch except those the

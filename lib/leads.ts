@@ -1,8 +1,7 @@
 import { looksLikeEmail } from "./email-address";
-import type { RawValue } from "./intake/body";
 import { looksLikePhone } from "./intake/mapping";
 import type { FieldType } from "./store/forms";
-import type { Lead } from "./store/shapes";
+import type { Lead, RawValue } from "./store/shapes";
 
 export type { Lead } from "./store/shapes";
 

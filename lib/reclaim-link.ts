@@ -4,7 +4,7 @@ import { newEmailLink } from "./email-links";
 import { nowIso } from "./ids";
 import { accountEmail } from "./notifications/account-email";
 import { once } from "./pipeline/once";
-import { type RetryLater, retryLater } from "./pipeline/outcome";
+import { type RetryLater, retryLater } from "./queue-message";
 import type { ReclaimMessage } from "./reclaim-request";
 import { getEmailClaimWithOrganization } from "./store/email-claims";
 import { putEmailToken } from "./store/email-links";

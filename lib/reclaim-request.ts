@@ -1,7 +1,7 @@
 import { sendToIntakeQueue } from "./aws/sqs";
 import { checkedInvite, throttleEmailLinks } from "./email-links";
 import { randomBase62, sha256Hex } from "./ids";
-import { MESSAGE_KIND_ATTRIBUTE } from "./pipeline/queue-message";
+import { kindAttributes } from "./queue-message";
 import { getInvite } from "./store/invites";
 import { ROLES } from "./store/shapes";
 import * as z from "./validation";
@@ -47,6 +47,6 @@ export async function requestReclaim(input: { email: string; inviteToken?: strin
     const invite = checkedInvite(await getInvite(hash), email);
     message.invite = { hash, orgId: invite.orgId, role: invite.role };
   }
-  await sendToIntakeQueue(JSON.stringify(reclaimMessageSchema.parse(message)), 0, { [MESSAGE_KIND_ATTRIBUTE]: message.kind });
+  await sendToIntakeQueue(JSON.stringify(reclaimMessageSchema.parse(message)), 0, kindAttributes(message.kind));
   return { email };
 }

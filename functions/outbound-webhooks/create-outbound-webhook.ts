@@ -1,5 +1,5 @@
 import { httpHandler } from "../../lib/http/handler";
-import { createEndpoint, endpointDescription, endpointUrl } from "../../lib/outbound/endpoint-changes";
+import { createEndpoint, endpointDescription, endpointUrl } from "../../lib/outbound-webhooks/endpoint-changes";
 import * as z from "../../lib/validation";
 import { route } from "../routes";
 

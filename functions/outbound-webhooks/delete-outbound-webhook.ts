@@ -1,5 +1,5 @@
 import { httpHandler } from "../../lib/http/handler";
-import { removeEndpoint } from "../../lib/outbound/endpoints";
+import { removeEndpoint } from "../../lib/outbound-webhooks/endpoints";
 import { route } from "../routes";
 
 export const handler = httpHandler(

@@ -1,6 +1,6 @@
 import { httpHandler } from "../../lib/http/handler";
 import { pageQuery } from "../../lib/http/page-query";
-import { listDeliveries } from "../../lib/outbound/endpoints";
+import { listDeliveries } from "../../lib/outbound-webhooks/endpoints";
 import { DELIVERY_STATUSES } from "../../lib/store/outbound-deliveries";
 import * as z from "../../lib/validation";
 import { route } from "../routes";

@@ -1,5 +1,5 @@
 import { httpHandler } from "../../lib/http/handler";
-import { listSubmissionDeliveries } from "../../lib/outbound/submission-deliveries";
+import { listSubmissionDeliveries } from "../../lib/outbound-webhooks/submission-deliveries";
 import { route } from "../routes";
 
 export const handler = httpHandler(route("GET /api/v1/submissions/{submissionId}/deliveries"), {}, ({ principal, params }) =>

@@ -1,5 +1,5 @@
 import { httpHandler } from "../../lib/http/handler";
-import { retryDelivery } from "../../lib/outbound/retry";
+import { retryDelivery } from "../../lib/outbound-webhooks/retry";
 import { route } from "../routes";
 
 export const handler = httpHandler(

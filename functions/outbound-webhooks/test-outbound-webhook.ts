@@ -1,5 +1,5 @@
 import { httpHandler } from "../../lib/http/handler";
-import { sendTestEvent } from "../../lib/outbound/test-event";
+import { sendTestEvent } from "../../lib/outbound-webhooks/test-event";
 import { route } from "../routes";
 
 export const handler = httpHandler(

@@ -1,5 +1,5 @@
 import { httpHandler } from "../../lib/http/handler";
-import { editEndpoint, endpointDescription, endpointUrl } from "../../lib/outbound/endpoint-changes";
+import { editEndpoint, endpointDescription, endpointUrl } from "../../lib/outbound-webhooks/endpoint-changes";
 import * as z from "../../lib/validation";
 import { route } from "../routes";
 

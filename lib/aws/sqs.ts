@@ -22,7 +22,7 @@ export const MAX_DELAY_SECONDS = 900;
 
 /**
  * Sends one message to the intake queue (QUEUE_URL: routes and the consumer with `queue: "send"`),
- * with string message attributes (lib/pipeline/queue-message.ts marks internal messages so).
+ * with string message attributes (lib/queue-message.ts names the attribute that marks internal messages).
  */
 export async function sendToIntakeQueue(
   body: string,

@@ -1,5 +1,6 @@
 import type { FieldType } from "../store/forms";
-import { INTAKE_LIMITS, type RawValue } from "./limits";
+import type { RawValue } from "../store/shapes";
+import { INTAKE_LIMITS } from "./limits";
 import { isPlainObject, scalarText, wellFormed } from "./text";
 
 /**

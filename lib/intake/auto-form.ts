@@ -1,8 +1,8 @@
 import { AppError, notFound } from "../errors";
 import { newId, nowIso } from "../ids";
 import { createLinkedForm, type FieldType, type Form, getForm } from "../store/forms";
+import type { RawValue } from "../store/shapes";
 import { getWebhook, type Webhook } from "../store/webhooks";
-import type { RawValue } from "./limits";
 import { inferFieldType, labelFromKey } from "./mapping";
 
 export interface FieldHints {

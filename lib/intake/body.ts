@@ -4,7 +4,7 @@ import { parseMultipart, parseUrlencoded } from "./form-body";
 import { INTAKE_LIMITS, invalidBody, type ParsedBody } from "./limits";
 
 export { parseContentType } from "./charset";
-export { INTAKE_LIMITS, type ParsedBody, type RawValue } from "./limits";
+export { INTAKE_LIMITS, type ParsedBody } from "./limits";
 
 const isDigit = (ch: string | undefined) => ch !== undefined && ch >= "0" && ch <= "9";
 

@@ -1,7 +1,8 @@
 import { AppError } from "../errors";
 import { ALL_TOKEN_FIELDS } from "../spam/captcha";
+import type { RawValue } from "../store/shapes";
 import { ADS_ENVELOPE_FIELDS, type AdsLead, isAdsPayload, isSecretField, normalizeAds } from "./ads-lead";
-import { INTAKE_LIMITS, type ParsedBody, type RawValue } from "./limits";
+import { INTAKE_LIMITS, type ParsedBody } from "./limits";
 import { charLength, isForbiddenName, isPlainObject, scalarText, wellFormed } from "./text";
 
 export interface NormalizedSubmission {

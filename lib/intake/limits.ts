@@ -33,8 +33,6 @@ export const INTAKE_LIMITS = {
   labelLength: 255,
 } as const;
 
-export type { RawValue } from "../store/shapes";
-
 export interface ParsedBody {
   /** The body's top-level JSON value (big integers kept as strings), for JSON bodies. */
   json?: unknown;

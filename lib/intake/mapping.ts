@@ -1,6 +1,7 @@
 import { looksLikeEmail } from "../email-address";
 import type { FieldType, Form, FormField } from "../store/forms";
-import { INTAKE_LIMITS, type RawValue } from "./limits";
+import type { RawValue } from "../store/shapes";
+import { INTAKE_LIMITS } from "./limits";
 
 const PHONE = /^\+?[\d\s().-]{7,20}$/;
 const URL_VALUE = /^https?:\/\/\S+$/i;

@@ -1,8 +1,8 @@
 import type { EmailMessage as NotificationEmail } from "../aws/ses";
 import { isPlainAddress } from "../email-address";
-import type { RawValue } from "../intake/body";
 import type { Lead } from "../leads";
 import type { Form } from "../store/forms";
+import type { RawValue } from "../store/shapes";
 import type { StoredSubmission } from "../store/submissions";
 
 export type { NotificationEmail };

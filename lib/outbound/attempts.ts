@@ -2,7 +2,7 @@ import { loadConfig } from "../config";
 import { epochSeconds, nowIso } from "../ids";
 import { describeError, log } from "../log";
 import * as metrics from "../metrics/record";
-import { type RetryLater, retryLater } from "../pipeline/outcome";
+import { type RetryLater, retryLater } from "../queue-message";
 import { clearEndpointFailing, markEndpointFailing } from "../store/failing-endpoints";
 import {
   claimAttempt,
@@ -17,7 +17,7 @@ import {
 import { getEndpoint, type OutboundEndpoint, updateEndpoint } from "../store/outbound-endpoints";
 import { getSubmission } from "../store/submissions";
 import { type HttpAttempt, postWebhook } from "./http";
-import { type DeliveryMessage, INTERNAL_MESSAGE_VERSION, newMessageToken, sendDeliveryMessage } from "./messages";
+import { type DeliveryMessage, queueAttempt, sendDeliveryMessage } from "./messages";
 import { submissionCreatedPayload, testEventPayload } from "./payload";
 import { type AttemptOutcome, attemptError, attemptOutcome } from "./schedule";
 import { deliveryHeaders } from "./signing";
@@ -72,19 +72,8 @@ async function settleClaimed(delivery: Delivery, message: DeliveryMessage, now: 
     return recoverInterrupted(delivery, message.token);
   }
   if (delivery.claimToken === message.token && delivery.status === "retrying" && delivery.nextAttemptAt) {
-    await scheduleAttempt(delivery.id, delivery.attemptCount + 1, delivery.nextAttemptAt);
+    await queueAttempt(delivery.id, delivery.attemptCount + 1, delivery.nextAttemptAt);
   }
-}
-
-async function scheduleAttempt(deliveryId: string, attempt: number, dueAt: string): Promise<void> {
-  await sendDeliveryMessage({
-    v: INTERNAL_MESSAGE_VERSION,
-    kind: "delivery",
-    deliveryId,
-    attempt,
-    dueAt,
-    token: newMessageToken(),
-  });
 }
 
 async function runAttempt(seen: Delivery, attempt: number, token: string): Promise<void> {
@@ -210,7 +199,7 @@ async function finishAttempt(
   }
   metrics.outbound(OUTBOUND_OUTCOME[outcome.kind]);
   await Promise.all([
-    nextAttemptAt ? scheduleAttempt(delivery.id, attempt + 1, nextAttemptAt) : undefined,
+    nextAttemptAt ? queueAttempt(delivery.id, attempt + 1, nextAttemptAt) : undefined,
     endpoint ? noteEndpointHealth(endpoint, entry, status, delivery.id) : undefined,
   ]);
 }

@@ -1,10 +1,10 @@
 import { nowIso } from "../ids";
-import type { Lead } from "../leads";
 import type { Form } from "../store/forms";
 import { createDelivery, type Delivery, getDelivery } from "../store/outbound-deliveries";
 import { listFormEndpoints, type OutboundEndpoint } from "../store/outbound-endpoints";
+import type { Lead } from "../store/shapes";
 import type { Submission } from "../store/submissions";
-import { INTERNAL_MESSAGE_VERSION, newMessageToken, sendDeliveryMessage } from "./messages";
+import { queueAttempt } from "./messages";
 import { deliveryIdFor, EVENT_TYPE } from "./payload";
 import { maxAttempts } from "./schedule";
 
@@ -82,12 +82,5 @@ async function startDelivery(submission: Submission & { lead?: Lead }, endpoint:
     // Under way already (its first attempt was claimed), or gone.
     if (!existing || existing.attemptCount > 0 || existing.status !== "pending") return;
   }
-  await sendDeliveryMessage({
-    v: INTERNAL_MESSAGE_VERSION,
-    kind: "delivery",
-    deliveryId: delivery.id,
-    attempt: 1,
-    dueAt: now,
-    token: newMessageToken(),
-  });
+  await queueAttempt(delivery.id, 1, now);
 }

@@ -1,14 +1,16 @@
 import { MAX_DELAY_SECONDS, sendToIntakeQueue } from "../aws/sqs";
 import { randomBase62 } from "../ids";
-import { MESSAGE_KIND_ATTRIBUTE } from "../pipeline/queue-message";
+import { kindAttributes } from "../queue-message";
 import * as z from "../validation";
 
 /**
  * Internal intake queue messages (not table stream records), version 1: "run attempt `attempt`
- * of delivery `deliveryId` when `dueAt` has come". Shared by the producers (./deliveries.ts,
- * ./attempts.ts, the retry route) and the consumer (lib/pipeline/record-handlers.ts), so both
- * sides read one schema. Each is sent with the message attribute that says its kind
- * (lib/pipeline/queue-message.ts); the `kind` in the body repeats it for a reader of the DLQ. A change of shape is a new `v`: accept both while old messages drain.
+ * of delivery `deliveryId` when `dueAt` has come". Shared by the producers (queueAttempt: the
+ * first attempt of a submission's delivery or a test event, the next one after a failure, a
+ * replay from the API) and the consumer (lib/consumer-handlers.ts), so both sides read one
+ * schema. Each is sent with the message attribute that says its kind (lib/queue-message.ts); the
+ * `kind` in the body repeats it for a reader of the DLQ. A change of shape is a new `v`: accept
+ * both while old messages drain.
  *
  *   {"v":1,"kind":"delivery","deliveryId":"dlv_...","attempt":2,"dueAt":"2026-01-01T00:05:00.000Z","token":"Ab3..."}
  *
@@ -42,9 +44,23 @@ export function hopDelaySeconds(dueAt: string, now: number): number {
   return Math.max(0, Math.min(MAX_DELAY_SECONDS, Math.ceil((Date.parse(dueAt) - now) / 1000)));
 }
 
-/** Sends `message`, delayed until its `dueAt` or by SQS's 15 minutes, whichever is sooner. */
+/**
+ * Sends `message`, delayed until its `dueAt` or by SQS's 15 minutes, whichever is sooner. A new
+ * attempt goes through queueAttempt; this sends a message again as it is (the next hop of a
+ * chain keeps its token).
+ */
 export async function sendDeliveryMessage(message: DeliveryMessage, now = Date.now()): Promise<void> {
-  await sendToIntakeQueue(JSON.stringify(deliveryMessageSchema.parse(message)), hopDelaySeconds(message.dueAt, now), {
-    [MESSAGE_KIND_ATTRIBUTE]: message.kind,
-  });
+  await sendToIntakeQueue(
+    JSON.stringify(deliveryMessageSchema.parse(message)),
+    hopDelaySeconds(message.dueAt, now),
+    kindAttributes(message.kind),
+  );
+}
+
+/** Queues attempt number `attempt` of delivery `deliveryId`, due at `dueAt`, as a new message (a fresh token). */
+export function queueAttempt(deliveryId: string, attempt: number, dueAt: string, now = Date.now()): Promise<void> {
+  return sendDeliveryMessage(
+    { v: INTERNAL_MESSAGE_VERSION, kind: "delivery", deliveryId, attempt, dueAt, token: newMessageToken() },
+    now,
+  );
 }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Lead } from "../leads";
+import type { Lead } from "../store/shapes";
 import type { Submission } from "../store/submissions";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";

@@ -1,12 +1,12 @@
 import { describeError, log } from "../log";
+import { messageKind, type QueueMessage, type QueueMessageKind } from "../queue-message";
 import type { ConsumerHandlers, RecordHandler, RecordOutcome } from "./outcome";
-import { messageKind, type QueueMessage } from "./queue-message";
 import { parseStreamRecord } from "./stream-record";
 
 /**
- * The intake queue's generic batch runner. It knows the two message families (./queue-message.ts)
- * and the outcome contract (./outcome.ts), not what any item type or message kind does: the
- * consumer function hands it the registry (./record-handlers.ts).
+ * The intake queue's generic batch runner. It knows the two message families
+ * (lib/queue-message.ts) and the outcome contract (./outcome.ts), not what any item type or
+ * message kind does: the consumer function hands it the registry (lib/consumer-handlers.ts).
  */
 
 /** Runs an internal message of `kind` through its handler. */
@@ -17,7 +17,7 @@ async function dispatchInternal(kind: string, body: string, handlers: ConsumerHa
   });
   // Object.hasOwn: a kind such as "constructor" must not reach Object.prototype.
   if (!Object.hasOwn(handlers, kind)) return invalid(`no handler for kind ${JSON.stringify(kind)}`);
-  const handler = handlers[kind] as ConsumerHandlers["messages"][string];
+  const handler = handlers[kind as QueueMessageKind] as NonNullable<ConsumerHandlers["messages"][QueueMessageKind]>;
   let json: unknown;
   try {
     json = JSON.parse(body);
@@ -85,8 +85,8 @@ export async function processMessages(messages: readonly QueueMessage[], handler
     if (outcome.status === "done") continue;
     batchItemFailures.push({ itemIdentifier: message.messageId });
     const fields = { messageId: message.messageId, reason: outcome.reason };
-    if (outcome.status === "retry") log.info("intake message retried later", fields);
-    else log.error("intake message failed", { ...fields, ...(outcome.error ? describeError(outcome.error) : {}) });
+    if (outcome.status === "retry") log.info("queue message retried later", fields);
+    else log.error("queue message failed", { ...fields, ...(outcome.error ? describeError(outcome.error) : {}) });
   }
   return { batchItemFailures };
 }

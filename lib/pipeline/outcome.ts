@@ -1,18 +1,13 @@
+import type { QueueMessageKind, RetryLater } from "../queue-message";
 import type * as z from "../validation";
 import type { StreamRecord } from "./stream-record";
 
 /**
- * What the consumer's handlers answer: a leaf every part of the pipeline imports (the batch
- * runner, the record handlers, the outbound attempts), so none of them imports another for it.
+ * What the consumer's handlers are and answer: the batch runner (./batch.ts) calls them, and the
+ * registry (lib/consumer-handlers.ts) lists them. A handler's "not yet" (RetryLater) is declared
+ * in the leaf lib/queue-message.ts, so the modules that answer it (the outbound attempts, the
+ * reclaim link) need not import the pipeline.
  */
-
-/** A handler's way of saying "not yet": an expected outcome, not an error. */
-export interface RetryLater {
-  retry: true;
-  reason: string;
-}
-
-export const retryLater = (reason: string): RetryLater => ({ retry: true, reason });
 
 /**
  * Handles one item that reached the intake queue. Resolving means done; returning
@@ -31,12 +26,19 @@ export interface MessageHandler<T> {
   handle: (message: T) => Promise<void | RetryLater>;
 }
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds handlers of different message types
-export type MessageHandlers = Readonly<Record<string, MessageHandler<any>>>;
+type AnyMessageHandler = MessageHandler<any>;
+/** Handlers by internal message kind; a kind without one fails its messages. */
+export type MessageHandlers = Readonly<Partial<Record<QueueMessageKind, AnyMessageHandler>>>;
 
 /** Everything the consumer can handle: stream records by item `type`, internal messages by kind. */
 export interface ConsumerHandlers {
   records: RecordHandlers;
   messages: MessageHandlers;
+}
+
+/** The consumer's registry (lib/consumer-handlers.ts): one handler per message kind, or it does not compile. */
+export interface ConsumerRegistry extends ConsumerHandlers {
+  messages: Readonly<Record<QueueMessageKind, AnyMessageHandler>>;
 }
 
 export type RecordOutcome =

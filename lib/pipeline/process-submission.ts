@@ -5,12 +5,13 @@ import * as metrics from "../metrics/record";
 import { notificationEmail } from "../notifications/email";
 import { EMAIL_TAGS, notificationRecipients } from "../notifications/suppression";
 import { startDeliveries } from "../outbound/deliveries";
+import { type RetryLater, retryLater } from "../queue-message";
 import { type FieldType, type Form, getForm } from "../store/forms";
 import { withdrawRelease } from "../store/releases";
 import { getSubmissionConsistent, type StoredSubmission, storeLeadOnce } from "../store/submissions";
 import * as z from "../validation";
 import { once } from "./once";
-import { type RecordHandler, type RetryLater, retryLater } from "./outcome";
+import type { RecordHandler } from "./outcome";
 
 /**
  * What happens after a submission is stored (issue 8), for one submission id, whether it came

@@ -32,11 +32,10 @@ import * as z from "../validation";
  * (https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-pipes-batching-concurrency.html).
  *
  * The schema below checks only the fields the consumer relies on, so a field AWS adds or
- * reorders never turns a good message into poison. A change of shape (an input transformer, an
- * envelope) is a new version: bump the constant and accept both while old messages drain.
+ * reorders never turns a good message into poison. The body carries no version of its own (the
+ * pipe sends the record as it is): a change of shape (an input transformer, an envelope) is a
+ * version 2 that the parser tells apart by its shape, accepting both while old messages drain.
  */
-export const STREAM_RECORD_VERSION = 1;
-
 const attributeMap = z.record(z.string(), z.record(z.string(), z.unknown()));
 
 export const streamRecordSchema = z.object({

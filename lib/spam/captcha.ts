@@ -1,8 +1,8 @@
 import { loadConfig } from "../config";
 import { AppError } from "../errors";
-import type { RawValue } from "../intake/body";
 import { log } from "../log";
 import * as metrics from "../metrics/record";
+import type { RawValue } from "../store/shapes";
 import type { CaptchaSettings } from "../store/sites";
 
 /**

@@ -1,7 +1,7 @@
 import { sha256Hex } from "../ids";
-import type { RawValue } from "../intake/body";
 import { incrementWindowAndSubWindow } from "../store/counters";
 import { deleteDuplicateMarker, duplicateMarkerLive, putDuplicateMarker } from "../store/duplicate-markers";
+import type { RawValue } from "../store/shapes";
 import type { WebhookSource } from "../store/webhooks";
 import { DUPLICATE_WINDOW_SECONDS, type SpamContext, signalsFor } from "./signals";
 

@@ -1,5 +1,4 @@
-import type { RawValue } from "../intake/body";
-import type { SpamSignalHit, SpamVerdict } from "../store/shapes";
+import type { RawValue, SpamSignalHit, SpamVerdict } from "../store/shapes";
 import type { WebhookSource } from "../store/webhooks";
 
 export type { SpamSignalHit, SpamVerdict } from "../store/shapes";

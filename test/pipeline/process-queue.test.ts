@@ -3,9 +3,9 @@ import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { jest } from "@jest/globals";
 import { handler } from "../../functions/consumer/process-queue";
 import { db, tableName } from "../../lib/aws/dynamodb";
+import { CONSUMER_HANDLERS, RECORD_HANDLERS } from "../../lib/consumer-handlers";
 import { processMessages } from "../../lib/pipeline/batch";
-import { retryLater } from "../../lib/pipeline/outcome";
-import { CONSUMER_HANDLERS, RECORD_HANDLERS } from "../../lib/pipeline/record-handlers";
+import { retryLater } from "../../lib/queue-message";
 import { keys } from "../../lib/store/keys";
 import { sqsEvent, sqsRecord, streamRecord } from "./support/records";
 

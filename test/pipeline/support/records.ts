@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { marshall } from "@aws-sdk/util-dynamodb";
 import type { SQSEvent, SQSRecord } from "aws-lambda";
-import { MESSAGE_KIND_ATTRIBUTE } from "../../../lib/pipeline/queue-message";
+import { MESSAGE_KIND_ATTRIBUTE } from "../../../lib/queue-message";
 
 const STREAM_ARN =
   "arn:aws:dynamodb:us-east-1:111122223333:table/Inlet-DataStoreTable1E9F5574-ABC/stream/2026-01-01T00:00:00.000";

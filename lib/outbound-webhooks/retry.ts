@@ -1,9 +1,9 @@
 import type { Principal } from "../auth/principal";
 import { AppError, notFound } from "../errors";
 import { nowIso } from "../ids";
+import { queueAttempt } from "../outbound/messages";
 import { getDelivery, scheduleManualAttempt } from "../store/outbound-deliveries";
 import { deliveryView, findEndpoint } from "./endpoints";
-import { INTERNAL_MESSAGE_VERSION, newMessageToken, sendDeliveryMessage } from "./messages";
 
 /**
  * Replays a delivery now (same `webhook-id`, a fresh timestamp and signature). A delivered or
@@ -20,14 +20,7 @@ export async function retryDelivery(principal: Principal, formId: string, endpoi
   if (delivery.leaseUntil !== undefined || !(await scheduleManualAttempt(delivery, nowIso()))) {
     throw new AppError("CONFLICT", "An attempt of this delivery is in progress; retry shortly");
   }
-  await sendDeliveryMessage({
-    v: INTERNAL_MESSAGE_VERSION,
-    kind: "delivery",
-    deliveryId: delivery.id,
-    attempt: delivery.attemptCount + 1,
-    dueAt: nowIso(),
-    token: newMessageToken(),
-  });
+  await queueAttempt(delivery.id, delivery.attemptCount + 1, nowIso());
   const scheduled = await getDelivery(delivery.id);
   return { delivery: deliveryView(scheduled ?? delivery) };
 }

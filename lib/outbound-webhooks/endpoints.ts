@@ -5,10 +5,16 @@ import { type Delivery, type DeliveryStatus, latestDelivery, listEndpointDeliver
 import { deleteEndpoint, getEndpoint, listFormEndpoints, type OutboundEndpoint } from "../store/outbound-endpoints";
 
 /**
- * The outbound webhooks API of a form (docs/api.md, "Outbound webhooks"): the reads, deletion
- * and the views every route answers with. Creating and changing an endpoint (the SSRF guard,
- * signing secrets) is in ./endpoint-changes.ts and replaying a delivery (the queue) in
- * ./retry.ts, so a function loads only the modules its route uses (docs/performance.md).
+ * The outbound webhooks API of a form (docs/api.md, "Outbound webhooks"). This folder is the
+ * management half, what the routes of functions/outbound-webhooks/ call; the delivery machinery
+ * it drives (payload, signing, SSRF guard, queue messages, attempts) is lib/outbound/, which
+ * never imports it (docs/architecture.md).
+ *
+ * Here: the reads, deletion and the views every route answers with. Creating and changing an
+ * endpoint (the SSRF guard, signing secrets) is in ./endpoint-changes.ts, replaying a delivery
+ * (the queue) in ./retry.ts, a test event in ./test-event.ts and a submission's deliveries in
+ * ./submission-deliveries.ts, so a function loads only the modules its route uses
+ * (docs/performance.md).
  */
 
 /** The endpoint `endpointId` of a form of the caller's organization, or 404. */
@@ -87,7 +93,7 @@ export async function listEndpoints(principal: Principal, formId: string) {
 
 export async function removeEndpoint(principal: Principal, formId: string, endpointId: string) {
   const endpoint = await findEndpoint(principal, formId, endpointId);
-  if (!(await deleteEndpoint(endpoint.formId, endpoint.id))) throw notFound("Outbound webhook");
+  if ((await deleteEndpoint(endpoint.formId, endpoint.id)) === "NOT_FOUND") throw notFound("Outbound webhook");
   return { message: "Outbound webhook deleted; its pending deliveries end as failed" };
 }
 

@@ -2,12 +2,12 @@ import type { Principal } from "../auth/principal";
 import { AppError, notFound } from "../errors";
 import { findForm } from "../forms";
 import { nowIso, randomBase62 } from "../ids";
+import { newSigningSecret } from "../outbound/signing";
+import { checkTargetUrl, MAX_URL_LENGTH, RefusedTarget } from "../outbound/ssrf";
 import { latestDelivery } from "../store/outbound-deliveries";
 import { insertEndpoint, MAX_ENDPOINTS_PER_FORM, type OutboundEndpoint, updateEndpoint } from "../store/outbound-endpoints";
 import * as z from "../validation";
 import { endpointView, findEndpoint } from "./endpoints";
-import { newSigningSecret } from "./signing";
-import { checkTargetUrl, MAX_URL_LENGTH, RefusedTarget } from "./ssrf";
 
 /** Creating and changing a form's outbound webhooks: the URL passes the SSRF guard first. */
 

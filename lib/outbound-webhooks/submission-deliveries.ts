@@ -1,11 +1,11 @@
 import type { Principal } from "../auth/principal";
 import { notFound } from "../errors";
+import { deliveryIdFor } from "../outbound/payload";
 import { getForm } from "../store/forms";
 import { getDeliveries } from "../store/outbound-deliveries";
 import { listFormEndpoints } from "../store/outbound-endpoints";
 import { getSubmission } from "../store/submissions";
 import { deliveryView } from "./endpoints";
-import { deliveryIdFor } from "./payload";
 
 /**
  * The outbound deliveries of one submission (its detail view: "did the CRM get this lead?").

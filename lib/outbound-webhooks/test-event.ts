@@ -1,12 +1,12 @@
 import type { Principal } from "../auth/principal";
 import { AppError, notFound } from "../errors";
 import { randomBase62 } from "../ids";
+import { newDelivery } from "../outbound/deliveries";
+import { queueAttempt } from "../outbound/messages";
+import { TEST_EVENT_TYPE } from "../outbound/payload";
 import { createDelivery } from "../store/outbound-deliveries";
 import { getEndpoint, stampTestSend } from "../store/outbound-endpoints";
-import { newDelivery } from "./deliveries";
 import { deliveryView, findEndpoint } from "./endpoints";
-import { INTERNAL_MESSAGE_VERSION, newMessageToken, sendDeliveryMessage } from "./messages";
-import { TEST_EVENT_TYPE } from "./payload";
 
 /**
  * "Send test event" (docs/outbound-webhooks.md, "Test events"): a signed `webhook.test` event
@@ -51,9 +51,6 @@ export async function sendTestEvent(principal: Principal, formId: string, endpoi
   });
   // A random id cannot collide; were it to, the put refuses rather than overwrite a log.
   if (!(await createDelivery(delivery, nowMs))) throw new AppError("CONFLICT", "Send the test event again");
-  await sendDeliveryMessage(
-    { v: INTERNAL_MESSAGE_VERSION, kind: "delivery", deliveryId: delivery.id, attempt: 1, dueAt: now, token: newMessageToken() },
-    nowMs,
-  );
+  await queueAttempt(delivery.id, 1, now, nowMs);
   return { delivery: deliveryView(delivery) };
 }

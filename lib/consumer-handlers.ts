@@ -1,0 +1,57 @@
+import { handleDeliveryMessage } from "./outbound/attempts";
+import { deliveryMessageSchema } from "./outbound/messages";
+import type { ConsumerRegistry, RecordHandlers } from "./pipeline/outcome";
+import { handleReleaseRecord, handleSubmissionRecord } from "./pipeline/process-submission";
+import { type PurgeJob, PurgeNotDue, runPurgePass } from "./purge";
+import { retryLater } from "./queue-message";
+import { handleReclaimMessage } from "./reclaim-link";
+import { reclaimMessageSchema } from "./reclaim-request";
+import * as z from "./validation";
+
+/**
+ * The consumer's registry: what each message on the intake queue does. It sits above the
+ * pipeline (docs/architecture.md): the generic batch runner (lib/pipeline/batch.ts) knows no
+ * handler, and the handlers live with what they handle (a submission's processing in
+ * lib/pipeline/, a delivery attempt in lib/outbound/, a purge pass in ./purge.ts, a reclaim link
+ * in ./reclaim-link.ts), so no concern folder imports a resource module to name them.
+ */
+
+const purgeJobSchema = z.object({
+  formId: z.string().check(z.minLength(1)),
+  orgId: z.string(),
+  siteId: z.string(),
+  passes: z.number(),
+  deleted: z.number(),
+  createdAt: z.string(),
+});
+
+/**
+ * What each item `type` that the intake filters pass (infra/intake-filter.ts) does, one entry per
+ * type. A type without an entry is a failure of its message, never silently dropped: the DLQ
+ * and its alarm surface it.
+ */
+export const RECORD_HANDLERS: RecordHandlers = {
+  // A stored submission that is not spam, and a submission released from spam: the same
+  // processing (lib/pipeline/process-submission.ts), whose claims make each side effect once.
+  submission: handleSubmissionRecord,
+  release: handleReleaseRecord,
+  purge: async (item) => {
+    const job: PurgeJob = purgeJobSchema.parse(item);
+    try {
+      await runPurgePass(job);
+    } catch (error) {
+      if (error instanceof PurgeNotDue) return retryLater(error.message);
+      throw error;
+    }
+  },
+};
+
+/** Stream records by item type, internal messages by kind (lib/queue-message.ts, one handler per kind). */
+export const CONSUMER_HANDLERS: ConsumerRegistry = {
+  records: RECORD_HANDLERS,
+  messages: {
+    delivery: { schema: deliveryMessageSchema, handle: (message) => handleDeliveryMessage(message) },
+    // A reclaim request's link (docs/accounts.md): the request only queues it.
+    "reclaim-email": { schema: reclaimMessageSchema, handle: handleReclaimMessage },
+  },
+};
