@@ -207,7 +207,7 @@ async function readContext(webhook: Webhook, markers: Marker[], sourceIp: string
   const [site, linkedForm, firstResults, evidence, referenceNumber] = await Promise.all([
     getSite(webhook.orgId, webhook.siteId),
     readLinkedForm(webhook),
-    Promise.all(markers.map((m) => readMarker(m.key))),
+    Promise.all(markers.map((m) => readMarker(m))),
     gatherEvidence(webhook.source, sourceIp, print, now),
     nextReferenceNumber(webhook.siteId),
   ]);

@@ -8,6 +8,12 @@ import { updateIfUnchanged } from "./optimistic";
 import type { Outcome } from "./outcomes";
 import { transact } from "./transactions";
 
+/**
+ * Forms (docs/data-model.md, "Form"): the item, its reads and lists, creation (a builder form, a
+ * webhook's auto form) and updates. Intake's growth of the schema is ./form-fields.ts, the
+ * permanent deletion ./form-deletion.ts.
+ */
+
 export const FIELD_TYPES = [
   "text",
   "name",

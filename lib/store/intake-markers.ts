@@ -28,7 +28,10 @@ export interface Marker {
   requestHash?: string;
 }
 
-/** The marker of an Idempotency-Key (its SHA-256), kept until `ttl` (epoch seconds), with the digest of the request that set it. */
+/**
+ * The marker of an Idempotency-Key (its SHA-256), kept until `ttl` (epoch seconds), with the
+ * digest of the request that set it.
+ */
 export const idempotencyMarker = (webhookId: string, keyHash: string, ttl: number, requestHash: string): Marker => ({
   key: keys.idempotency(webhookId, keyHash),
   ttl,
@@ -51,8 +54,8 @@ export interface MarkerHit {
 const isExpired = (ttl: unknown, nowSeconds: number) => typeof ttl === "number" && ttl <= nowSeconds;
 
 /** Reads a marker's stored result, ignoring one that expired but lingers (TTL deletes lazily). */
-export async function readMarker(marker: Key, nowSeconds = Math.floor(Date.now() / 1000)): Promise<MarkerHit | undefined> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: marker, ConsistentRead: true }));
+export async function readMarker(marker: Marker, nowSeconds = Math.floor(Date.now() / 1000)): Promise<MarkerHit | undefined> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: marker.key, ConsistentRead: true }));
   const item = out.Item;
   if (!item || isExpired(item.ttl, nowSeconds)) return undefined;
   return {
@@ -115,7 +118,7 @@ export async function storeSubmission(
     if (!cancelled) return { stored: true };
     for (const marker of markers) {
       if (!cancelled.refused(nameOf(marker))) continue;
-      const first = await readMarker(marker.key, nowSeconds);
+      const first = await readMarker(marker, nowSeconds);
       if (first) return { stored: false, first, marker };
     }
     // The marker that blocked the write was gone when read (it expired meanwhile): write again.
