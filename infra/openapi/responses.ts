@@ -1,16 +1,16 @@
-import { PERMISSIONS, ROLES } from "../auth/permissions";
-import { PLANS } from "../config";
-import { ERROR_STATUS, type ErrorCode } from "../errors";
-import { FIELD_TYPES } from "../store/forms";
-import { DELIVERY_EVENT_TYPES, DELIVERY_STATUSES } from "../store/outbound-deliveries";
-import { WEBHOOK_SOURCES } from "../store/webhooks";
-import * as z from "../validation";
+import { PERMISSIONS, ROLES } from "../../lib/auth/permissions";
+import { PLANS } from "../../lib/config";
+import { ERROR_STATUS, type ErrorCode } from "../../lib/errors";
+import { FIELD_TYPES } from "../../lib/store/forms";
+import { DELIVERY_EVENT_TYPES, DELIVERY_STATUSES } from "../../lib/store/outbound-deliveries";
+import { WEBHOOK_SOURCES } from "../../lib/store/webhooks";
+import * as z from "../../lib/validation";
 
 /**
  * The success bodies every route answers with, as zod schemas, for the OpenAPI document
  * (infra/openapi/). Each mirrors the view function that builds it (named beside it); the HTTP
  * tests validate every answer they receive against the document, so a view that changes without
- * its schema here fails a test. No Lambda imports lib/openapi/ (.dependency-cruiser.cjs).
+ * its schema here fails a test. No Lambda imports infra/openapi/ (.dependency-cruiser.cjs).
  */
 
 const id = z.string();

@@ -1,4 +1,4 @@
-import type { ErrorCode } from "../errors";
+import type { ErrorCode } from "../../lib/errors";
 import { exportJson, openApiDocument } from "./responses";
 
 /**
