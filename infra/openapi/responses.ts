@@ -257,6 +257,8 @@ export const SUCCESS_BODIES: Record<DocumentedRouteKey, Described | null> = {
 
   "POST /api/v1/incoming/{webhookId}": describes<IntakeAnswer>()(intakeResult),
   "GET /api/v1/incoming/{webhookId}": describes<typeof pingWebhook>()(pingResult),
+  // The preflight answers 204 without a body (./operations.ts).
+  "OPTIONS /api/v1/incoming/{webhookId}": null,
 
   "GET /api/v1/api-keys": answers<typeof listOrganizationApiKeys>()(z.strictObject({ keys: z.array(apiKey) })),
   "POST /api/v1/api-keys": answers<typeof createApiKey>()(
@@ -276,8 +278,6 @@ export const SUCCESS_BODIES: Record<DocumentedRouteKey, Described | null> = {
   "GET /api/v1/api-keys/{id}": answers<typeof getApiKeyDetails>()(z.strictObject({ key: apiKey })),
   "PUT /api/v1/api-keys/{id}": answers<typeof changeApiKey>()(z.strictObject({ key: apiKey })),
   "DELETE /api/v1/api-keys/{id}": answers<typeof deleteApiKey>()(message),
-
-  "OPTIONS /api/v1/incoming/{webhookId}": null,
 
   // The document itself (./operations.ts).
   "GET /api/v1/openapi.json": null,
