@@ -26,7 +26,8 @@ module.exports = {
     {
       name: "functions-import-no-infra",
       severity: "error",
-      comment: "A Lambda handler must not bundle the CDK app or the local tools.",
+      comment:
+        "A Lambda handler must not bundle the CDK app, the local tools or the OpenAPI generator (infra/openapi/, with zod's JSON-schema conversion: a build tool, npm run openapi; the served document is the committed docs/openapi.json).",
       from: { path: "^functions/" },
       to: { path: "^infra/" },
     },
@@ -53,14 +54,6 @@ module.exports = {
         "The store persists plain shapes it declares itself; a domain module imports them from the store, never the other way.",
       from: { path: "^lib/store/" },
       to: { path: "^lib/", pathNot: `^lib/(store/|aws/)|${LEAVES}` },
-    },
-    {
-      name: "no-lambda-loads-the-openapi-generator",
-      severity: "error",
-      comment:
-        "lib/openapi/ builds the OpenAPI document with zod's JSON-schema conversion: a build tool (npm run openapi), never part of a Lambda bundle. The served document is the committed docs/openapi.json.",
-      from: { path: "^functions/" },
-      to: { path: "^lib/openapi/" },
     },
     // The pipeline drives the delivery machinery, never the reverse; neither calls up into a
     // resource module (issue 24, section 3; docs/architecture.md).

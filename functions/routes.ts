@@ -154,9 +154,6 @@ export function route<K extends RouteKey>(key: K): RouteOf<K> {
   return def as RouteOf<K>;
 }
 
-/** Kept for the infra and tests that look entries up by key. */
-export const routeDef = (key: RouteKey): RouteDef => route(key);
-
 /**
  * The intake queue's consumer: not an HTTP route, but declared here too so the CDK stack
  * (infra/intake-pipeline.ts), the local queue poller (infra/local/stack.ts) and the test that

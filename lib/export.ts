@@ -77,12 +77,19 @@ export function toCsv(form: Pick<Form, "fields">, submissions: StoredSubmission[
   return lines.join("");
 }
 
+/** The JSON export's file (the OpenAPI document's `ExportFile`, checked against this type by tsc). */
+export interface ExportFile {
+  form: { id: string; name: string; fields: ReturnType<typeof fieldList> };
+  exportedAt: string;
+  submissions: ReturnType<typeof submissionView>[];
+}
+
 export function toJson(form: Form, submissions: StoredSubmission[], exportedAt: string): string {
   return JSON.stringify({
     form: { id: form.id, name: form.name, fields: fieldList(form.fields) },
     exportedAt,
     submissions: submissions.map(submissionView),
-  });
+  } satisfies ExportFile);
 }
 
 const slug = (name: string) =>

@@ -91,7 +91,7 @@ export async function siteOverview(
           sources.map(([id]) => id),
           formIds,
         )
-      : new Map();
+      : new Map<string, string | null>();
   return {
     site: { id: site.id, name: site.name },
     from,

@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import tailwindcss from "@tailwindcss/vite";
+import react from "@vitejs/plugin-react-swc";
 import { defineConfig } from "vite";
 
 /** Where `npm run dev` sends `/api`: the local stack started by `npm start` (docs/dashboard.md). */
@@ -7,7 +8,11 @@ const api = process.env.INLET_API_URL ?? "http://localhost:3000";
 
 export default defineConfig({
   root: fileURLToPath(new URL(".", import.meta.url)),
-  plugins: [tailwindcss()],
+  // React Fast Refresh for `npm run dev`: an edited component is swapped in place and keeps its
+  // state. Given no SWC plugins, it leaves the production build to Vite's own JSX compiler (Oxc).
+  // Its hint to use `@vitejs/plugin-react` instead is silenced: that plugin's optional Babel peers
+  // do not resolve beside jest's Babel 7 (docs/dashboard.md, "Stack, and why").
+  plugins: [react({ disableOxcRecommendation: true }), tailwindcss()],
   build: {
     outDir: "dist",
     emptyOutDir: true,

@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import { ROUTES } from "../../functions/routes";
 import { ROUTE_DESCRIPTION, type RouteDescription } from "../../lib/http/chain";
-import { buildDocument, type OpenApiDocument } from "../../lib/openapi/document";
+import { buildDocument, type OpenApiDocument } from "./document";
 
 /**
  * `npm run openapi`: the OpenAPI document of every route (except `$default`), built from the

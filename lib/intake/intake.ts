@@ -300,5 +300,5 @@ export async function pingWebhook(webhookId: string) {
   if (!webhook) throw notFound("Webhook");
   checkWebhookState(webhook);
   checkSite(await getSite(webhook.orgId, webhook.siteId));
-  return { success: true, webhook: webhook.name, status: "active" };
+  return { success: true, webhook: webhook.name, status: "active" } as const;
 }

@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import type { SQSEvent } from "aws-lambda";
-import { QUEUE_CONSUMER, routeDef } from "../../functions/routes";
+import { QUEUE_CONSUMER, type RouteDef, route } from "../../functions/routes";
 import { api } from "../support/api";
 import { storedSubmission, webhookItem } from "../support/intake";
 import type { Recorder, RecordingSummary } from "../support/recording-client";
@@ -218,7 +218,8 @@ export interface CostResult {
 /** The bill for one million clean submissions, line by line, for one consumer behaviour. */
 function bill(intake: { wcu: number; rcu: number; runtime: RuntimeStats }, consumer: RuntimeResult, email: boolean): Bill {
   const M = 1_000_000;
-  const intakeMemoryGb = (routeDef("POST /api/v1/incoming/{webhookId}").memoryMb ?? 256) / 1024;
+  const intakeEntry: RouteDef = route("POST /api/v1/incoming/{webhookId}");
+  const intakeMemoryGb = (intakeEntry.memoryMb ?? 256) / 1024;
   const consumerMemoryGb = QUEUE_CONSUMER.memoryMb / 1024;
   const intakeGbS = (intake.runtime.meanBilledMs / 1000) * intakeMemoryGb * M;
   const consumerGbS = (consumer.consumer.meanBilledMs / 1000) * consumerMemoryGb * M * CONSUMER_INVOCATIONS_PER_SUBMISSION;

@@ -1,4 +1,4 @@
-import { EMAIL_EVENTS, QUEUE_CONSUMER, ROUTES, type RouteDef, routeDef } from "../../functions/routes";
+import { EMAIL_EVENTS, QUEUE_CONSUMER, ROUTES, type RouteDef, route } from "../../functions/routes";
 import { grantContextOf, settingsFromContext } from "../../infra/environment";
 import {
   BY_ATTRIBUTE,
@@ -150,7 +150,7 @@ describe("each role holds exactly its declared table grant", () => {
   test("the statement builder loses and merges nothing: one statement per distinct attribute set and partition set", () => {
     for (const grant of [
       ...everyFunction().map((f) => f.grant),
-      grantOf(routeDef("POST /api/v1/auth/signup"), { firstAccountRule: true }),
+      grantOf(route("POST /api/v1/auth/signup"), { firstAccountRule: true }),
     ]) {
       const statements = writeStatements(grant);
       const flat = statements.flatMap((s) =>
@@ -314,7 +314,7 @@ describe("what each function may write, by partition and attribute", () => {
   });
 
   test("intake's writes: whole submissions and markers; of shared items only the counts, links and new fields it keeps", () => {
-    const intake = statementsOf(routeDef("POST /api/v1/incoming/{webhookId}"));
+    const intake = statementsOf(route("POST /api/v1/incoming/{webhookId}"));
     expect(sortJson(attributeSets(intake, P.webhook).map(sorted))).toEqual([["formId", "lastReceivedAt", "submissionCount"]]);
     expect(sortJson(attributeSets(intake, P.form).map(sorted))).toEqual(sortJson([["fields", "updatedAt"], sorted(FORM_ITEM)]));
     expect(attributeSets(intake, P.org)).toEqual([["formCount"]]);
@@ -325,7 +325,7 @@ describe("what each function may write, by partition and attribute", () => {
 });
 
 describe("signup's first-account claim", () => {
-  const signup = routeDef("POST /api/v1/auth/signup");
+  const signup = route("POST /api/v1/auth/signup");
 
   test("is not granted in the CDK app, which never runs the rule", () => {
     const statements = statementsOf(signup);

@@ -1,6 +1,6 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { jest } from "@jest/globals";
-import { routeDef } from "../../functions/routes";
+import { type RouteKey, route } from "../../functions/routes";
 import { guardTableGrants, runAs } from "../../infra/local/grants";
 import { grantOf } from "../../infra/table-grants";
 import { createApiKey } from "../../lib/api-keys";
@@ -37,8 +37,8 @@ afterEach(() => {
 });
 
 /** Runs `fn` as the function of `routeKey`, held to its grant as deployed. */
-const as = <T>(routeKey: Parameters<typeof routeDef>[0], fn: () => Promise<T>, firstAccountRule = false) => {
-  const def = routeDef(routeKey);
+const as = <T>(routeKey: RouteKey, fn: () => Promise<T>, firstAccountRule = false) => {
+  const def = route(routeKey);
   return runAs(def.handler, grantOf(def, { firstAccountRule }), fn);
 };
 const refused = { name: "AccessDeniedException" };

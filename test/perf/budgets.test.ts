@@ -83,7 +83,7 @@ describe("bundle sizes (the build cdk synth runs)", () => {
 
   test("no function bundles the OpenAPI generator or zod's JSON-schema conversion (the document is served as committed)", () => {
     const loading = functionEntries().flatMap((entry) =>
-      ["lib/openapi/", "node_modules/zod/v4/core/to-json-schema", "node_modules/zod/v4/core/json-schema-"]
+      ["infra/openapi/", "node_modules/zod/v4/core/to-json-schema", "node_modules/zod/v4/core/json-schema-"]
         .filter((prefix) => includes(entry.handler, prefix))
         .map((prefix) => `${entry.handler}: ${prefix}`),
     );

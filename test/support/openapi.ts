@@ -82,7 +82,7 @@ export function checkAgainstDocument(answer: ReceivedAnswer): void {
     const response = found.operation.responses[String(answer.status)];
     if (!response) {
       throw new Error(
-        `${where}: status ${answer.status} is not documented for ${found.operation.operationId} (documented: ${Object.keys(found.operation.responses).join(", ")}); run npm run openapi after changing lib/openapi/`,
+        `${where}: status ${answer.status} is not documented for ${found.operation.operationId} (documented: ${Object.keys(found.operation.responses).join(", ")}); run npm run openapi after changing infra/openapi/`,
       );
     }
     const mediaType = (answer.contentType ?? "").split(";")[0]?.trim() ?? "";

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { ROUTES } from "../../functions/routes";
 import { CLIENT_TYPES_FILE, DOCUMENT_FILE, generatedFiles } from "../../infra/openapi/generate";
+import { OPERATIONS } from "../../infra/openapi/operations";
 import { ERROR_STATUS, type ErrorCode } from "../../lib/errors";
 import { ROUTE_DESCRIPTION, type RouteDescription } from "../../lib/http/chain";
-import { OPERATIONS } from "../../lib/openapi/operations";
 
 /**
  * The OpenAPI document (docs/openapi.json) against the code it is generated from: the committed
@@ -110,7 +110,7 @@ describe.each(routes.map((r) => [r.route, r] as const))("%s in the document", (k
     if (def.permission) expected.push("INSUFFICIENT_PERMISSION");
     if (key.includes("{") && !OPERATIONS[key]?.plain) expected.push("NOT_FOUND");
     expect(expected.filter((code) => !lists(op, code))).toEqual([]);
-    // Route-specific codes declared in lib/openapi/operations.ts, and nothing under a wrong status.
+    // Route-specific codes declared in infra/openapi/operations.ts, and nothing under a wrong status.
     expect((OPERATIONS[key]?.errors ?? []).filter((code) => !lists(op, code))).toEqual([]);
     for (const [status, codes] of listedCodes(op)) {
       expect(codes.filter((c) => ERROR_STATUS[c as ErrorCode] !== status)).toEqual([]);

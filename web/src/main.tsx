@@ -3,8 +3,20 @@ import { RouterProvider } from "@tanstack/react-router";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { ToastProvider } from "./components/ui/toast";
-import { queryClient, router } from "./router";
+import { createQueryClient } from "./lib/query-client";
+import { createAppRouter } from "./router";
 import "./styles.css";
+
+/** An answer saying the session is gone (expired, signed out elsewhere) leads back to sign-in, and back here after. */
+function toSignIn() {
+  const { pathname, search } = window.location;
+  if (pathname === "/sign-in") return;
+  queryClient.clear();
+  void router.navigate({ to: "/sign-in", search: { redirect: pathname + search } });
+}
+
+const queryClient = createQueryClient(toSignIn);
+const router = createAppRouter(queryClient);
 
 const root = document.getElementById("root");
 if (root) {

@@ -1,4 +1,4 @@
-import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
+import type { QueryClient } from "@tanstack/react-query";
 import {
   createRootRouteWithContext,
   createRoute,
@@ -8,11 +8,15 @@ import {
   redirect,
 } from "@tanstack/react-router";
 import { ApiError } from "./api/client";
+import { DELIVERY_STATUSES, type DeliveryStatus } from "./api/types";
 import { AppShell } from "./features/auth/app-shell";
-import { meQuery } from "./features/auth/session";
 import { SignIn } from "./features/auth/sign-in";
+import { meQuery } from "./lib/session";
 
 /*
+ * The routes, and nothing else: each page is a lazy chunk of its own (docs/performance.md,
+ * dashboard weight), from its feature's folder, or from app/ when it joins two features.
+ *
  * Search params are typed by plain validator functions (TanStack Router's own form): three
  * optional strings and a flag need no schema library, and zod in the entry chunk weighed
  * ~4 KB gzipped (docs/performance.md, dashboard weight). Anything malformed is dropped.
@@ -35,27 +39,9 @@ const archivedSearch = (search: Search): { archived?: boolean | undefined } => (
   archived: search.archived === true ? true : undefined,
 });
 
-function toSignIn() {
-  const { pathname, search } = window.location;
-  if (pathname === "/sign-in") return;
-  queryClient.clear();
-  void router.navigate({ to: "/sign-in", search: { redirect: pathname + search } });
-}
-
-/** An answer saying the session is gone (expired, signed out elsewhere) leads back to sign-in. */
-const onError = (error: Error) => {
-  if (error instanceof ApiError && error.signedOut) toSignIn();
-};
-
-export const queryClient = new QueryClient({
-  queryCache: new QueryCache({ onError }),
-  mutationCache: new MutationCache({ onError }),
-  defaultOptions: {
-    queries: {
-      staleTime: 15_000,
-      retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
-    },
-  },
+/** The delivery log's status filter (`?status=failed`): one of the API's statuses, else none. */
+const deliveryLogSearch = (search: Search): { status?: DeliveryStatus | undefined } => ({
+  status: DELIVERY_STATUSES.find((status) => status === search.status),
 });
 
 const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({ component: Outlet });
@@ -120,11 +106,9 @@ const appRoute = createRoute({
 const homeRoute = createRoute({
   getParentRoute: () => appRoute,
   path: "/",
-  component: lazyRouteComponent(() => import("./features/sites/home"), "Home"),
+  component: lazyRouteComponent(() => import("./app/home-page"), "HomePage"),
 });
-// overview: `/sites/$siteId` is the site's layout (its name and sections); its index is the
-// overview, and the sources page lives at `/sites/$siteId/sources`. Forms and settings pages
-// join the layout as its children (and its SITE_SECTIONS) at merge.
+/** A site's layout (its name and sections); its index is the overview. */
 const siteRoute = createRoute({
   getParentRoute: () => appRoute,
   path: "/sites/$siteId",
@@ -139,9 +123,9 @@ const sourcesRoute = createRoute({
   getParentRoute: () => siteRoute,
   path: "/sources",
   validateSearch: archivedSearch,
-  component: lazyRouteComponent(() => import("./features/sources/sources-page"), "SourcesPage"),
+  component: lazyRouteComponent(() => import("./app/sources-page"), "SourcesPage"),
 });
-// forms: every form page shares the form layout (its name and the sub-navigation); the inbox is its index.
+/** A form's layout (its name and sub-navigation); its index is the inbox. */
 const formLayoutRoute = createRoute({
   getParentRoute: () => appRoute,
   path: "/forms/$formId",
@@ -157,9 +141,8 @@ const spamRoute = createRoute({
   getParentRoute: () => formLayoutRoute,
   path: "/spam",
   validateSearch: listSearch,
-  component: lazyRouteComponent(() => import("./features/inbox/inbox-page"), "SpamPage"),
+  component: lazyRouteComponent(() => import("./app/spam-page"), "SpamPage"),
 });
-// forms: a site's forms (under the site layout at merge), the builder and the form's settings.
 const siteFormsRoute = createRoute({
   getParentRoute: () => siteRoute,
   path: "/forms",
@@ -174,40 +157,34 @@ const formFieldsRoute = createRoute({
 const formSettingsRoute = createRoute({
   getParentRoute: () => formLayoutRoute,
   path: "/settings",
-  component: lazyRouteComponent(() => import("./features/forms/settings-page"), "SettingsPage"),
+  component: lazyRouteComponent(() => import("./app/form-settings-page"), "FormSettingsPage"),
 });
 const submissionRoute = createRoute({
   getParentRoute: () => appRoute,
   path: "/submissions/$submissionId",
-  component: lazyRouteComponent(() => import("./features/inbox/submission-page"), "SubmissionPage"),
+  component: lazyRouteComponent(() => import("./app/submission-page"), "SubmissionPage"),
 });
 
 /** A site's settings (name, domain, prefix, captcha, erasure, deletion), a section of the site layout. */
 const siteSettingsRoute = createRoute({
   getParentRoute: () => siteRoute,
   path: "/settings",
-  component: lazyRouteComponent(() => import("./features/site-settings/settings-page"), "SiteSettingsPage"),
+  component: lazyRouteComponent(() => import("./app/site-settings-page"), "SiteSettingsPage"),
 });
 
-// A form's outbound webhooks and each endpoint's delivery log, sections of the form layout.
-const DELIVERY_STATUSES = ["pending", "retrying", "delivered", "failed"] as const;
-/** The delivery log's status filter (`?status=failed`): one of the API's statuses, else none. */
-const deliveryLogSearch = (search: Search): { status?: (typeof DELIVERY_STATUSES)[number] | undefined } => ({
-  status: DELIVERY_STATUSES.find((status) => status === search.status),
-});
+/** A form's outbound webhooks and each endpoint's delivery log, sections of the form layout. */
 const outboundWebhooksRoute = createRoute({
   getParentRoute: () => formLayoutRoute,
   path: "/webhooks",
-  component: lazyRouteComponent(() => import("./features/outbound/webhooks-page"), "WebhooksPage"),
+  component: lazyRouteComponent(() => import("./app/webhooks-page"), "WebhooksPage"),
 });
 const deliveryLogRoute = createRoute({
   getParentRoute: () => formLayoutRoute,
   path: "/webhooks/$endpointId",
   validateSearch: deliveryLogSearch,
-  component: lazyRouteComponent(() => import("./features/outbound/delivery-log-page"), "DeliveryLogPage"),
+  component: lazyRouteComponent(() => import("./app/delivery-log-page"), "DeliveryLogPage"),
 });
 
-// org: settings (API keys, team, account and organization) and the platform admins' organizations.
 /** Settings: a sub-navigation (API keys | Team | Account) over its pages; `/settings` opens the account. */
 const settingsRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -229,7 +206,7 @@ const apiKeysRoute = createRoute({
 const teamRoute = createRoute({
   getParentRoute: () => settingsRoute,
   path: "/team",
-  component: lazyRouteComponent(() => import("./features/team/team-page"), "TeamPage"),
+  component: lazyRouteComponent(() => import("./app/team-page"), "TeamPage"),
 });
 const accountRoute = createRoute({
   getParentRoute: () => settingsRoute,
@@ -269,10 +246,12 @@ const routeTree = rootRoute.addChildren([
   ]),
 ]);
 
-export const router = createRouter({ routeTree, context: { queryClient }, defaultPreload: "intent", scrollRestoration: true });
+/** The router over the route tree; its loaders and guards read the app's one QueryClient from the context. */
+export const createAppRouter = (queryClient: QueryClient) =>
+  createRouter({ routeTree, context: { queryClient }, defaultPreload: "intent", scrollRestoration: true });
 
 declare module "@tanstack/react-router" {
   interface Register {
-    router: typeof router;
+    router: ReturnType<typeof createAppRouter>;
   }
 }

@@ -54,6 +54,17 @@ export function Modal({
   );
 }
 
+/** The button that closes the dialog it is in (focus goes back to what opened the dialog). */
+export function CloseButton({ label = "Close" }: { label?: string }) {
+  return (
+    <div className="mt-4 flex justify-end">
+      <Dialog.Close asChild>
+        <Button variant="secondary">{label}</Button>
+      </Dialog.Close>
+    </div>
+  );
+}
+
 /** A button that asks before it acts (Radix AlertDialog); the question names what will happen. */
 export function ConfirmButton({
   label,

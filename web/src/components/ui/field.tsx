@@ -69,13 +69,13 @@ export function SelectField({
   );
 }
 
-/** The error of a whole form (not of one field): announced as soon as it appears. */
-export function FormError({ message }: { message?: string | undefined }) {
+/** The error of a whole form or row (not of one field): announced as soon as it appears. */
+export function FormError({ message, className = "" }: { message?: string | undefined; className?: string }) {
   if (!message) return null;
   return (
     <p
       role="alert"
-      className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
+      className={`rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200 ${className}`}
     >
       {message}
     </p>

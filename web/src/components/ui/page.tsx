@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Muted } from "./text";
 
 /** A page's one h1, with what it is for and its main actions. */
 export function PageHeader({
@@ -18,7 +19,7 @@ export function PageHeader({
     <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
       <div>
         <Heading className={level === 1 ? "text-2xl font-semibold" : "text-xl font-semibold"}>{title}</Heading>
-        {description && <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{description}</p>}
+        {description && <Muted className="mt-1">{description}</Muted>}
       </div>
       {actions && <div className="flex flex-wrap gap-2">{actions}</div>}
     </div>
@@ -27,11 +28,7 @@ export function PageHeader({
 
 /** What a list shows while it loads, or when a query failed. */
 export function Loading({ label = "Loading…" }: { label?: string }) {
-  return (
-    <p role="status" className="text-sm text-slate-600 dark:text-slate-300">
-      {label}
-    </p>
-  );
+  return <Muted role="status">{label}</Muted>;
 }
 
 export const card = "rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900";

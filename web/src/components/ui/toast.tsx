@@ -1,9 +1,5 @@
 import { createContext, lazy, type ReactNode, Suspense, useCallback, useContext, useState } from "react";
-
-export interface Note {
-  id: number;
-  text: string;
-}
+import type { Note } from "./toaster";
 
 const ToastContext = createContext<(text: string) => void>(() => undefined);
 

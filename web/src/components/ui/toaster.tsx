@@ -1,5 +1,10 @@
 import { Toast } from "radix-ui";
-import type { Note } from "./toast";
+
+/** One short confirmation on screen. */
+export interface Note {
+  id: number;
+  text: string;
+}
 
 /** The notes of `ToastProvider`, shown and announced by Radix Toast (loaded with the first note). */
 export default function Toaster({ notes, onClose }: { notes: Note[]; onClose: (id: number) => void }) {

@@ -1,19 +1,18 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiError } from "../../api/client";
+import { SignOutButton } from "../../components/sign-out-button";
 import { Button } from "../../components/ui/button";
 import { FormError, submitWith, TextField } from "../../components/ui/field";
 import { card, PageHeader } from "../../components/ui/page";
+import { Muted } from "../../components/ui/text";
 import { useToast } from "../../components/ui/toast";
-import { API_KEY_PLANS, type Me, PLAN_NAMES, renameOrganizationRefusal, useMe } from "../auth/access";
-import { meQuery } from "../auth/session";
-import { SignOutButton } from "../auth/sign-out-button";
+import { API_KEY_PLANS, type Me, PLAN_NAMES, refusal, useMe } from "../../lib/access";
+import { meQuery } from "../../lib/session";
 import { DisplayName } from "./display-name";
 import { EmailAddress } from "./email-address";
 import { PasswordAndSessions } from "./password";
 import { renameOrganization, resendVerification } from "./queries";
-
-const muted = "text-sm text-slate-600 dark:text-slate-300";
 
 /** The address's state, and a new link for an unverified one. */
 function Verification({ me }: { me: Me }) {
@@ -86,7 +85,7 @@ function RenameOrganization({ me }: { me: Me }) {
  */
 export function AccountPage() {
   const me = useMe();
-  const cannotRename = renameOrganizationRefusal(me);
+  const cannotRename = refusal(me, "settings.org");
   const keysIncluded = API_KEY_PLANS.includes(me.organization.plan);
   return (
     <>
@@ -124,7 +123,7 @@ export function AccountPage() {
             <dt className="font-medium">Name</dt>
             <dd>
               {me.organization.name}
-              <div className={muted}>{cannotRename}</div>
+              <Muted as="div">{cannotRename}</Muted>
             </dd>
           </dl>
         ) : (
@@ -134,11 +133,11 @@ export function AccountPage() {
           <dt className="font-medium">Plan</dt>
           <dd>
             {PLAN_NAMES[me.organization.plan]}
-            <div className={muted}>
+            <Muted as="div">
               {keysIncluded
                 ? "Includes API keys."
                 : "API keys come with the Agency and Enterprise plans. A platform admin of this service changes plans."}
-            </div>
+            </Muted>
           </dd>
         </dl>
       </section>

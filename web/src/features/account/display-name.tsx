@@ -4,8 +4,8 @@ import { api, apiError, unwrap } from "../../api/client";
 import { Button } from "../../components/ui/button";
 import { FormError, submitWith, TextField } from "../../components/ui/field";
 import { useToast } from "../../components/ui/toast";
-import type { Me } from "../auth/access";
-import { meQuery } from "../auth/session";
+import type { Me } from "../../lib/access";
+import { meQuery } from "../../lib/session";
 
 /** The person's display name, changed in place (the header and the team list show it). */
 export function DisplayName({ me }: { me: Me }) {

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { api, apiError, unwrap } from "../../api/client";
 import { Button } from "../../components/ui/button";
 import { FormError, submitWith, TextField } from "../../components/ui/field";
-import type { Me } from "../auth/access";
+import type { Me } from "../../lib/access";
 
 const changeEmail = (body: { email: string; password: string }) =>
   unwrap(api.POST("/api/v1/auth/change-email", { body })).then((r) => r.data);

@@ -4,9 +4,8 @@ import { api, apiError, unwrap } from "../../api/client";
 import { Button } from "../../components/ui/button";
 import { FormError, submitWith, TextField } from "../../components/ui/field";
 import { card } from "../../components/ui/page";
+import { Muted } from "../../components/ui/text";
 import { useToast } from "../../components/ui/toast";
-
-const muted = "text-sm text-slate-600 dark:text-slate-300";
 
 /** The password, changed with the current one: every other session of the account ends. */
 function ChangePassword() {
@@ -60,10 +59,10 @@ function SignOutElsewhere() {
   return (
     <div className="flex flex-col items-start gap-2">
       <h3 className="font-medium">Other sessions</h3>
-      <p className={muted}>
+      <Muted>
         Signed in on another computer, or worried your password leaked? Sign out every other session; change the password too if
         it may be known.
-      </p>
+      </Muted>
       <Button variant="secondary" disabled={end.isPending} onClick={() => end.mutate()}>
         {end.isPending ? "Signing out…" : "Sign out everywhere else"}
       </Button>

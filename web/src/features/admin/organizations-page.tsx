@@ -1,18 +1,20 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
 import { useState } from "react";
-import { apiError } from "../../api/client";
+import { queryKeys } from "../../api/keys";
 import { Button } from "../../components/ui/button";
 import { ConfirmButton } from "../../components/ui/dialog";
 import { FormError, SelectField, TextField } from "../../components/ui/field";
 import { card, Loading, PageHeader } from "../../components/ui/page";
+import { Cell, Row, RowHeader, Table } from "../../components/ui/table";
+import { Muted } from "../../components/ui/text";
 import { useToast } from "../../components/ui/toast";
+import { API_KEY_PLANS, PLAN_NAMES, useMe } from "../../lib/access";
 import { formatDateTime } from "../../lib/format";
-import { API_KEY_PLANS, PLAN_NAMES, useMe } from "../auth/access";
-import { adminKeys, changePlan, type OrganizationSummary, organizationsQuery, type Plan } from "./queries";
+import { changePlan, type OrganizationSummary, organizationsQuery, type Plan } from "./queries";
 
 const route = getRouteApi("/app/admin/organizations");
-const muted = "text-sm text-slate-600 dark:text-slate-300";
+const COLUMNS = [{ label: "Organization" }, { label: "Plan" }, { label: "Created" }, { label: "Change the plan" }];
 const PLAN_OPTIONS = (Object.keys(PLAN_NAMES) as Plan[]).map((value) => ({ value, label: PLAN_NAMES[value] }));
 
 /** What a plan change does to the organization's API keys, in words. */
@@ -34,20 +36,20 @@ function OrganizationRow({ org }: { org: OrganizationSummary }) {
     mutationFn: () => changePlan(org.id, plan),
     onSuccess: async (updated) => {
       toast(`${updated.name} is now on the ${PLAN_NAMES[updated.plan]} plan`);
-      await queryClient.invalidateQueries({ queryKey: adminKeys.organizations });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.organizations });
     },
   });
   return (
-    <tr className="border-t border-slate-200 align-top dark:border-slate-700">
-      <th scope="row" className="py-3 pr-4 text-left font-medium">
+    <Row>
+      <RowHeader>
         {org.name}
         <div className="font-mono text-xs font-normal text-slate-600 dark:text-slate-300">{org.id}</div>
-      </th>
-      <td className="py-3 pr-4">{PLAN_NAMES[org.plan]}</td>
-      <td className="py-3 pr-4">
+      </RowHeader>
+      <Cell>{PLAN_NAMES[org.plan]}</Cell>
+      <Cell>
         <time dateTime={org.createdAt}>{formatDateTime(org.createdAt)}</time>
-      </td>
-      <td className="py-3">
+      </Cell>
+      <Cell>
         <div className="flex flex-wrap items-end gap-2">
           <SelectField
             label={`New plan for ${org.name}`}
@@ -68,13 +70,9 @@ function OrganizationRow({ org }: { org: OrganizationSummary }) {
             onConfirm={() => change.mutate()}
           />
         </div>
-        {change.error && (
-          <div className="mt-2">
-            <FormError message={apiError(change.error)?.message ?? change.error.message} />
-          </div>
-        )}
-      </td>
-    </tr>
+        <FormError className="mt-2" message={change.error?.message} />
+      </Cell>
+    </Row>
   );
 }
 
@@ -99,37 +97,16 @@ function Organizations() {
           onChange={(e) => void navigate({ search: e.target.value === "" ? {} : { q: e.target.value }, replace: true })}
         />
       </div>
-      <p role="status" className={`mb-2 ${muted}`}>
+      <Muted role="status" className="mb-2">
         {needle === ""
           ? `${all.length} organizations${list.hasNextPage ? " loaded, newest first" : ""}.`
           : `${shown.length} of the ${all.length} organizations${list.hasNextPage ? " loaded so far" : ""} match.`}
-      </p>
-      <div className="overflow-x-auto">
-        <table className="w-full text-sm">
-          <caption className="sr-only">Organizations and their plans</caption>
-          <thead>
-            <tr className="text-left">
-              <th scope="col" className="py-2 pr-4 font-semibold">
-                Organization
-              </th>
-              <th scope="col" className="py-2 pr-4 font-semibold">
-                Plan
-              </th>
-              <th scope="col" className="py-2 pr-4 font-semibold">
-                Created
-              </th>
-              <th scope="col" className="py-2 font-semibold">
-                Change the plan
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((org) => (
-              <OrganizationRow key={org.id} org={org} />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      </Muted>
+      <Table caption="Organizations and their plans" columns={COLUMNS}>
+        {shown.map((org) => (
+          <OrganizationRow key={org.id} org={org} />
+        ))}
+      </Table>
       {list.hasNextPage && (
         <Button variant="secondary" className="mt-3" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
           {list.isFetchingNextPage ? "Loading…" : needle === "" ? "Load more organizations" : "Search older organizations"}
@@ -152,9 +129,9 @@ export function OrganizationsPage() {
           <h2 id="admins-only" className="font-medium">
             For platform admins only
           </h2>
-          <p className={`mt-1 ${muted}`}>
+          <Muted className="mt-1">
             This page lists every organization on the service. Only its platform admins (listed, verified addresses) can see it.
-          </p>
+          </Muted>
         </section>
       )}
     </>

@@ -1,15 +1,14 @@
 import { infiniteQueryOptions } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
-import type { components } from "../../api/schema";
+import { queryKeys } from "../../api/keys";
+import type { Schema } from "../../api/types";
 
-export type OrganizationSummary = components["schemas"]["OrganizationSummary"];
+export type OrganizationSummary = Schema<"OrganizationSummary">;
 export type Plan = OrganizationSummary["plan"];
-
-export const adminKeys = { organizations: ["admin", "organizations"] as const };
 
 /** Every organization, newest first, 100 at a time (the API's cursor). */
 export const organizationsQuery = infiniteQueryOptions({
-  queryKey: adminKeys.organizations,
+  queryKey: queryKeys.organizations,
   queryFn: async ({ pageParam }) =>
     (
       await unwrap(

@@ -1,17 +1,22 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { apiError } from "../../api/client";
+import { queryKeys } from "../../api/keys";
 import { Button } from "../../components/ui/button";
+import { CopyField } from "../../components/ui/copy";
+import { CloseButton } from "../../components/ui/dialog";
 import { FormError, submitWith, TextField } from "../../components/ui/field";
-import { RESTRICTED_KEY_PERMISSIONS } from "../auth/access";
-import { type ApiKey, createKey, type KeyPermission, keyKeys, OFFERED_PERMISSIONS, PERMISSION_GROUPS } from "./queries";
+import { Muted } from "../../components/ui/text";
+import { RESTRICTED_KEY_PERMISSIONS } from "../../lib/access";
+import { formatDateTime } from "../../lib/format";
+import { type ApiKey, createKey, type KeyPermission, OFFERED_PERMISSIONS, PERMISSION_GROUPS } from "./queries";
 
 export type CreatedKey = Pick<ApiKey, "id" | "name" | "keyPrefix" | "expiresAt"> & { secretKey: string };
 
 /** Why some permissions are missing from the list: in the form itself, where the question arises. */
 function RestrictedNote() {
   return (
-    <p className="text-sm text-slate-600 dark:text-slate-300">
+    <Muted>
       Not offered:{" "}
       {RESTRICTED_KEY_PERMISSIONS.map((p, i) => (
         <span key={p}>
@@ -21,7 +26,7 @@ function RestrictedNote() {
       ))}
       . No API key may hold them: they decide who belongs to the organization and how it is run (its email, billing and settings),
       so they stay with the owner and admins, signed in.
-    </p>
+    </Muted>
   );
 }
 
@@ -44,7 +49,7 @@ export function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedKey) => v
     gcTime: 0,
     onSuccess: async (key) => {
       onCreated(key);
-      await queryClient.invalidateQueries({ queryKey: keyKeys.all });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.apiKeys });
     },
   });
   const error = apiError(create.error);
@@ -106,5 +111,23 @@ export function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedKey) => v
         </Button>
       </div>
     </form>
+  );
+}
+
+/** The secret of a key just created: shown this once, with a copy button; closing the dialog forgets it. */
+export function SecretShown({ apiKey }: { apiKey: CreatedKey }) {
+  return (
+    <div className="flex flex-col gap-4">
+      <p role="note" className="rounded-md bg-amber-100 px-3 py-2 text-sm text-amber-950 dark:bg-amber-900 dark:text-amber-50">
+        Copy the secret now: this is the only time it is shown. Inlet keeps only a hash of it, so a lost secret cannot be
+        recovered; revoke the key and create a new one instead.
+      </p>
+      <CopyField label="Secret key" value={apiKey.secretKey} />
+      <Muted>
+        Send it as <code>Authorization: Bearer &lt;secret key&gt;</code>.{" "}
+        {apiKey.expiresAt ? `It expires on ${formatDateTime(apiKey.expiresAt)}.` : "It never expires."}
+      </Muted>
+      <CloseButton />
+    </div>
   );
 }

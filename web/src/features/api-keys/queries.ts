@@ -1,17 +1,16 @@
 import { queryOptions } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
-import type { components } from "../../api/schema";
+import { queryKeys } from "../../api/keys";
+import type { Schema } from "../../api/types";
 
-export type ApiKey = components["schemas"]["ApiKey"];
+export type ApiKey = Schema<"ApiKey">;
 export type KeyPermission = ApiKey["permissions"][number];
 
 /** An organization holds at most this many keys, revoked ones included until deleted (docs/api.md). */
 export const KEY_LIMIT = 25;
 
-export const keyKeys = { all: ["api-keys"] as const };
-
 export const apiKeysQuery = queryOptions({
-  queryKey: keyKeys.all,
+  queryKey: queryKeys.apiKeys,
   queryFn: async () => (await unwrap(api.GET("/api/v1/api-keys"))).data,
 });
 
@@ -56,3 +55,7 @@ export const PERMISSION_GROUPS: readonly { area: string; permissions: readonly {
 ];
 
 export const OFFERED_PERMISSIONS: readonly KeyPermission[] = PERMISSION_GROUPS.flatMap((g) => g.permissions.map((p) => p.name));
+
+/** The names of the keys `email` made that still work: what stops working when that member leaves. */
+export const activeKeyNames = (keys: readonly ApiKey[], email: string): string[] =>
+  keys.filter((k) => k.createdBy.email === email && !k.isRevoked && !k.isOrphaned).map((k) => k.name);

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, Outlet } from "@tanstack/react-router";
-import { meQuery } from "./session";
-import { SignOutButton } from "./sign-out-button";
+import { SignOutButton } from "../../components/sign-out-button";
+import { meQuery } from "../../lib/session";
 
 /**
  * The frame of every signed-in page: who is signed in, where to go, and signing out. The main

@@ -2,14 +2,15 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useRouterState } from "@tanstack/react-router";
 import { useState } from "react";
 import { ApiError, api, apiError, unwrap } from "../../api/client";
+import { queryKeys } from "../../api/keys";
+import type { Answer } from "../../api/types";
 import { Button } from "../../components/ui/button";
 import { FormError } from "../../components/ui/field";
+import { Muted } from "../../components/ui/text";
 import { formatDateTime } from "../../lib/format";
+import { signOut } from "../../lib/session";
 import { AuthLayout } from "./auth-layout";
-import { signOut } from "./session";
 import { SignInForm } from "./sign-in";
-
-const muted = "text-sm text-slate-600 dark:text-slate-300";
 
 /** The token in the page's fragment (`#token=…`), following the fragment when another link opens in this tab. */
 export function useFragmentToken(): string | undefined {
@@ -25,7 +26,7 @@ export function useFragmentToken(): string | undefined {
 export function useEmailLink(token: string | undefined) {
   return useQuery({
     // Kept in memory only, as the page's URL keeps the token anyway; never cached after the page.
-    queryKey: ["email-link", token],
+    queryKey: queryKeys.emailLink(token),
     queryFn: async () => (await unwrap(api.POST("/api/v1/auth/email-links/describe", { body: { token: token ?? "" } }))).data,
     enabled: token !== undefined,
     retry: false,
@@ -40,7 +41,7 @@ export function useEmailLink(token: string | undefined) {
  */
 function useSignedIn() {
   return useQuery({
-    queryKey: ["me", "optional"],
+    queryKey: queryKeys.meOrNobody,
     queryFn: async () => {
       try {
         return (await unwrap(api.GET("/api/v1/auth/me"))).data;
@@ -53,7 +54,7 @@ function useSignedIn() {
   });
 }
 
-export type EmailLink = NonNullable<ReturnType<typeof useEmailLink>["data"]>;
+export type EmailLink = Answer<"describeEmailLinkResponse">;
 
 /** The link's error, or that the link is incomplete. */
 export function LinkProblem({ token, error }: { token: string | undefined; error: Error | null }) {
@@ -72,7 +73,7 @@ function Confirm({ token, link }: { token: string; link: EmailLink }) {
   const signedIn = useSignedIn();
   const confirm = useMutation({
     mutationFn: () => unwrap(api.POST("/api/v1/auth/verify-email", { body: { token } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["me"] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.me }),
   });
   const [switching, setSwitching] = useState(false);
   if (confirm.isSuccess) {
@@ -83,7 +84,7 @@ function Confirm({ token, link }: { token: string; link: EmailLink }) {
       </p>
     );
   }
-  if (signedIn.isPending) return <p className={muted}>Checking whether you are signed in…</p>;
+  if (signedIn.isPending) return <Muted>Checking whether you are signed in…</Muted>;
   const me = signedIn.data;
   if (!me) {
     return (
@@ -119,7 +120,7 @@ function Confirm({ token, link }: { token: string; link: EmailLink }) {
           onClick={async () => {
             setSwitching(true);
             await signOut().catch(() => undefined);
-            queryClient.removeQueries({ queryKey: ["me"] });
+            queryClient.removeQueries({ queryKey: queryKeys.me });
             confirm.reset();
             await signedIn.refetch();
             setSwitching(false);
@@ -146,7 +147,7 @@ export function VerifyEmail() {
     <AuthLayout title="Confirm your email">
       <div className="flex flex-col gap-4">
         <LinkProblem token={token} error={described.error} />
-        {described.isLoading && <p className={muted}>Reading the link…</p>}
+        {described.isLoading && <Muted>Reading the link…</Muted>}
         {token && link?.purpose === "reclaim" && (
           <p className="text-sm">
             This link takes back {link.email}.{" "}
@@ -162,7 +163,7 @@ export function VerifyEmail() {
                 ? `This link makes ${link.email} the new address of ${accountOf(link)}.`
                 : `This link confirms ${link.email} for ${accountOf(link)}.`}
             </p>
-            <p className={muted}>It works once, until {formatDateTime(link.expiresAt)}.</p>
+            <Muted>It works once, until {formatDateTime(link.expiresAt)}.</Muted>
             <Confirm token={token} link={link} />
             <section aria-labelledby="not-me-heading" className="border-t border-slate-200 pt-4 dark:border-slate-700">
               <h2 id="not-me-heading" className="mb-1 text-base font-semibold">

@@ -1,9 +1,8 @@
 import { FormError } from "../../components/ui/field";
+import { Muted } from "../../components/ui/text";
 import { AuthLayout } from "./auth-layout";
 import { type EmailLink, LinkProblem, useEmailLink, useFragmentToken } from "./email-links";
 import { SignUpForm } from "./sign-up";
-
-const muted = "text-sm text-slate-600 dark:text-slate-300";
 
 /** Who holds the address now, as far as the link tells. */
 const holder = (link: EmailLink) =>
@@ -25,7 +24,7 @@ export function ReclaimEmail() {
     <AuthLayout title="Take back your email address">
       <div className="flex flex-col gap-4">
         <LinkProblem token={token} error={described.error} />
-        {described.isLoading && <p className={muted}>Reading the link…</p>}
+        {described.isLoading && <Muted>Reading the link…</Muted>}
         {link && !usable && <FormError message="This link is not for taking an address back." />}
         {token && link && usable && (
           <>

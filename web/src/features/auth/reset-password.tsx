@@ -4,10 +4,9 @@ import { useState } from "react";
 import { api, apiError, unwrap } from "../../api/client";
 import { Button } from "../../components/ui/button";
 import { FormError, submitWith, TextField } from "../../components/ui/field";
+import { Muted } from "../../components/ui/text";
 import { AuthLayout } from "./auth-layout";
 import { fragmentToken } from "./sign-up";
-
-const muted = "text-sm text-slate-600 dark:text-slate-300";
 
 /**
  * `/forgot-password`: asks for a reset link. The answer is the same whether or not an account
@@ -33,7 +32,7 @@ export function ForgotPassword() {
         </div>
       ) : (
         <form onSubmit={submitWith(() => request.mutate())} className="flex flex-col gap-4" noValidate>
-          <p className={muted}>Enter the address you signed up with. We email you a link to choose a new password.</p>
+          <Muted>Enter the address you signed up with. We email you a link to choose a new password.</Muted>
           <FormError message={error?.formMessage} />
           <TextField
             label="Email"

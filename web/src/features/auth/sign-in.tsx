@@ -4,6 +4,7 @@ import { type ReactNode, useState } from "react";
 import { api, apiError, COOKIE_SESSION, unwrap } from "../../api/client";
 import { Button } from "../../components/ui/button";
 import { FormError, submitWith, TextField } from "../../components/ui/field";
+import { Muted } from "../../components/ui/text";
 import { safeReturnPath } from "../../lib/format";
 import { AuthLayout } from "./auth-layout";
 
@@ -72,7 +73,7 @@ export function SignIn() {
     <AuthLayout title="Sign in">
       <SignInForm
         onSignedIn={() => navigate({ href: safeReturnPath(redirect) })}
-        intro={redirect && <p className="text-sm text-slate-600 dark:text-slate-300">Sign in to continue where you were.</p>}
+        intro={redirect && <Muted>Sign in to continue where you were.</Muted>}
         footer={
           <>
             <p className="text-sm">

@@ -1,109 +1,22 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
-import { useId, useState } from "react";
+import { useState } from "react";
 import { apiError } from "../../api/client";
+import { queryKeys } from "../../api/keys";
 import { Button } from "../../components/ui/button";
-import { FormError, SelectField, submitWith, TextField } from "../../components/ui/field";
-import { card, Loading } from "../../components/ui/page";
+import { FormError, submitWith } from "../../components/ui/field";
+import { Loading } from "../../components/ui/page";
+import { Muted } from "../../components/ui/text";
 import { useToast } from "../../components/ui/toast";
 import { ConflictNotice, isConflict } from "./conflict";
-import { type FieldRow, fieldProblems, newRow, relabel, rowsOf, TYPE_OPTIONS } from "./field-rules";
-import { type FieldType, type FormDetail, formKeys, formQuery, updateForm } from "./queries";
+import { FieldEditor } from "./field-editor";
+import { fieldProblems, newRow, rowsOf } from "./field-rules";
+import { type FormDetail, formQuery, updateForm } from "./queries";
 
 const route = getRouteApi("/app/forms/$formId/fields");
 
 /** Moves focus to a row's control once it has been re-rendered in its new place. */
 const focusSoon = (id: string) => requestAnimationFrame(() => document.getElementById(id)?.focus());
-
-function FieldEditor({
-  row,
-  index,
-  last,
-  problems,
-  onChange,
-  onMove,
-  onRemove,
-}: {
-  row: FieldRow;
-  index: number;
-  last: boolean;
-  problems: { key?: string | undefined; label?: string | undefined };
-  onChange: (row: FieldRow) => void;
-  onMove: (by: -1 | 1) => void;
-  onRemove: () => void;
-}) {
-  const name = row.label.trim() || row.key.trim() || `field ${index + 1}`;
-  const requiredId = useId();
-  return (
-    <li>
-      <fieldset className={`${card} flex flex-wrap items-end gap-3`}>
-        <legend className="sr-only">
-          Field {index + 1}: {name}
-        </legend>
-        <span aria-hidden="true" className="w-6 self-center text-sm text-slate-600 dark:text-slate-300">
-          {index + 1}.
-        </span>
-        <TextField
-          label="Label"
-          value={row.label}
-          maxLength={255}
-          error={problems.label}
-          onChange={(e) => onChange(relabel(row, e.target.value))}
-        />
-        <TextField
-          label="Key"
-          value={row.key}
-          maxLength={100}
-          error={problems.key}
-          hint={row.saved ? "The name data is stored under" : undefined}
-          className="font-mono"
-          onChange={(e) => onChange({ ...row, key: e.target.value })}
-        />
-        <SelectField
-          label="Type"
-          value={row.type}
-          options={TYPE_OPTIONS}
-          onChange={(e) => onChange({ ...row, type: e.target.value as FieldType })}
-        />
-        <div className="flex items-center gap-2 self-center pt-5">
-          <input
-            id={requiredId}
-            type="checkbox"
-            className="h-4 w-4"
-            checked={row.required}
-            onChange={(e) => onChange({ ...row, required: e.target.checked })}
-          />
-          <label htmlFor={requiredId} className="text-sm">
-            Required
-          </label>
-        </div>
-        <div className="ml-auto flex gap-1">
-          <Button
-            id={`${row.id}-up`}
-            variant="ghost"
-            disabled={index === 0}
-            onClick={() => onMove(-1)}
-            aria-label={`Move up: ${name}`}
-          >
-            Move up
-          </Button>
-          <Button
-            id={`${row.id}-down`}
-            variant="ghost"
-            disabled={last}
-            onClick={() => onMove(1)}
-            aria-label={`Move down: ${name}`}
-          >
-            Move down
-          </Button>
-          <Button variant="ghost" onClick={onRemove} aria-label={`Remove: ${name}`}>
-            Remove
-          </Button>
-        </div>
-      </fieldset>
-    </li>
-  );
-}
 
 /** The schema being edited, from the version it was read at (`base`: sent as ifUpdatedAt). */
 function Builder({ form, onReload }: { form: FormDetail; onReload: () => Promise<unknown> }) {
@@ -127,13 +40,13 @@ function Builder({ form, onReload }: { form: FormDetail; onReload: () => Promise
         ifUpdatedAt: base,
       }),
     onSuccess: (saved) => {
-      queryClient.setQueryData(formKeys.form(form.id), saved);
+      queryClient.setQueryData(queryKeys.forms.one(form.id), saved);
       setRows(rowsOf(saved.fields));
       setBase(saved.updatedAt);
       setRemoved([]);
       setChecked(false);
       toast("Fields saved");
-      void queryClient.invalidateQueries({ queryKey: formKeys.site(form.siteId) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.forms.ofSite(form.siteId) });
     },
   });
   const error = apiError(save.error);
@@ -169,20 +82,20 @@ function Builder({ form, onReload }: { form: FormDetail; onReload: () => Promise
           <h2 id="fields-heading" className="text-xl font-semibold">
             Fields
           </h2>
-          <p className="mt-1 max-w-3xl text-sm text-slate-600 dark:text-slate-300">
+          <Muted className="mt-1 max-w-3xl">
             {form.origin === "webhook"
               ? "This form grows from what its sources send: a submission with a key the form does not have yet adds a field for it. Relabel, retype and reorder them here."
               : "You built this form: its fields stay as you make them. Data sent under other keys is still stored with each submission, without joining the form."}
-          </p>
-          <p className="mt-1 max-w-3xl text-sm text-slate-600 dark:text-slate-300">
+          </Muted>
+          <Muted className="mt-1 max-w-3xl">
             <strong>Removing a field keeps the data already collected:</strong> it stays on every submission, in the inbox, the
             API and exports.
-          </p>
+          </Muted>
         </div>
       </div>
       {conflict && <ConflictNotice onReload={() => void reload()} />}
       {rows.length === 0 ? (
-        <p className="mb-4 text-sm text-slate-600 dark:text-slate-300">No fields yet.</p>
+        <Muted className="mb-4">No fields yet.</Muted>
       ) : (
         <ol className="mb-4 flex flex-col gap-3" aria-label="Fields of the form">
           {rows.map((row, i) => (

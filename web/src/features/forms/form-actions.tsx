@@ -1,16 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiError } from "../../api/client";
+import { queryKeys } from "../../api/keys";
 import { Button } from "../../components/ui/button";
 import { ConfirmButton } from "../../components/ui/dialog";
 import { FormError } from "../../components/ui/field";
 import { useToast } from "../../components/ui/toast";
+import { count } from "../../lib/words";
 import {
   archiveForm,
-  count,
   countedFormQuery,
   deleteFormPermanently,
   duplicateForm,
-  formKeys,
   setPublished,
   siteSourcesQuery,
   updateForm,
@@ -79,8 +79,8 @@ export function FormActions({ form, onDeleted }: { form: ActionTarget; onDeleted
   const toast = useToast();
   const refresh = () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: formKeys.site(form.siteId) }),
-      queryClient.invalidateQueries({ queryKey: formKeys.form(form.id) }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.forms.ofSite(form.siteId) }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.forms.one(form.id) }),
     ]);
   const act = useMutation({
     mutationFn: async (action: "publish" | "unpublish" | "duplicate" | "archive" | "restore" | "delete") => {
@@ -104,7 +104,7 @@ export function FormActions({ form, onDeleted }: { form: ActionTarget; onDeleted
       if (action === "delete") {
         // Its own queries would answer 404 now: only the lists are read again.
         onDeleted?.();
-        await queryClient.invalidateQueries({ queryKey: formKeys.site(form.siteId) });
+        await queryClient.invalidateQueries({ queryKey: queryKeys.forms.ofSite(form.siteId) });
         return;
       }
       await refresh();

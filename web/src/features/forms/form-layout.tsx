@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link, Outlet } from "@tanstack/react-router";
 import { FormError } from "../../components/ui/field";
+import { Muted } from "../../components/ui/text";
 import { formQuery, ORIGIN_LABELS } from "./queries";
 
 const route = getRouteApi("/app/forms/$formId");
@@ -29,10 +30,10 @@ export function FormLayout() {
         )}
         <h1 className="text-2xl font-semibold">{data?.name ?? "Form"}</h1>
         {data && (
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+          <Muted className="mt-1">
             {data.status === "published" ? "Published" : "Draft"} · {ORIGIN_LABELS[data.origin]}
             {data.archivedAt ? " · Archived" : ""}
-          </p>
+          </Muted>
         )}
         {form.isError && <FormError message={form.error.message} />}
         <nav aria-label="Form sections" className="mt-4 flex flex-wrap gap-1 border-b border-slate-200 dark:border-slate-700">

@@ -3,16 +3,17 @@ import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
 import { Tabs } from "radix-ui";
 import { useState } from "react";
 import { apiError } from "../../api/client";
+import { queryKeys } from "../../api/keys";
 import { Button } from "../../components/ui/button";
 import { FormError, submitWith, TextField } from "../../components/ui/field";
 import { card, Loading, PageHeader } from "../../components/ui/page";
+import { underlineTab } from "../../components/ui/tabs";
+import { Muted } from "../../components/ui/text";
+import { count } from "../../lib/words";
 import { FormActions } from "./form-actions";
-import { count, createForm, type FormSummary, formKeys, ORIGIN_LABELS, siteFormsQuery } from "./queries";
+import { createForm, type FormSummary, ORIGIN_LABELS, siteFormsQuery } from "./queries";
 
 const route = getRouteApi("/app/sites/$siteId/forms");
-
-const tab =
-  "border-b-2 border-transparent px-3 py-2 text-sm font-medium data-[state=active]:border-indigo-700 dark:data-[state=active]:border-indigo-300";
 
 /** Name a new form, then build its fields. */
 function CreateForm({ siteId }: { siteId: string }) {
@@ -22,7 +23,7 @@ function CreateForm({ siteId }: { siteId: string }) {
   const create = useMutation({
     mutationFn: () => createForm(siteId, name.trim()),
     onSuccess: async (form) => {
-      await queryClient.invalidateQueries({ queryKey: formKeys.site(siteId) });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.forms.ofSite(siteId) });
       await navigate({ to: "/forms/$formId/fields", params: { formId: form.id } });
     },
   });
@@ -52,11 +53,11 @@ function FormRow({ form }: { form: FormSummary }) {
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <h3 className="font-medium">{form.name}</h3>
-          <p className="text-sm text-slate-600 dark:text-slate-300">
+          <Muted>
             {ORIGIN_LABELS[form.origin]} · {form.status === "published" ? "Published" : "Draft"}
             {form.archivedAt ? " · Archived" : ""} · {count(form.fieldCount, "field")} ·{" "}
             {count(form.submissionCount ?? 0, "submission")} in the inbox, {form.spamCount ?? 0} in spam
-          </p>
+          </Muted>
           <p className="mt-1 flex flex-wrap gap-3 text-sm">
             <Link to="/forms/$formId" params={{ formId: form.id }} search={{}}>
               Inbox<span className="sr-only"> of {form.name}</span>
@@ -81,9 +82,9 @@ function FormList({ siteId, archived }: { siteId: string; archived: boolean }) {
   if (list.isError) return <FormError message={list.error.message} />;
   if (list.data.forms.length === 0) {
     return (
-      <p className="text-sm text-slate-600 dark:text-slate-300">
+      <Muted>
         {archived ? "No archived forms." : "No forms yet. Create one above, or let a source's first submission create one."}
-      </p>
+      </Muted>
     );
   }
   return (
@@ -112,10 +113,10 @@ export function FormsPage() {
         onValueChange={(value) => void navigate({ search: value === "archived" ? { archived: true } : {} })}
       >
         <Tabs.List aria-label="Forms" className="mb-4 flex gap-2 border-b border-slate-200 dark:border-slate-700">
-          <Tabs.Trigger value="active" className={tab}>
+          <Tabs.Trigger value="active" className={underlineTab}>
             Active
           </Tabs.Trigger>
-          <Tabs.Trigger value="archived" className={tab}>
+          <Tabs.Trigger value="archived" className={underlineTab}>
             Archived
           </Tabs.Trigger>
         </Tabs.List>

@@ -1,52 +1,53 @@
 import { queryOptions } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
-import { formQuery } from "../inbox/queries";
-
-/**
- * The form without its counts (counting reads every submission: docs/api.md, "Forms"): the
- * inbox's query, so the form layout and every page in it share one cache entry and one request.
- */
-export { formQuery };
+import { queryKeys } from "../../api/keys";
+import type { Answer, Schema } from "../../api/types";
 
 /** A form as the detail route answers it (fields and settings included). */
-export type FormDetail = Awaited<ReturnType<ReturnType<typeof formQuery>["queryFn"] & object>>;
-export type FormField = FormDetail["fields"][number];
+export type FormDetail = Schema<"FormDetail">;
+export type FormField = Schema<"FormField">;
 export type FieldType = FormField["type"];
-export type FormSummary = Awaited<ReturnType<typeof fetchSiteForms>>["forms"][number];
+/** A form as a site's list answers it. */
+export type FormSummary = Answer<"listFormsResponse">["forms"][number];
 
-export const formKeys = {
-  /** The form itself; also the prefix of its inbox's lists (so invalidating it refreshes them). */
-  form: (formId: string) => ["forms", formId] as const,
-  site: (siteId: string) => ["sites", siteId, "forms"] as const,
-  list: (siteId: string, archived: boolean) => ["sites", siteId, "forms", { archived }] as const,
-  webhooks: (siteId: string) => ["sites", siteId, "webhooks"] as const,
-};
+/**
+ * The form without its counts (counting reads every submission: docs/api.md, "Forms"): the form
+ * layout and every page in it (its inbox, spam folder and outbound webhooks, given its name by
+ * web/src/app/) share one cache entry and one request.
+ */
+export const formQuery = (formId: string) =>
+  queryOptions({
+    queryKey: queryKeys.forms.one(formId),
+    queryFn: async () =>
+      (await unwrap(api.GET("/api/v1/forms/{formId}", { params: { path: { formId }, query: { counts: "false" } } }))).data.form,
+  });
 
 /** The form with its counts, read when they matter (a permanent deletion's confirmation). */
 export const countedFormQuery = (formId: string) =>
   queryOptions({
-    queryKey: [...formKeys.form(formId), "counted"] as const,
+    queryKey: queryKeys.forms.counted(formId),
     queryFn: async () => (await unwrap(api.GET("/api/v1/forms/{formId}", { params: { path: { formId } } }))).data.form,
     staleTime: 0,
   });
 
-const fetchSiteForms = async (siteId: string, archived: boolean) =>
-  (
-    await unwrap(
-      api.GET("/api/v1/sites/{id}/forms", {
-        params: { path: { id: siteId }, query: { archived: archived ? "true" : "false", limit: 100 } },
-      }),
-    )
-  ).data;
-
 /** A site's forms, archived or not (the first 100, with their counts). */
 export const siteFormsQuery = (siteId: string, archived: boolean) =>
-  queryOptions({ queryKey: formKeys.list(siteId, archived), queryFn: () => fetchSiteForms(siteId, archived) });
+  queryOptions({
+    queryKey: queryKeys.forms.list(siteId, archived),
+    queryFn: async () =>
+      (
+        await unwrap(
+          api.GET("/api/v1/sites/{id}/forms", {
+            params: { path: { id: siteId }, query: { archived: archived ? "true" : "false", limit: 100 } },
+          }),
+        )
+      ).data,
+  });
 
 /** Every source of the site, archived ones too: the names of the webhooks a deletion unlinks. */
 export const siteSourcesQuery = (siteId: string) =>
   queryOptions({
-    queryKey: [...formKeys.webhooks(siteId), "all"] as const,
+    queryKey: queryKeys.webhooks.everyOne(siteId),
     queryFn: async () => {
       const [active, archived] = await Promise.all(
         (["false", "true"] as const).map((archived) =>
@@ -91,10 +92,5 @@ export const deleteFormPermanently = (formId: string) =>
   unwrap(api.DELETE("/api/v1/forms/{formId}", { params: { path: { formId }, query: { permanent: "true" } } })).then(
     (r) => r.data,
   );
-
-const rules = new Intl.PluralRules("en");
-
-/** "1 submission", "2 submissions". */
-export const count = (n: number, noun: string, plural = `${noun}s`) => `${n} ${rules.select(n) === "one" ? noun : plural}`;
 
 export const ORIGIN_LABELS = { webhook: "Created by a source", builder: "Built here" } as const;

@@ -2,14 +2,15 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, useNavigate } from "@tanstack/react-router";
 import { useId, useState } from "react";
 import { apiError } from "../../api/client";
+import { queryKeys } from "../../api/keys";
 import { Button } from "../../components/ui/button";
 import { FormError, submitWith, TextField } from "../../components/ui/field";
 import { card, Loading } from "../../components/ui/page";
+import { Muted } from "../../components/ui/text";
 import { useToast } from "../../components/ui/toast";
-import { siteQuery } from "../sites/queries";
 import { ConflictNotice, isConflict } from "./conflict";
 import { FormActions } from "./form-actions";
-import { type FormDetail, formKeys, formQuery, updateForm } from "./queries";
+import { type FormDetail, formQuery, updateForm } from "./queries";
 
 const route = getRouteApi("/app/forms/$formId/settings");
 
@@ -51,10 +52,17 @@ function Recipients({ value, onChange, error }: { value: string; onChange: (valu
   );
 }
 
-function SettingsForm({ form, onReload }: { form: FormDetail; onReload: () => Promise<unknown> }) {
+function SettingsForm({
+  form,
+  domain,
+  onReload,
+}: {
+  form: FormDetail;
+  domain: string | null | undefined;
+  onReload: () => Promise<unknown>;
+}) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const site = useQuery(siteQuery(form.siteId));
   const initial = (f: FormDetail) => ({
     name: f.name,
     recipients: f.settings.notifyEmails.join("\n"),
@@ -80,10 +88,10 @@ function SettingsForm({ form, onReload }: { form: FormDetail; onReload: () => Pr
         ifUpdatedAt: draft.base,
       }),
     onSuccess: (saved) => {
-      queryClient.setQueryData(formKeys.form(form.id), saved);
+      queryClient.setQueryData(queryKeys.forms.one(form.id), saved);
       startFrom(saved);
       toast("Settings saved");
-      void queryClient.invalidateQueries({ queryKey: formKeys.site(form.siteId) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.forms.ofSite(form.siteId) });
     },
   });
   const error = apiError(save.error);
@@ -91,7 +99,6 @@ function SettingsForm({ form, onReload }: { form: FormDetail; onReload: () => Pr
   const recipientsError =
     (tooMany ? `At most ${MAX_RECIPIENTS} addresses.` : undefined) ??
     error?.details.find((d) => d.path.startsWith("settings.notifyEmails"))?.message;
-  const domain = site.data?.domain;
   return (
     <form
       className={`${card} flex max-w-2xl flex-col gap-4`}
@@ -150,8 +157,11 @@ function SettingsForm({ form, onReload }: { form: FormDetail; onReload: () => Pr
   );
 }
 
-/** A form's settings (name, notification recipients, redirect) and what can be done to it. */
-export function SettingsPage() {
+/**
+ * A form's settings (name, notification recipients, redirect) and what can be done to it. `domain`
+ * is its site's, where the redirect must go (given by web/src/app/form-settings-page.tsx).
+ */
+export function SettingsPage({ domain }: { domain: string | null | undefined }) {
   const { formId } = route.useParams();
   const navigate = useNavigate();
   const form = useQuery(formQuery(formId));
@@ -160,17 +170,17 @@ export function SettingsPage() {
   const data = form.data;
   return (
     <div className="flex flex-col gap-8">
-      <SettingsForm key={data.id} form={data} onReload={() => form.refetch()} />
+      <SettingsForm key={data.id} form={data} domain={domain} onReload={() => form.refetch()} />
       <section aria-labelledby="actions-heading" className="max-w-2xl">
         <h2 id="actions-heading" className="mb-1 text-xl font-semibold">
           Status and actions
         </h2>
-        <p className="mb-3 text-sm text-slate-600 dark:text-slate-300">
+        <Muted className="mb-3">
           {data.status === "published" ? "Published." : "A draft."}{" "}
           {data.archivedAt
             ? "Archived: restore it to list it with the active forms again, or delete it permanently."
             : "Archiving keeps its submissions; only an archived form can be deleted permanently."}
-        </p>
+        </Muted>
         <FormActions
           form={data}
           onDeleted={() => void navigate({ to: "/sites/$siteId/forms", params: { siteId: data.siteId }, search: {} })}

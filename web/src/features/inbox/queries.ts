@@ -1,9 +1,10 @@
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
-import type { components } from "../../api/schema";
+import { queryKeys } from "../../api/keys";
+import type { Schema } from "../../api/types";
 
 /** A submission as the API answers it (the list's and the detail's items). */
-export type Submission = components["schemas"]["Submission"];
+export type Submission = Schema<"Submission">;
 
 export interface ListFilters {
   q?: string | undefined;
@@ -15,13 +16,6 @@ export type Folder = "inbox" | "spam";
 
 /** Rows per page: a person reads a screenful at a time, and no request reads the whole form. */
 export const PAGE_SIZE = 50;
-
-export const inboxKeys = {
-  form: (formId: string) => ["forms", formId] as const,
-  list: (formId: string, folder: Folder, filters: ListFilters) => ["forms", formId, "submissions", folder, filters] as const,
-  newest: (formId: string, folder: Folder, filters: ListFilters) => ["forms", formId, "newest", folder, filters] as const,
-  submission: (id: string) => ["submissions", id] as const,
-};
 
 const listQuery = (folder: Folder, filters: ListFilters, cursor?: string) => ({
   spam: folder === "spam" ? ("true" as const) : ("false" as const),
@@ -39,17 +33,10 @@ const fetchPage = async (formId: string, folder: Folder, filters: ListFilters, c
     )
   ).data;
 
-export const formQuery = (formId: string) =>
-  queryOptions({
-    queryKey: inboxKeys.form(formId),
-    queryFn: async () =>
-      (await unwrap(api.GET("/api/v1/forms/{formId}", { params: { path: { formId }, query: { counts: "false" } } }))).data.form,
-  });
-
 /** The folder's submissions, newest first, a page at a time (the API's cursor). */
 export const submissionsQuery = (formId: string, folder: Folder, filters: ListFilters) =>
   infiniteQueryOptions({
-    queryKey: inboxKeys.list(formId, folder, filters),
+    queryKey: queryKeys.submissions.list(formId, folder, filters),
     queryFn: ({ pageParam }) => fetchPage(formId, folder, filters, pageParam),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (page) => page.nextCursor ?? undefined,
@@ -58,14 +45,14 @@ export const submissionsQuery = (formId: string, folder: Folder, filters: ListFi
 /** The newest page alone, polled to tell the person that new submissions arrived. */
 export const newestQuery = (formId: string, folder: Folder, filters: ListFilters) =>
   queryOptions({
-    queryKey: inboxKeys.newest(formId, folder, filters),
+    queryKey: queryKeys.submissions.newest(formId, folder, filters),
     queryFn: () => fetchPage(formId, folder, filters),
     refetchInterval: 10_000,
   });
 
 export const submissionQuery = (id: string) =>
   queryOptions({
-    queryKey: inboxKeys.submission(id),
+    queryKey: queryKeys.submissions.one(id),
     queryFn: async () =>
       (await unwrap(api.GET("/api/v1/submissions/{submissionId}", { params: { path: { submissionId: id } } }))).data.submission,
   });

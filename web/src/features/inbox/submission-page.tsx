@@ -1,14 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
+import type { ReactNode } from "react";
 import { ApiError } from "../../api/client";
+import { queryKeys } from "../../api/keys";
 import { Button } from "../../components/ui/button";
 import { ConfirmButton } from "../../components/ui/dialog";
 import { FormError } from "../../components/ui/field";
 import { card, Loading, PageHeader } from "../../components/ui/page";
 import { useToast } from "../../components/ui/toast";
 import { formatDateTime } from "../../lib/format";
-import { SubmissionDeliveries } from "../outbound/submission-deliveries";
-import { deleteSubmission, inboxKeys, setSpam, submissionQuery } from "./queries";
+import { deleteSubmission, type Submission, setSpam, submissionQuery } from "./queries";
 import { gradeLabel, signalLabel, valueText } from "./values";
 
 const route = getRouteApi("/app/submissions/$submissionId");
@@ -53,8 +54,11 @@ function adRows(ads: Record<string, string | boolean>): [string, string][] {
   });
 }
 
-/** Every field and all the metadata of one submission, with its spam and lead reasons. */
-export function SubmissionPage() {
+/**
+ * Every field and all the metadata of one submission, with its spam and lead reasons, and what
+ * `deliveries` adds about it (its outbound deliveries: composed in web/src/app/submission-page.tsx).
+ */
+export function SubmissionPage({ deliveries }: { deliveries: (submission: Submission) => ReactNode }) {
   const { submissionId } = route.useParams();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -64,8 +68,8 @@ export function SubmissionPage() {
     mutationFn: (isSpam: boolean) => setSpam(submissionId, isSpam),
     onSuccess: async (_, isSpam) => {
       toast(isSpam ? "Moved to spam" : "Moved to the inbox");
-      await queryClient.invalidateQueries({ queryKey: inboxKeys.submission(submissionId) });
-      if (submission.data) await queryClient.invalidateQueries({ queryKey: inboxKeys.form(submission.data.formId) });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.submissions.one(submissionId) });
+      if (submission.data) await queryClient.invalidateQueries({ queryKey: queryKeys.forms.one(submission.data.formId) });
     },
   });
   const remove = useMutation({
@@ -74,7 +78,7 @@ export function SubmissionPage() {
       toast("Submission deleted");
       const formId = submission.data?.formId;
       if (formId) {
-        await queryClient.invalidateQueries({ queryKey: inboxKeys.form(formId) });
+        await queryClient.invalidateQueries({ queryKey: queryKeys.forms.one(formId) });
         await navigate({ to: "/forms/$formId", params: { formId }, search: {} });
       }
     },
@@ -165,7 +169,7 @@ export function SubmissionPage() {
           ]}
         />
         <Pairs title="Advertising platform" rows={adRows(meta.ads ?? {})} />
-        <SubmissionDeliveries submissionId={s.id} formId={s.formId} />
+        {deliveries(s)}
       </div>
     </>
   );

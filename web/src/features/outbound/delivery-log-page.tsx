@@ -1,22 +1,16 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
-import { apiError } from "../../api/client";
+import { queryKeys } from "../../api/keys";
+import { DELIVERY_STATUSES, type DeliveryStatus } from "../../api/types";
 import { Button } from "../../components/ui/button";
 import { FormError, SelectField } from "../../components/ui/field";
 import { card, Loading, PageHeader } from "../../components/ui/page";
+import { Muted } from "../../components/ui/text";
 import { useToast } from "../../components/ui/toast";
-import {
-  DELIVERY_STATUSES,
-  type Delivery,
-  type DeliveryStatus,
-  deliveriesQuery,
-  endpointsQuery,
-  formSummaryQuery,
-  outboundKeys,
-  replayDelivery,
-} from "./queries";
+import { Attempts } from "./attempts";
+import { type Delivery, deliveriesQuery, endpointsQuery, replayDelivery } from "./queries";
 import { StatusBadge } from "./status-badge";
-import { EVENT_LABELS, formatPrecise, latencyWords, responseWords, STATUS_LABELS } from "./words";
+import { EVENT_LABELS, formatPrecise, STATUS_LABELS } from "./words";
 
 const route = getRouteApi("/app/forms/$formId/webhooks/$endpointId");
 
@@ -25,64 +19,6 @@ const FILTERS = [
   ...DELIVERY_STATUSES.map((status) => ({ value: status, label: `${STATUS_LABELS[status]} only` })),
 ];
 
-/** Every attempt of one delivery: when, what the receiver answered, how long it took, what came next. */
-function Attempts({ delivery }: { delivery: Delivery }) {
-  if (delivery.attempts.length === 0) {
-    return <p className="text-sm text-slate-600 dark:text-slate-300">No attempt yet.</p>;
-  }
-  return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">Attempts of delivery {delivery.id}</caption>
-        <thead>
-          <tr className="border-b border-slate-200 dark:border-slate-700">
-            <th scope="col" className="py-1 pr-3 font-medium">
-              Attempt
-            </th>
-            <th scope="col" className="py-1 pr-3 font-medium">
-              Time
-            </th>
-            <th scope="col" className="py-1 pr-3 font-medium">
-              Response
-            </th>
-            <th scope="col" className="py-1 pr-3 font-medium">
-              Latency
-            </th>
-            <th scope="col" className="py-1 pr-3 font-medium">
-              Error
-            </th>
-            <th scope="col" className="py-1 pr-3 font-medium">
-              Next retry
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {delivery.attempts.map((attempt) => (
-            <tr key={attempt.number} className="border-b border-slate-100 align-top dark:border-slate-800">
-              <td className="py-1 pr-3">
-                {attempt.number}
-                {attempt.trigger === "manual" ? " (replay)" : ""}
-              </td>
-              <td className="py-1 pr-3">
-                <time dateTime={attempt.attemptedAt}>{formatPrecise(attempt.attemptedAt)}</time>
-              </td>
-              <td className="py-1 pr-3">{responseWords(attempt.statusCode)}</td>
-              <td className="py-1 pr-3">{latencyWords(attempt.durationMs)}</td>
-              <td className="py-1 pr-3 break-words">{attempt.error ?? "—"}</td>
-              <td className="py-1 pr-3">{attempt.nextAttemptAt ? formatPrecise(attempt.nextAttemptAt) : "—"}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {delivery.attemptsOmitted > 0 && (
-        <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-          {delivery.attemptsOmitted} older attempts are not listed (the 20 most recent are kept).
-        </p>
-      )}
-    </div>
-  );
-}
-
 function DeliveryItem({ formId, endpointId, delivery }: { formId: string; endpointId: string; delivery: Delivery }) {
   const queryClient = useQueryClient();
   const toast = useToast();
@@ -90,7 +26,7 @@ function DeliveryItem({ formId, endpointId, delivery }: { formId: string; endpoi
     mutationFn: () => replayDelivery(formId, endpointId, delivery.id),
     onSuccess: async () => {
       toast("Replay queued: a new attempt is on its way");
-      await queryClient.invalidateQueries({ queryKey: outboundKeys.form(formId) });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.outboundWebhooks.ofForm(formId) });
     },
   });
   const event = EVENT_LABELS[delivery.eventType] ?? delivery.eventType;
@@ -107,10 +43,10 @@ function DeliveryItem({ formId, endpointId, delivery }: { formId: string; endpoi
               </Link>
             )}
           </h3>
-          <p className="text-sm text-slate-600 dark:text-slate-300">
+          <Muted>
             Created <time dateTime={delivery.createdAt}>{formatPrecise(delivery.createdAt)}</time> · webhook-id{" "}
             <code className="break-all">{delivery.id}</code>
-          </p>
+          </Muted>
           {delivery.deliveredAt && (
             <p className="text-sm">
               Delivered <time dateTime={delivery.deliveredAt}>{formatPrecise(delivery.deliveredAt)}</time>
@@ -135,21 +71,19 @@ function DeliveryItem({ formId, endpointId, delivery }: { formId: string; endpoi
       <div className="mt-3">
         <Attempts delivery={delivery} />
       </div>
-      {replay.error && (
-        <div className="mt-2">
-          <FormError message={apiError(replay.error)?.message ?? replay.error.message} />
-        </div>
-      )}
+      <FormError className="mt-2" message={replay.error?.message} />
     </li>
   );
 }
 
-/** One endpoint's delivery log: newest first, a page at a time, optionally one status only. */
-export function DeliveryLogPage() {
+/**
+ * One endpoint's delivery log: newest first, a page at a time, optionally one status only.
+ * `formName` is for the way back (given by web/src/app/delivery-log-page.tsx).
+ */
+export function DeliveryLogPage({ formName }: { formName: string | undefined }) {
   const { formId, endpointId } = route.useParams();
   const { status } = route.useSearch();
   const navigate = route.useNavigate();
-  const form = useQuery(formSummaryQuery(formId));
   const endpoints = useQuery(endpointsQuery(formId));
   const log = useInfiniteQuery(deliveriesQuery(formId, endpointId, status));
   const endpoint = endpoints.data?.find((e) => e.id === endpointId);
@@ -171,7 +105,7 @@ export function DeliveryLogPage() {
       />
       <p className="mb-4 text-sm">
         <Link to="/forms/$formId/webhooks" params={{ formId }}>
-          Back to the outbound webhooks{form.data ? ` of ${form.data.name}` : ""}
+          Back to the outbound webhooks{formName ? ` of ${formName}` : ""}
         </Link>
       </p>
       {endpoint && !endpoint.isEnabled && (
@@ -197,9 +131,9 @@ export function DeliveryLogPage() {
       ) : (
         <>
           {deliveries.length === 0 && !log.hasNextPage && (
-            <p className="text-sm text-slate-600 dark:text-slate-300">
+            <Muted>
               {status ? `No ${STATUS_LABELS[status].toLowerCase()} deliveries.` : "Nothing was sent to this endpoint yet."}
-            </p>
+            </Muted>
           )}
           <ul className="flex flex-col gap-3" aria-label="Deliveries">
             {deliveries.map((delivery) => (

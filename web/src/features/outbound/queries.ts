@@ -1,12 +1,10 @@
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
-import type { components } from "../../api/schema";
+import { queryKeys } from "../../api/keys";
+import type { DeliveryStatus, Schema } from "../../api/types";
 
-export type Endpoint = components["schemas"]["OutboundWebhook"];
-export type Delivery = components["schemas"]["Delivery"];
-export type DeliveryStatus = Delivery["status"];
-
-export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ["pending", "retrying", "delivered", "failed"];
+export type Endpoint = Schema<"OutboundWebhook">;
+export type Delivery = Schema<"Delivery">;
 
 /** Deliveries per page of a log: a screenful; "Load more" reads on with the API's cursor. */
 export const LOG_PAGE_SIZE = 25;
@@ -14,28 +12,13 @@ export const LOG_PAGE_SIZE = 25;
 /** Endpoints a form may have (docs/outbound-webhooks.md, "Limits"). */
 export const MAX_ENDPOINTS = 10;
 
-export const outboundKeys = {
-  form: (formId: string) => ["forms", formId, "outbound"] as const,
-  list: (formId: string) => ["forms", formId, "outbound", "endpoints"] as const,
-  log: (formId: string, endpointId: string) => ["forms", formId, "outbound", "log", endpointId] as const,
-  deliveries: (formId: string, endpointId: string, status: DeliveryStatus | undefined) =>
-    ["forms", formId, "outbound", "log", endpointId, { status }] as const,
-  submission: (submissionId: string) => ["submissions", submissionId, "deliveries"] as const,
-};
-
 /** Still moving: worth polling until it settles. */
 export const isActive = (d: { status: DeliveryStatus; inFlight?: boolean }) =>
   d.status === "pending" || d.status === "retrying" || d.inFlight === true;
 
-/**
- * The form's name and site, for the page titles: the form layout's own query (one cache entry,
- * no second request).
- */
-export { formQuery as formSummaryQuery } from "../inbox/queries";
-
 export const endpointsQuery = (formId: string) =>
   queryOptions({
-    queryKey: outboundKeys.list(formId),
+    queryKey: queryKeys.outboundWebhooks.list(formId),
     queryFn: async () =>
       (await unwrap(api.GET("/api/v1/forms/{formId}/outbound-webhooks", { params: { path: { formId } } }))).data.outboundWebhooks,
     // A test event or a submission's delivery moves on its own: follow it until it settles.
@@ -44,7 +27,7 @@ export const endpointsQuery = (formId: string) =>
 
 export const deliveriesQuery = (formId: string, endpointId: string, status: DeliveryStatus | undefined) =>
   infiniteQueryOptions({
-    queryKey: outboundKeys.deliveries(formId, endpointId, status),
+    queryKey: queryKeys.outboundWebhooks.deliveries(formId, endpointId, status),
     queryFn: async ({ pageParam }) =>
       (
         await unwrap(
@@ -63,7 +46,7 @@ export const deliveriesQuery = (formId: string, endpointId: string, status: Deli
 
 export const submissionDeliveriesQuery = (submissionId: string) =>
   queryOptions({
-    queryKey: outboundKeys.submission(submissionId),
+    queryKey: queryKeys.outboundWebhooks.ofSubmission(submissionId),
     queryFn: async () =>
       (await unwrap(api.GET("/api/v1/submissions/{submissionId}/deliveries", { params: { path: { submissionId } } }))).data
         .deliveries,

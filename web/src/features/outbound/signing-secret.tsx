@@ -1,8 +1,6 @@
 import { Tabs } from "radix-ui";
 import { CopyField } from "../../components/ui/copy";
-
-const tab =
-  "border-b-2 border-transparent px-3 py-2 text-sm font-medium data-[state=active]:border-indigo-700 dark:data-[state=active]:border-indigo-300";
+import { underlineTab } from "../../components/ui/tabs";
 
 /**
  * Standard Webhooks verification, as docs/outbound-webhooks.md gives it: the official package
@@ -91,7 +89,7 @@ export function SigningSecret({ secret }: { secret: string }) {
             className="mb-3 flex flex-wrap gap-2 border-b border-slate-200 dark:border-slate-700"
           >
             {SNIPPETS.map((s) => (
-              <Tabs.Trigger key={s.id} value={s.id} className={tab}>
+              <Tabs.Trigger key={s.id} value={s.id} className={underlineTab}>
                 {s.label}
               </Tabs.Trigger>
             ))}

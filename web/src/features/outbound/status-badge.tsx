@@ -1,4 +1,4 @@
-import type { DeliveryStatus } from "./queries";
+import type { DeliveryStatus } from "../../api/types";
 import { STATUS_BADGE, STATUS_LABELS } from "./words";
 
 /** A delivery's status as a word in a bordered badge. */

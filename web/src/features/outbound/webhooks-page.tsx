@@ -1,193 +1,32 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { getRouteApi, Link } from "@tanstack/react-router";
-import { Dialog } from "radix-ui";
+import { getRouteApi } from "@tanstack/react-router";
 import { useState } from "react";
 import { apiError } from "../../api/client";
+import { queryKeys } from "../../api/keys";
 import { Button } from "../../components/ui/button";
-import { ConfirmButton, Modal } from "../../components/ui/dialog";
+import { CloseButton, Modal } from "../../components/ui/dialog";
 import { FormError } from "../../components/ui/field";
-import { card, Loading, PageHeader } from "../../components/ui/page";
-import { useToast } from "../../components/ui/toast";
-import { formatAgo, formatDateTime } from "../../lib/format";
+import { Loading, PageHeader } from "../../components/ui/page";
+import { Muted } from "../../components/ui/text";
 import { EndpointForm, type EndpointInput } from "./endpoint-form";
-import {
-  createEndpoint,
-  deleteEndpoint,
-  type Endpoint,
-  endpointsQuery,
-  formSummaryQuery,
-  MAX_ENDPOINTS,
-  outboundKeys,
-  sendTestEvent,
-  updateEndpoint,
-} from "./queries";
+import { EndpointRow } from "./endpoint-row";
+import { createEndpoint, endpointsQuery, MAX_ENDPOINTS } from "./queries";
 import { SigningSecret } from "./signing-secret";
-import { StatusBadge } from "./status-badge";
-import { responseWords } from "./words";
 
 const route = getRouteApi("/app/forms/$formId/webhooks");
 
-/** The newest delivery of an endpoint, in one line. */
-function LastDelivery({ endpoint }: { endpoint: Endpoint }) {
-  const last = endpoint.lastDelivery;
-  if (!last) return <>Nothing sent yet</>;
-  return (
-    <>
-      Last delivery: <StatusBadge status={last.status} />
-      {last.lastStatusCode !== null && ` ${responseWords(last.lastStatusCode)}`}
-      {" · "}
-      <time dateTime={last.createdAt} title={formatDateTime(last.createdAt)}>
-        {formatAgo(last.createdAt)}
-      </time>
-      {last.nextAttemptAt && ` · next attempt ${formatDateTime(last.nextAttemptAt)}`}
-    </>
-  );
-}
-
-function EndpointRow({ formId, endpoint }: { formId: string; endpoint: Endpoint }) {
-  const queryClient = useQueryClient();
-  const toast = useToast();
-  const [editing, setEditing] = useState(false);
-  const [tested, setTested] = useState(false);
-  const name = endpoint.description ?? endpoint.url;
-  const refresh = () => queryClient.invalidateQueries({ queryKey: outboundKeys.form(formId) });
-  const act = useMutation({
-    mutationFn: async (action: "enable" | "disable" | "delete" | "test") => {
-      if (action === "enable" || action === "disable")
-        await updateEndpoint(formId, endpoint.id, { isEnabled: action === "enable" });
-      if (action === "delete") await deleteEndpoint(formId, endpoint.id);
-      if (action === "test") await sendTestEvent(formId, endpoint.id);
-      return action;
-    },
-    onMutate: () => setTested(false),
-    onSuccess: async (action) => {
-      if (action === "test") setTested(true);
-      else toast(`${name} ${{ enable: "enabled", disable: "disabled", delete: "deleted" }[action]}`);
-      await refresh();
-    },
-  });
-  const edit = useMutation({
-    mutationFn: (input: EndpointInput) => updateEndpoint(formId, endpoint.id, input),
-    onSuccess: async () => {
-      setEditing(false);
-      toast("Endpoint saved");
-      await refresh();
-    },
-  });
-  const error = apiError(act.error);
-  return (
-    <li className={card} aria-label={name}>
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <div className="min-w-0 flex-1">
-          <h3 className="font-medium break-all">{endpoint.description ?? "Endpoint"}</h3>
-          <p className="font-mono text-sm break-all">{endpoint.url}</p>
-          <p className="text-sm text-slate-600 dark:text-slate-300">{endpoint.isEnabled ? "Enabled" : "Disabled"}</p>
-          {!endpoint.isEnabled && endpoint.disabledReason && (
-            <p className="mt-1 text-sm">
-              Inlet disabled it
-              {endpoint.disabledAt && (
-                <>
-                  {" on "}
-                  <time dateTime={endpoint.disabledAt}>{formatDateTime(endpoint.disabledAt)}</time>
-                </>
-              )}
-              : {endpoint.disabledReason}. The receiver said it no longer wants these requests; fix it, then enable the endpoint
-              again.
-            </p>
-          )}
-          <p className="mt-1 text-sm">
-            <LastDelivery endpoint={endpoint} />
-          </p>
-          <p className="mt-1 text-sm">
-            <Link to="/forms/$formId/webhooks/$endpointId" params={{ formId, endpointId: endpoint.id }} search={{}}>
-              Delivery log<span className="sr-only"> of {name}</span>
-            </Link>
-          </p>
-        </div>
-        <div className="flex flex-wrap gap-2">
-          <Button
-            variant="secondary"
-            disabled={act.isPending || !endpoint.isEnabled}
-            title={endpoint.isEnabled ? undefined : "Enable the endpoint to send a test event"}
-            onClick={() => act.mutate("test")}
-          >
-            Send test event
-          </Button>
-          <Button
-            variant="secondary"
-            disabled={act.isPending}
-            onClick={() => act.mutate(endpoint.isEnabled ? "disable" : "enable")}
-          >
-            {endpoint.isEnabled ? "Disable" : "Enable"}
-          </Button>
-          <Button variant="secondary" onClick={() => setEditing(true)}>
-            Edit
-          </Button>
-          <ConfirmButton
-            label="Delete"
-            variant="danger"
-            title={`Delete the endpoint ${name}?`}
-            description={
-              <>
-                <p>
-                  Inlet stops sending to <code className="break-all">{endpoint.url}</code> at once. Deliveries still waiting for a
-                  retry end as failed, and its delivery log is no longer shown here.
-                </p>
-                <p className="mt-2">Its signing secret stops being used: adding the URL again gives it a new secret.</p>
-              </>
-            }
-            confirmLabel="Delete endpoint"
-            onConfirm={() => act.mutate("delete")}
-          />
-        </div>
-      </div>
-      {!endpoint.isEnabled && !endpoint.disabledReason && (
-        <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">Enable it to send test events and new submissions.</p>
-      )}
-      {tested && (
-        <p role="status" className="mt-2 text-sm">
-          Test event sent. Its result shows above and in the{" "}
-          <Link to="/forms/$formId/webhooks/$endpointId" params={{ formId, endpointId: endpoint.id }} search={{}}>
-            delivery log
-          </Link>
-          .
-        </p>
-      )}
-      {error && (
-        <div className="mt-2">
-          <FormError message={error.message} />
-        </div>
-      )}
-      <Modal
-        open={editing}
-        onOpenChange={(open) => {
-          setEditing(open);
-          if (!open) edit.reset();
-        }}
-        title={`Edit ${name}`}
-      >
-        <EndpointForm
-          initial={{ url: endpoint.url, description: endpoint.description }}
-          submitLabel="Save"
-          pending={edit.isPending}
-          error={apiError(edit.error)}
-          onSubmit={(input) => edit.mutate(input)}
-        />
-      </Modal>
-    </li>
-  );
-}
-
-/** A form's outbound webhooks: add, test, enable or disable, edit, delete; each with its delivery log. */
-export function WebhooksPage() {
+/**
+ * A form's outbound webhooks: add, test, enable or disable, edit, delete; each with its delivery
+ * log. `formName` titles the page (given by web/src/app/webhooks-page.tsx).
+ */
+export function WebhooksPage({ formName }: { formName: string | undefined }) {
   const { formId } = route.useParams();
   const queryClient = useQueryClient();
-  const form = useQuery(formSummaryQuery(formId));
   const endpoints = useQuery(endpointsQuery(formId));
   const [adding, setAdding] = useState(false);
   const create = useMutation({
     mutationFn: (input: EndpointInput) => createEndpoint(formId, input),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: outboundKeys.form(formId) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.outboundWebhooks.ofForm(formId) }),
   });
   // The secret lives only in this mutation's answer: closing the dialog resets it, and nothing
   // stores it (no query cache, no URL), so it is gone after a close or a reload.
@@ -202,7 +41,7 @@ export function WebhooksPage() {
     <>
       <PageHeader
         level={2}
-        title={`Outbound webhooks${form.data ? ` of ${form.data.name}` : ""}`}
+        title={`Outbound webhooks${formName ? ` of ${formName}` : ""}`}
         description="Each new submission of this form (not spam) is sent, signed, to every enabled endpoint. Failed deliveries are retried for about three days; a 410 answer disables the endpoint."
         actions={
           <Button disabled={full} onClick={() => setAdding(true)}>
@@ -218,9 +57,7 @@ export function WebhooksPage() {
       ) : endpoints.isError ? (
         <FormError message={endpoints.error.message} />
       ) : endpoints.data.length === 0 ? (
-        <p className="text-sm text-slate-600 dark:text-slate-300">
-          No endpoints yet. Add your CRM's or automation's webhook URL to receive each new lead as it arrives.
-        </p>
+        <Muted>No endpoints yet. Add your CRM's or automation's webhook URL to receive each new lead as it arrives.</Muted>
       ) : (
         <ul className="flex flex-col gap-3" aria-label="Endpoints">
           {endpoints.data.map((endpoint) => (
@@ -236,11 +73,7 @@ export function WebhooksPage() {
         {created ? (
           <>
             <SigningSecret secret={created.signingSecret} />
-            <div className="mt-4 flex justify-end">
-              <Dialog.Close asChild>
-                <Button variant="secondary">Done</Button>
-              </Dialog.Close>
-            </div>
+            <CloseButton label="Done" />
           </>
         ) : (
           <EndpointForm

@@ -1,4 +1,4 @@
-import type { DeliveryStatus } from "./queries";
+import type { DeliveryStatus } from "../../api/types";
 
 /** A delivery's status in words (never colour alone: docs/dashboard.md, quality bars). */
 export const STATUS_LABELS: Record<DeliveryStatus, string> = {

@@ -5,6 +5,7 @@ import { scaleBand, scaleLinear, scaleOrdinal } from "@visx/scale";
 import { BarStack } from "@visx/shape";
 import { useId, useState } from "react";
 import { Button } from "../../components/ui/button";
+import { Cell, Row, RowHeader, Table } from "../../components/ui/table";
 import type { OverviewDay } from "./queries";
 
 /**
@@ -19,6 +20,7 @@ const HEIGHT = 260;
 const MARGIN = { top: 12, right: 8, bottom: 28, left: 36 };
 const KEYS = ["inbox", "spam"] as const;
 type Key = (typeof KEYS)[number];
+const COLUMNS = [{ label: "Day" }, { label: "Inbox" }, { label: "Spam" }];
 
 const shortDate = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", timeZone: "UTC" });
 const longDate = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeZone: "UTC" });
@@ -122,33 +124,15 @@ export function DailyChart({ days, caption }: { days: OverviewDay[]; caption: st
         </Button>
       </figcaption>
       <div id={tableId} className={tableShown ? "mt-3" : "sr-only"}>
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">{caption}, day by day</caption>
-          <thead>
-            <tr className="border-b border-slate-200 dark:border-slate-700">
-              <th scope="col" className="py-1 pr-4 font-medium">
-                Day
-              </th>
-              <th scope="col" className="py-1 pr-4 font-medium">
-                Inbox
-              </th>
-              <th scope="col" className="py-1 font-medium">
-                Spam
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {[...days].reverse().map((d) => (
-              <tr key={d.date} className="border-b border-slate-100 dark:border-slate-800">
-                <th scope="row" className="py-1 pr-4 font-normal">
-                  {dayLabel(d.date, longDate)}
-                </th>
-                <td className="py-1 pr-4 tabular-nums">{d.inbox}</td>
-                <td className="py-1 tabular-nums">{d.spam}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table caption={`${caption}, day by day`} columns={COLUMNS} compact scrolls={false}>
+          {[...days].reverse().map((d) => (
+            <Row key={d.date}>
+              <RowHeader>{dayLabel(d.date, longDate)}</RowHeader>
+              <Cell className="tabular-nums">{d.inbox}</Cell>
+              <Cell className="tabular-nums">{d.spam}</Cell>
+            </Row>
+          ))}
+        </Table>
       </div>
     </figure>
   );

@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
 import type { ReactNode } from "react";
 import { card, Loading, PageHeader } from "../../components/ui/page";
+import { Muted } from "../../components/ui/text";
 import { formatAgo, formatDateTime } from "../../lib/format";
 import { DailyChart } from "./daily-chart";
 import { type Overview, overviewQuery } from "./queries";
@@ -46,7 +47,7 @@ function TopList({
         {title}
       </h2>
       {rows.length === 0 ? (
-        <p className="text-sm text-slate-600 dark:text-slate-300">{empty}</p>
+        <Muted>{empty}</Muted>
       ) : (
         <ol className="space-y-1">
           {rows.map((row) => (
@@ -111,7 +112,7 @@ function FailingDeliveries({ failing }: { failing: Overview["failingDeliveries"]
         Outbound deliveries failing now
       </h2>
       {failing.length === 0 ? (
-        <p className="text-sm text-slate-600 dark:text-slate-300">None: every outbound webhook's latest delivery went through.</p>
+        <Muted>None: every outbound webhook's latest delivery went through.</Muted>
       ) : (
         <ul className="space-y-3">
           {failing.map((f) => (
@@ -125,18 +126,18 @@ function FailingDeliveries({ failing }: { failing: Overview["failingDeliveries"]
                   for {f.formName === null ? "a deleted form" : `the form “${f.formName}”`}
                 </span>
               </p>
-              <p className="break-all text-sm text-slate-600 dark:text-slate-300">{f.url}</p>
+              <Muted className="break-all">{f.url}</Muted>
               <p className="mt-1 text-sm">
                 <strong>{f.status === "failed" ? "Failed: gave up retrying" : "Retrying"}</strong>
                 {f.statusCode !== null ? ` · answered ${f.statusCode}` : ""}
                 {f.error ? ` · ${f.error}` : ""}
               </p>
-              <p className="text-sm text-slate-600 dark:text-slate-300">
+              <Muted>
                 Last failure <span title={formatDateTime(f.failedAt)}>{formatAgo(f.failedAt)}</span>, failing since{" "}
                 {formatDateTime(f.failingSince)}
                 {f.nextAttemptAt ? `; next attempt ${formatDateTime(f.nextAttemptAt)}` : ""}
                 {!f.isEnabled ? `; disabled${f.disabledReason ? `: ${f.disabledReason}` : ""}` : ""}
-              </p>
+              </Muted>
             </li>
           ))}
         </ul>

@@ -1,14 +1,14 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Tabs } from "radix-ui";
 import { useId, useState } from "react";
 import { apiError } from "../../api/client";
 import { Button } from "../../components/ui/button";
-import { CopyField } from "../../components/ui/copy";
 import { FormError, submitWith, TextField } from "../../components/ui/field";
 import { useToast } from "../../components/ui/toast";
-import { type CaptchaKind, captchaSnippets } from "./captcha-snippets";
+import type { Refusal } from "../../lib/access";
+import type { CaptchaKind } from "./captcha-snippets";
 import { afterUpdate, type Site, updateSite } from "./queries";
 import { Reason } from "./reason";
+import { Snippet } from "./snippet-tabs";
 
 type Choice = CaptchaKind | "none";
 
@@ -26,47 +26,12 @@ const CHOICES: { value: Choice; label: string; hint: string }[] = [
   },
 ];
 
-const tab =
-  "border-b-2 border-transparent px-3 py-2 text-sm font-medium data-[state=active]:border-indigo-700 dark:data-[state=active]:border-indigo-300";
-
-/** The snippet to paste for the chosen kind, one tab per vendor when there are several. */
-function Snippet({ kind, siteKey }: { kind: CaptchaKind; siteKey: string }) {
-  const snippets = captchaSnippets(kind, siteKey);
-  const [first] = snippets;
-  if (!first) return null;
-  const part = (s: (typeof snippets)[number]) => (
-    <div className="flex flex-col gap-2">
-      <p className="text-sm">
-        The widget posts its token as <code>{s.tokenField}</code>, which intake verifies and never stores. Replace{" "}
-        <code>YOUR_SOURCE_URL</code> with the action of your source's HTML form.
-      </p>
-      <CopyField label={`${s.title} snippet`} value={s.code} multiline />
-    </div>
-  );
-  if (snippets.length === 1) return part(first);
-  return (
-    <Tabs.Root defaultValue={first.id}>
-      <Tabs.List aria-label="Captcha vendor" className="mb-3 flex gap-2 border-b border-slate-200 dark:border-slate-700">
-        {snippets.map((s) => (
-          <Tabs.Trigger key={s.id} value={s.id} className={tab}>
-            {s.title}
-          </Tabs.Trigger>
-        ))}
-      </Tabs.List>
-      {snippets.map((s) => (
-        <Tabs.Content key={s.id} value={s.id}>
-          {part(s)}
-        </Tabs.Content>
-      ))}
-    </Tabs.Root>
-  );
-}
-
 /**
  * The site's captcha (`captcha` of `PUT /api/v1/sites/{id}`). The secret is write-only: the API
  * answers only `hasSecretKey`, so the field starts empty, and leaving it empty keeps the stored one.
  */
-export function CaptchaForm({ site, allowed, reason }: { site: Site; allowed: boolean; reason?: string | undefined }) {
+export function CaptchaForm({ site, refusal }: { site: Site; refusal: Refusal }) {
+  const allowed = refusal === undefined;
   const queryClient = useQueryClient();
   const toast = useToast();
   const stored = site.captcha;
@@ -190,7 +155,7 @@ export function CaptchaForm({ site, allowed, reason }: { site: Site; allowed: bo
         <Button type="submit" disabled={!allowed || save.isPending}>
           {save.isPending ? "Saving…" : "Save captcha"}
         </Button>
-        <Reason text={reason} />
+        <Reason text={refusal} />
       </div>
       {choice !== "none" && (
         <section aria-labelledby={`${name}-snippet`} className="flex flex-col gap-2">

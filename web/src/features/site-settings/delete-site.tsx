@@ -1,19 +1,20 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { type ApiError, apiError } from "../../api/client";
+import { queryKeys } from "../../api/keys";
 import { ConfirmButton } from "../../components/ui/dialog";
 import { FormError } from "../../components/ui/field";
 import { useToast } from "../../components/ui/toast";
-import { deleteSite, type SiteDetail, siteSettingsKeys } from "./queries";
+import type { Refusal } from "../../lib/access";
+import { count } from "../../lib/words";
+import { deleteSite, type SiteDetail } from "./queries";
 import { Reason } from "./reason";
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /**
  * Why the delete was refused. `SITE_NOT_EMPTY` names what is left in its details (`forms`,
  * `webhooks`): a form stored before sites counted their forms is found only by the delete.
  */
-function refusal(error: ApiError | undefined): string | undefined {
+function whyRefused(error: ApiError | undefined): string | undefined {
   if (error?.code !== "SITE_NOT_EMPTY") return error?.message;
   const left = [
     ...(error.field("webhooks") ? [`sources: ${error.field("webhooks")}`] : []),
@@ -27,7 +28,7 @@ function refusal(error: ApiError | undefined): string | undefined {
  * archived ones included (409 `SITE_NOT_EMPTY`): the page says so from the site's `contents`
  * before anyone tries, so a site is never the one click that erases every lead it collected.
  */
-export function DeleteSite({ detail, allowed, reason }: { detail: SiteDetail; allowed: boolean; reason?: string | undefined }) {
+export function DeleteSite({ detail, refusal }: { detail: SiteDetail; refusal: Refusal }) {
   const { site, contents } = detail;
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -36,16 +37,16 @@ export function DeleteSite({ detail, allowed, reason }: { detail: SiteDetail; al
     mutationFn: () => deleteSite(site.id),
     onSuccess: async () => {
       toast(`${site.name} deleted`);
-      queryClient.removeQueries({ queryKey: siteSettingsKeys.site(site.id) });
-      await queryClient.invalidateQueries({ queryKey: siteSettingsKeys.list, exact: true });
+      queryClient.removeQueries({ queryKey: queryKeys.sites.one(site.id) });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.sites.all, exact: true });
       await navigate({ to: "/" });
     },
     // Someone added a source or form meanwhile: show what blocks it now.
-    onError: () => queryClient.invalidateQueries({ queryKey: siteSettingsKeys.detail(site.id) }),
+    onError: () => queryClient.invalidateQueries({ queryKey: queryKeys.sites.one(site.id) }),
   });
   const left = [
-    ...(contents.webhooks > 0 ? [plural(contents.webhooks, "source")] : []),
-    ...(contents.forms > 0 ? [plural(contents.forms, "form")] : []),
+    ...(contents.webhooks > 0 ? [count(contents.webhooks, "source")] : []),
+    ...(contents.forms > 0 ? [count(contents.forms, "form")] : []),
   ];
   const blocked = left.length > 0;
   return (
@@ -60,12 +61,12 @@ export function DeleteSite({ detail, allowed, reason }: { detail: SiteDetail; al
       ) : (
         <p className="text-sm">The site has no sources or forms left: it can be deleted.</p>
       )}
-      <FormError message={refusal(apiError(remove.error))} />
+      <FormError message={whyRefused(apiError(remove.error))} />
       <div className="flex flex-wrap items-center gap-3">
         <ConfirmButton
           label="Delete site"
           variant="danger"
-          disabled={!allowed || blocked || remove.isPending}
+          disabled={refusal !== undefined || blocked || remove.isPending}
           title={`Delete ${site.name}?`}
           description={
             <>
@@ -79,7 +80,7 @@ export function DeleteSite({ detail, allowed, reason }: { detail: SiteDetail; al
           confirmLabel="Delete site"
           onConfirm={() => remove.mutate()}
         />
-        <Reason text={reason} />
+        <Reason text={refusal} />
       </div>
     </div>
   );

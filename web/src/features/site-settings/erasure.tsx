@@ -1,9 +1,11 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { ApiError } from "../../api/client";
+import { queryKeys } from "../../api/keys";
 import { Button } from "../../components/ui/button";
 import { ConfirmButton } from "../../components/ui/dialog";
 import { FormError, TextField } from "../../components/ui/field";
+import type { Refusal } from "../../lib/access";
 import { eraseStep } from "./queries";
 import { Reason } from "./reason";
 
@@ -41,7 +43,8 @@ function describe(p: Progress): string {
  * works for a bounded time and answers a `cursor` while it is not `complete`; the page sends
  * the next one with it, showing the count as it goes, and can stop between requests.
  */
-export function Erasure({ siteId, allowed, reason }: { siteId: string; allowed: boolean; reason?: string | undefined }) {
+export function Erasure({ siteId, refusal }: { siteId: string; refusal: Refusal }) {
+  const allowed = refusal === undefined;
   const queryClient = useQueryClient();
   const [email, setEmail] = useState("");
   const [fieldError, setFieldError] = useState<string>();
@@ -78,9 +81,9 @@ export function Erasure({ siteId, allowed, reason }: { siteId: string; allowed: 
     } finally {
       // Lists and counts of the site's forms and inboxes changed.
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ["sites", siteId] }),
-        queryClient.invalidateQueries({ queryKey: ["forms"] }),
-        queryClient.invalidateQueries({ queryKey: ["submissions"] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.sites.one(siteId) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.forms.all }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.submissions.all }),
       ]);
     }
     setProgress(p);
@@ -144,7 +147,7 @@ export function Erasure({ siteId, allowed, reason }: { siteId: string; allowed: 
             Continue erasing
           </Button>
         )}
-        <Reason text={reason} />
+        <Reason text={refusal} />
       </div>
       {progress && (
         <div className="flex flex-col gap-2">

@@ -4,11 +4,13 @@ import { apiError } from "../../api/client";
 import { Button } from "../../components/ui/button";
 import { FormError, submitWith, TextField } from "../../components/ui/field";
 import { useToast } from "../../components/ui/toast";
+import type { Refusal } from "../../lib/access";
 import { afterUpdate, type Site, updateSite } from "./queries";
 import { Reason } from "./reason";
 
 /** Name, domain, reference prefix and whether the site accepts submissions (`PUT /api/v1/sites/{id}`). */
-export function GeneralForm({ site, allowed, reason }: { site: Site; allowed: boolean; reason?: string | undefined }) {
+export function GeneralForm({ site, refusal }: { site: Site; refusal: Refusal }) {
+  const allowed = refusal === undefined;
   const queryClient = useQueryClient();
   const toast = useToast();
   const [name, setName] = useState(site.name);
@@ -85,7 +87,7 @@ export function GeneralForm({ site, allowed, reason }: { site: Site; allowed: bo
         <Button type="submit" disabled={!allowed || save.isPending}>
           {save.isPending ? "Saving…" : "Save settings"}
         </Button>
-        <Reason text={reason} />
+        <Reason text={refusal} />
       </div>
     </form>
   );

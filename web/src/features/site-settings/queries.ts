@@ -1,36 +1,26 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
+import { queryKeys } from "../../api/keys";
 import type { paths } from "../../api/schema";
-import { siteDetailQuery, siteKeys } from "../sites/queries";
+import type { Answer, Schema } from "../../api/types";
 
 /** The body of `PUT /api/v1/sites/{id}`, as the API declares it. */
 export type SiteUpdate = NonNullable<paths["/api/v1/sites/{id}"]["put"]["requestBody"]>["content"]["application/json"];
 
-export const siteSettingsKeys = {
-  /** Everything cached about one site (its detail, sources, forms, overview): what a change may move. */
-  site: (siteId: string) => ["sites", siteId] as const,
-  /** The site's detail: the entry the site layout reads too (features/sites/queries.ts). */
-  detail: siteKeys.one,
-  /** The home page's list of sites. */
-  list: ["sites"] as const,
-};
-
 /** A site with what still blocks its deletion (`contents`: webhooks and forms, archived ones included). */
-export const siteSettingsQuery = siteDetailQuery;
-
-export type SiteDetail = Awaited<ReturnType<NonNullable<ReturnType<typeof siteSettingsQuery>["queryFn"]>>>;
-export type Site = SiteDetail["site"];
+export type SiteDetail = Answer<"getSiteResponse">;
+export type Site = Schema<"Site">;
 
 /**
  * After an update: the page shows the site the API answered at once (the forms keep their own
  * fields, set from the same answer, so a refetch never resets what someone is typing), and
- * everything else cached about the site is refetched.
+ * everything else cached about the site is refetched, with the home page's list of sites.
  */
 export async function afterUpdate(queryClient: QueryClient, site: Site) {
-  queryClient.setQueryData(siteSettingsKeys.detail(site.id), (old: SiteDetail | undefined) => (old ? { ...old, site } : old));
+  queryClient.setQueryData(queryKeys.sites.one(site.id), (old: SiteDetail | undefined) => (old ? { ...old, site } : old));
   await Promise.all([
-    queryClient.invalidateQueries({ queryKey: siteSettingsKeys.site(site.id) }),
-    queryClient.invalidateQueries({ queryKey: siteSettingsKeys.list, exact: true }),
+    queryClient.invalidateQueries({ queryKey: queryKeys.sites.one(site.id) }),
+    queryClient.invalidateQueries({ queryKey: queryKeys.sites.all, exact: true }),
   ]);
 }
 

@@ -1,16 +1,11 @@
-import { useQuery } from "@tanstack/react-query";
-import { getRouteApi } from "@tanstack/react-router";
 import type { ReactNode } from "react";
-import { FormError } from "../../components/ui/field";
-import { card, Loading, PageHeader } from "../../components/ui/page";
+import { card, PageHeader } from "../../components/ui/page";
+import { refusal, useMe } from "../../lib/access";
 import { CaptchaForm } from "./captcha-form";
 import { DeleteSite } from "./delete-site";
 import { Erasure } from "./erasure";
 import { GeneralForm } from "./general-form";
-import { useAllowed } from "./permissions";
-import { siteSettingsQuery } from "./queries";
-
-const route = getRouteApi("/app/sites/$siteId/settings");
+import type { SiteDetail } from "./queries";
 
 function Section({ id, title, children, danger = false }: { id: string; title: string; children: ReactNode; danger?: boolean }) {
   return (
@@ -23,16 +18,15 @@ function Section({ id, title, children, danger = false }: { id: string; title: s
   );
 }
 
-/** A site's settings: general, captcha, erasure by email, deletion (docs/dashboard.md, "Site settings"). */
-export function SiteSettingsPage() {
-  const { siteId } = route.useParams();
-  const detail = useQuery(siteSettingsQuery(siteId));
-  const edit = useAllowed("sites.edit");
-  const erase = useAllowed("submissions.delete");
-  const remove = useAllowed("sites.delete");
-  if (detail.isPending) return <Loading />;
-  if (detail.isError) return <FormError message={detail.error.message} />;
-  const { site } = detail.data;
+/**
+ * A site's settings: general, captcha, erasure by email, deletion (docs/dashboard.md, "Site
+ * settings"), of the site the layout read (given by web/src/app/site-settings-page.tsx). A
+ * control the person's role does not allow is disabled, with the reason beside it.
+ */
+export function SiteSettingsPage({ detail }: { detail: SiteDetail }) {
+  const me = useMe();
+  const cannotEdit = refusal(me, "sites.edit");
+  const { site } = detail;
   return (
     <>
       <PageHeader title={`Settings of ${site.name}`} description={site.domain ?? undefined} />
@@ -42,18 +36,17 @@ export function SiteSettingsPage() {
           <GeneralForm
             key={[site.name, site.domain, site.referencePrefix, site.isActive].join("|")}
             site={site}
-            allowed={edit.allowed}
-            reason={edit.reason}
+            refusal={cannotEdit}
           />
         </Section>
         <Section id="captcha-heading" title="Captcha">
-          <CaptchaForm site={site} allowed={edit.allowed} reason={edit.reason} />
+          <CaptchaForm site={site} refusal={cannotEdit} />
         </Section>
         <Section id="erasure-heading" title="Erase by email (GDPR)">
-          <Erasure siteId={site.id} allowed={erase.allowed} reason={erase.reason} />
+          <Erasure siteId={site.id} refusal={refusal(me, "submissions.delete")} />
         </Section>
         <Section id="delete-heading" title="Delete this site" danger>
-          <DeleteSite detail={detail.data} allowed={remove.allowed} reason={remove.reason} />
+          <DeleteSite detail={detail} refusal={refusal(me, "sites.delete")} />
         </Section>
       </div>
     </>

@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiError } from "../../api/client";
+import { queryKeys } from "../../api/keys";
 import { Button } from "../../components/ui/button";
 import { FormError, submitWith, TextField } from "../../components/ui/field";
-import { createSite, siteKeys } from "./queries";
+import { createSite } from "./queries";
 
 /** Name a site (and, optionally, the domain its forms live on). */
 export function CreateSiteForm({
@@ -19,7 +20,7 @@ export function CreateSiteForm({
   const create = useMutation({
     mutationFn: () => createSite({ name, domain: domain.trim() === "" ? null : domain }),
     onSuccess: async (site) => {
-      await queryClient.invalidateQueries({ queryKey: siteKeys.all });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.sites.all });
       onCreated(site.id);
     },
   });

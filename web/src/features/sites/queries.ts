@@ -1,24 +1,20 @@
 import { queryOptions } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
-
-export const siteKeys = {
-  all: ["sites"] as const,
-  one: (siteId: string) => ["sites", siteId] as const,
-};
+import { queryKeys } from "../../api/keys";
 
 /** The organization's sites (the first 100: the home page's list). */
 export const sitesQuery = queryOptions({
-  queryKey: siteKeys.all,
+  queryKey: queryKeys.sites.all,
   queryFn: async () => (await unwrap(api.GET("/api/v1/sites", { params: { query: { limit: 100 } } }))).data,
 });
 
 /**
  * A site and what still blocks its deletion (`contents`), as `GET /api/v1/sites/{id}` answers:
- * one cache entry, so the site layout and the page inside it (its settings) share one request.
+ * one cache entry, so the site layout and the pages inside it (sources, settings) share one request.
  */
 export const siteDetailQuery = (siteId: string) =>
   queryOptions({
-    queryKey: siteKeys.one(siteId),
+    queryKey: queryKeys.sites.one(siteId),
     queryFn: async () => (await unwrap(api.GET("/api/v1/sites/{id}", { params: { path: { id: siteId } } }))).data,
   });
 

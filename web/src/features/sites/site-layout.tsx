@@ -2,15 +2,12 @@ import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link, Outlet } from "@tanstack/react-router";
 import { apiError } from "../../api/client";
 import { Loading } from "../../components/ui/page";
+import { Muted } from "../../components/ui/text";
 import { siteQuery } from "./queries";
 
 const route = getRouteApi("/app/sites/$siteId");
 
-/**
- * The sections of a site, in the order of its sub-navigation. Forms (`/sites/$siteId/forms`)
- * and Settings (`/sites/$siteId/settings`) are added here once their routes are children of
- * the site's layout in router.tsx.
- */
+/** The sections of a site, in the order of its sub-navigation: each is a child route of the site's layout. */
 export const SITE_SECTIONS = [
   { label: "Overview", to: "/sites/$siteId", exact: true },
   { label: "Sources", to: "/sites/$siteId/sources", exact: false },
@@ -48,7 +45,9 @@ export function SiteLayout() {
           <span className="sr-only">Site: </span>
           {site.data.name}
           {site.data.domain && (
-            <span className="ml-2 text-sm font-normal text-slate-600 dark:text-slate-300">{site.data.domain}</span>
+            <Muted as="span" className="ml-2 font-normal">
+              {site.data.domain}
+            </Muted>
           )}
           {!site.data.isActive && (
             <span className="ml-2 text-sm font-normal text-amber-800 dark:text-amber-200">inactive: refuses submissions</span>

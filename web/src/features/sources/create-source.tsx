@@ -1,29 +1,22 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiError } from "../../api/client";
+import { queryKeys } from "../../api/keys";
 import { Button } from "../../components/ui/button";
 import { FormError, SelectField, submitWith, TextField } from "../../components/ui/field";
-import { createSource, SOURCE_LABELS, type SourceKind, sourceKeys } from "./queries";
+import { type CreatedSource, createSource, KIND_LABELS, type SourceKind } from "./queries";
 
-export interface CreatedSource {
-  id: string;
-  name: string;
-  source: string;
-  webhookUrl: string;
-  secretKey: string;
-}
-
-const OPTIONS = (Object.keys(SOURCE_LABELS) as SourceKind[]).map((value) => ({ value, label: SOURCE_LABELS[value] }));
+const OPTIONS = (Object.keys(KIND_LABELS) as SourceKind[]).map((value) => ({ value, label: KIND_LABELS[value] }));
 
 /** Name a new source and say what sends to it; the answer (with its secret) goes to `onCreated`. */
 export function CreateSourceForm({ siteId, onCreated }: { siteId: string; onCreated: (source: CreatedSource) => void }) {
   const queryClient = useQueryClient();
   const [name, setName] = useState("");
-  const [source, setSource] = useState<SourceKind>("generic");
+  const [kind, setKind] = useState<SourceKind>("generic");
   const create = useMutation({
-    mutationFn: () => createSource(siteId, { name, source }),
+    mutationFn: () => createSource(siteId, { name, kind }),
     onSuccess: async (created) => {
-      await queryClient.invalidateQueries({ queryKey: sourceKeys.site(siteId) });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.webhooks.ofSite(siteId) });
       onCreated(created);
     },
   });
@@ -43,8 +36,8 @@ export function CreateSourceForm({ siteId, onCreated }: { siteId: string; onCrea
       <SelectField
         label="What sends to it"
         options={OPTIONS}
-        value={source}
-        onChange={(e) => setSource(e.target.value as SourceKind)}
+        value={kind}
+        onChange={(e) => setKind(e.target.value as SourceKind)}
       />
       <div>
         <Button type="submit" disabled={create.isPending}>

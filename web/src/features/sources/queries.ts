@@ -1,24 +1,34 @@
 import { queryOptions } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
+import { queryKeys } from "../../api/keys";
+import type { Answer, Schema } from "../../api/types";
 
-export type SourceKind = "generic" | "partner_ads" | "partner_automation";
+/** A source: what the API calls a site's inbound webhook. */
+export type Source = Schema<"Webhook">;
+/** A source just created: with its secret, shown this once. */
+export type CreatedSource = Answer<"createWebhookResponse">;
+/** A form of the site, as its list answers it (with its counts). */
+export type SiteForm = Answer<"listFormsResponse">["forms"][number];
 
-export const SOURCE_LABELS: Record<SourceKind, string> = {
+/**
+ * What sends to a source: an HTML form or script, an advertising platform's lead form, or an
+ * automation platform. The API names it the webhook's `source` field; here it is the source's
+ * kind, so that a source's kind never reads `source.source`.
+ */
+export type SourceKind = Source["source"];
+
+export const KIND_LABELS: Record<SourceKind, string> = {
   generic: "Website form or script",
   partner_ads: "Advertising lead form",
   partner_automation: "Automation platform",
 };
 
-export const sourceKeys = {
-  list: (siteId: string, archived: boolean) => ["sites", siteId, "webhooks", { archived }] as const,
-  one: (siteId: string, webhookId: string) => ["sites", siteId, "webhooks", webhookId] as const,
-  forms: (siteId: string) => ["sites", siteId, "forms"] as const,
-  site: (siteId: string) => ["sites", siteId, "webhooks"] as const,
-};
+/** A source's kind, read from the API's `source` field (the one place that field is read). */
+export const kindOf = (source: Pick<Source, "source">): SourceKind => source.source;
 
 export const sourcesQuery = (siteId: string, archived: boolean) =>
   queryOptions({
-    queryKey: sourceKeys.list(siteId, archived),
+    queryKey: queryKeys.webhooks.list(siteId, archived),
     queryFn: async () =>
       (
         await unwrap(
@@ -31,22 +41,25 @@ export const sourcesQuery = (siteId: string, archived: boolean) =>
 
 export const sourceQuery = (siteId: string, webhookId: string) =>
   queryOptions({
-    queryKey: sourceKeys.one(siteId, webhookId),
+    queryKey: queryKeys.webhooks.one(siteId, webhookId),
     queryFn: async () =>
       (await unwrap(api.GET("/api/v1/sites/{id}/webhooks/{webhookId}", { params: { path: { id: siteId, webhookId } } }))).data,
   });
 
+/** The site's forms the sources fill (the first 100 active ones, with their counts). */
 export const formsQuery = (siteId: string) =>
   queryOptions({
-    queryKey: sourceKeys.forms(siteId),
+    queryKey: queryKeys.forms.ofSite(siteId),
     queryFn: async () =>
       (await unwrap(api.GET("/api/v1/sites/{id}/forms", { params: { path: { id: siteId }, query: { limit: 100 } } }))).data,
   });
 
 const path = (siteId: string, webhookId: string) => ({ params: { path: { id: siteId, webhookId } } });
 
-export const createSource = (siteId: string, body: { name: string; source: SourceKind }) =>
-  unwrap(api.POST("/api/v1/sites/{id}/webhooks", { params: { path: { id: siteId } }, body })).then((r) => r.data);
+export const createSource = (siteId: string, { name, kind }: { name: string; kind: SourceKind }) =>
+  unwrap(api.POST("/api/v1/sites/{id}/webhooks", { params: { path: { id: siteId } }, body: { name, source: kind } })).then(
+    (r) => r.data,
+  );
 
 export const updateSource = (siteId: string, webhookId: string, body: { isEnabled?: boolean; restore?: boolean }) =>
   unwrap(api.PUT("/api/v1/sites/{id}/webhooks/{webhookId}", { ...path(siteId, webhookId), body })).then((r) => r.data);

@@ -1,3 +1,5 @@
+import type { SourceKind } from "./queries";
+
 /**
  * The ready-to-paste setups a source's page offers, one per kind of sender
  * (docs/intake.md has the contract each one follows).
@@ -65,7 +67,7 @@ const { referenceId } = await response.json();`;
 }
 
 /** The setup a source's kind needs first (the others stay one tab away). */
-export const SNIPPET_FOR_KIND: Record<string, SnippetId> = {
+export const SNIPPET_FOR_KIND: Record<SourceKind, SnippetId> = {
   generic: "html",
   partner_ads: "ads",
   partner_automation: "automation",

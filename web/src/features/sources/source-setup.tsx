@@ -1,5 +1,7 @@
 import { Tabs } from "radix-ui";
 import { CopyField } from "../../components/ui/copy";
+import { Muted } from "../../components/ui/text";
+import type { SourceKind } from "./queries";
 import { SECRET_PLACEHOLDER, SNIPPET_FOR_KIND, snippetsFor } from "./snippets";
 
 const tab =
@@ -19,7 +21,7 @@ export function SourceSetup({
   secret?: string | undefined;
   domain?: string | null | undefined;
   /** The source's kind: its own setup is the tab shown first. */
-  kind?: string;
+  kind?: SourceKind;
 }) {
   const snippets = snippetsFor(url, secret, domain);
   return (
@@ -31,12 +33,12 @@ export function SourceSetup({
           <p className="text-sm">Copy the secret now: it is shown only this once. If you lose it, rotate it to get a new one.</p>
         </div>
       ) : (
-        <p className="text-sm text-slate-600 dark:text-slate-300">
+        <Muted>
           The secret is shown only when the source is created or its secret rotated: the setups below say{" "}
           <code>{SECRET_PLACEHOLDER}</code> in its place.
-        </p>
+        </Muted>
       )}
-      <Tabs.Root defaultValue={SNIPPET_FOR_KIND[kind] ?? "html"}>
+      <Tabs.Root defaultValue={SNIPPET_FOR_KIND[kind]}>
         <Tabs.List aria-label="Ready-to-paste setups" className="flex flex-wrap gap-1">
           {snippets.map((s) => (
             <Tabs.Trigger key={s.id} value={s.id} className={tab}>

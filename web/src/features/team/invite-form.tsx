@@ -5,12 +5,7 @@ import { Button } from "../../components/ui/button";
 import { CopyField } from "../../components/ui/copy";
 import { FormError, SelectField, submitWith, TextField } from "../../components/ui/field";
 import { formatDateTime } from "../../lib/format";
-import { type InvitedRole, invite } from "./queries";
-
-const ROLE_OPTIONS = [
-  { value: "member", label: "Member" },
-  { value: "admin", label: "Admin" },
-] as const;
+import { type InvitedRole, invite, ROLE_OPTIONS } from "./queries";
 
 /** Invite someone by email; the answer is a link to send them, shown here once. */
 export function InviteForm() {

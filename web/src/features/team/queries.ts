@@ -1,15 +1,20 @@
 import { infiniteQueryOptions } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
-import type { components } from "../../api/schema";
+import { queryKeys } from "../../api/keys";
+import type { Schema } from "../../api/types";
 
-export type Member = components["schemas"]["Member"];
+export type Member = Schema<"Member">;
 export type InvitedRole = "admin" | "member";
 
-export const teamKeys = { members: ["team", "members"] as const };
+/** The roles an invite or a role change gives (the owner's never changes). */
+export const ROLE_OPTIONS: readonly { value: InvitedRole; label: string }[] = [
+  { value: "member", label: "Member" },
+  { value: "admin", label: "Admin" },
+];
 
 /** The organization's members, a page of 100 at a time (the API's cursor). */
 export const membersQuery = infiniteQueryOptions({
-  queryKey: teamKeys.members,
+  queryKey: queryKeys.members,
   queryFn: async ({ pageParam }) =>
     (await unwrap(api.GET("/api/v1/team", { params: { query: { limit: 100, ...(pageParam ? { cursor: pageParam } : {}) } } })))
       .data,

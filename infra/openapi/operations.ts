@@ -1,5 +1,9 @@
-import type { ErrorCode } from "../errors";
-import { exportJson, openApiDocument } from "./responses";
+import type { RouteKey } from "../../functions/routes";
+import type { ErrorCode } from "../../lib/errors";
+import { exportJson, openApiDocument } from "./schemas";
+
+/** The routes the document describes: every route of the table but `$default`, the gateway's catch-all 404. */
+export type DocumentedRouteKey = Exclude<RouteKey, "$default">;
 
 /**
  * What the OpenAPI document says of each route beyond what the route table and the handler's
@@ -59,7 +63,7 @@ const INTAKE_ERRORS: ErrorCode[] = [
 
 const anyFields = { type: "object", additionalProperties: true };
 
-export const OPERATIONS: Record<string, OperationExtras> = {
+export const OPERATIONS: Record<DocumentedRouteKey, OperationExtras> = {
   "POST /api/v1/auth/signup": {
     summary: "Sign up: create an organization, or join one with an invite",
     errors: ["EMAIL_TAKEN", "INVITE_INVALID", "EMAIL_LINK_INVALID", "EMAIL_LINK_EXPIRED", "SIGNUP_CLOSED"],

@@ -1,13 +1,14 @@
 import { useSuspenseQuery } from "@tanstack/react-query";
+import type { Answer } from "../api/types";
 import { meQuery } from "./session";
 
 /**
  * What the signed-in person may do, read from `GET /v1/auth/me` (its `role`, `permissions`,
  * `organization.plan` and `platformAdmin`): the one place the dashboard turns a role and a plan
- * into shown, hidden or disabled controls. The API stays the judge; this only keeps people from
- * reaching for a control that would fail, and says why instead.
+ * into shown, hidden or disabled controls, and says why. The API stays the judge; this only keeps
+ * people from reaching for a control that would fail.
  */
-export type Me = Awaited<ReturnType<typeof meQuery.queryFn & object>>;
+export type Me = Answer<"meResponse">;
 export type Permission = Me["permissions"][number];
 export type Plan = Me["organization"]["plan"];
 
@@ -30,8 +31,26 @@ export const useMe = (): Me => useSuspenseQuery(meQuery).data;
 
 export const can = (me: Me, permission: Permission): boolean => me.permissions.includes(permission);
 
-/** Why a control is not offered; undefined when it is. */
+/** Why a control is not offered, in words; undefined when it is. */
 export type Refusal = string | undefined;
+
+const roleCannot = (what: string) => (me: Me) => `Your role (${me.role}) cannot ${what}. Ask an owner or admin.`;
+
+/** Why each permission a page checks is missing (docs/api.md, "Roles and permissions of a session"). */
+const WHY_NOT: Partial<Record<Permission, (me: Me) => string>> = {
+  "team.invite": () => "Only the owner and admins can invite people.",
+  "team.manage": () => "Only the owner and admins can change roles or remove members.",
+  "settings.org": () => "Only the owner and admins can rename the organization.",
+  "sites.edit": roleCannot("change a site's settings"),
+  "sites.delete": roleCannot("delete a site"),
+  "submissions.delete": roleCannot("erase submissions"),
+};
+
+/** Why the signed-in person may not use a control that needs `permission`; undefined when they may. */
+export function refusal(me: Me, permission: Permission): Refusal {
+  if (can(me, permission)) return undefined;
+  return (WHY_NOT[permission] ?? roleCannot("do this"))(me);
+}
 
 /** API keys: owners and admins on Agency or Enterprise (the API's own rule: ROLE_REQUIRED, then PLAN_REQUIRED). */
 export function apiKeysRefusal(me: Me): Refusal {
@@ -43,12 +62,3 @@ export function apiKeysRefusal(me: Me): Refusal {
   }
   return undefined;
 }
-
-export const inviteRefusal = (me: Me): Refusal =>
-  can(me, "team.invite") ? undefined : "Only the owner and admins can invite people.";
-
-export const manageTeamRefusal = (me: Me): Refusal =>
-  can(me, "team.manage") ? undefined : "Only the owner and admins can change roles or remove members.";
-
-export const renameOrganizationRefusal = (me: Me): Refusal =>
-  can(me, "settings.org") ? undefined : "Only the owner and admins can rename the organization.";

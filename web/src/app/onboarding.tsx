@@ -1,14 +1,14 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { useState } from "react";
-import { card, PageHeader } from "../../components/ui/page";
-import { CreateSiteForm } from "../sites/create-site";
-import { siteQuery } from "../sites/queries";
-import { type CreatedSource, CreateSourceForm } from "./create-source";
-import { sourceQuery } from "./queries";
-import { SourceSetup } from "./source-setup";
+import { type ReactNode, useState } from "react";
+import { card, PageHeader } from "../components/ui/page";
+import { CreateSiteForm } from "../features/sites/create-site";
+import { siteQuery } from "../features/sites/queries";
+import { CreateSourceForm } from "../features/sources/create-source";
+import { type CreatedSource, kindOf, sourceQuery } from "../features/sources/queries";
+import { SourceSetup } from "../features/sources/source-setup";
 
-function Step({ n, title, done, children }: { n: number; title: string; done: boolean; children?: React.ReactNode }) {
+function Step({ n, title, done, children }: { n: number; title: string; done: boolean; children?: ReactNode }) {
   return (
     <li className={card}>
       <h2 className="text-lg font-medium">
@@ -53,7 +53,10 @@ function FirstSubmission({
   );
 }
 
-/** A first-time user's path: a site, a source, its snippet, and the first submission arriving. */
+/**
+ * A first-time user's path, across two features: a site (sites), a source and its snippet
+ * (sources), and the first submission arriving.
+ */
 export function Onboarding({ siteId, onSiteCreated }: { siteId?: string | undefined; onSiteCreated: (siteId: string) => void }) {
   const [created, setCreated] = useState<CreatedSource>();
   const site = useQuery({ ...siteQuery(siteId ?? ""), enabled: siteId !== undefined });
@@ -75,7 +78,7 @@ export function Onboarding({ siteId, onSiteCreated }: { siteId?: string | undefi
         </Step>
         <Step n={3} title="Paste the snippet into your site" done={arrived}>
           {siteId !== undefined && created && (
-            <SourceSetup url={created.webhookUrl} secret={created.secretKey} domain={site.data?.domain} kind={created.source} />
+            <SourceSetup url={created.webhookUrl} secret={created.secretKey} domain={site.data?.domain} kind={kindOf(created)} />
           )}
         </Step>
         <Step n={4} title="Watch your first submission arrive" done={arrived}>

@@ -1,22 +1,23 @@
 import { toJSONSchema } from "zod";
-import type { RouteRequirements } from "../auth/authorize";
-import { ERROR_STATUS, type ErrorCode } from "../errors";
-import { MAX_JSON_BODY_BYTES, PATH_ID, type RouteDescription } from "../http/chain";
-import * as z from "../validation";
-import { OPERATIONS, type OperationExtras } from "./operations";
-import { NAMED_SCHEMAS, SUCCESS_BODIES } from "./responses";
+import type { RouteRequirements } from "../../lib/auth/authorize";
+import { ERROR_STATUS, type ErrorCode } from "../../lib/errors";
+import { MAX_JSON_BODY_BYTES, PATH_ID, type RouteDescription } from "../../lib/http/chain";
+import * as z from "../../lib/validation";
+import { type DocumentedRouteKey, OPERATIONS, type OperationExtras } from "./operations";
+import { SUCCESS_BODIES } from "./responses";
+import { NAMED_SCHEMAS } from "./schemas";
 
 /**
  * Builds the OpenAPI 3.1 document from the route table's entries and what each handler
  * validates (its RouteDescription, attached by lib/http/chain.ts), with the success bodies of
- * ./responses.ts and the extras of ./operations.ts. infra/openapi/generate.ts hands the entries
- * in (lib/ never imports its callers), writes docs/openapi.json and the dashboard's types.
- * zod's JSON-schema conversion lives here only: no Lambda imports lib/openapi/.
+ * ./responses.ts and the extras of ./operations.ts. ./generate.ts hands the entries in, writes
+ * docs/openapi.json and the dashboard's types. zod's JSON-schema conversion lives here only: a
+ * build tool, which no Lambda imports (.dependency-cruiser.cjs, functions-import-no-infra).
  */
 
-/** A route table entry as the document needs it (functions/routes.ts RouteDef). */
+/** A route table entry as the document needs it (functions/routes.ts RouteDef), `$default` aside. */
 export interface DocumentedRoute extends RouteRequirements {
-  route: string;
+  route: DocumentedRouteKey;
   handler: string;
 }
 
@@ -90,7 +91,7 @@ export const pathParamNames = (route: string) => [...route.matchAll(/\{([^}]+)\}
  */
 export function errorCodes(entry: DocumentedRoute, description: RouteDescription | undefined): ErrorCode[] {
   const extras = OPERATIONS[entry.route];
-  if (extras?.plain) return [...(extras.errors ?? [])];
+  if (extras.plain) return [...(extras.errors ?? [])];
   const codes = new Set<ErrorCode>();
   const method = entry.route.split(" ")[0] ?? "";
   if (entry.auth !== "public") {
@@ -112,7 +113,7 @@ export function errorCodes(entry: DocumentedRoute, description: RouteDescription
       codes.add(code);
   }
   if (description?.query) codes.add("VALIDATION_ERROR");
-  for (const code of extras?.errors ?? []) codes.add(code);
+  for (const code of extras.errors ?? []) codes.add(code);
   codes.add("INTERNAL_ERROR").add("SERVICE_UNAVAILABLE");
   return [...codes];
 }
@@ -191,7 +192,6 @@ function requestBody(description: RouteDescription | undefined, extras: Operatio
 
 function operation(entry: DocumentedRoute, description: RouteDescription | undefined, components: Components) {
   const extras = OPERATIONS[entry.route];
-  if (!extras) throw new Error(`lib/openapi/operations.ts has no entry for ${entry.route}`);
   const success = SUCCESS_BODIES[entry.route];
   const id = operationId(entry.handler);
   const responses: Record<string, unknown> = {};
@@ -212,7 +212,7 @@ function operation(entry: DocumentedRoute, description: RouteDescription | undef
     }
   }
   if (Object.keys(responses).every((status) => Number(status) >= 400)) {
-    throw new Error(`${entry.route} has no success answer: add it to lib/openapi/responses.ts or operations.ts`);
+    throw new Error(`${entry.route} has no success answer: add it to infra/openapi/responses.ts or operations.ts`);
   }
   const body = requestBody(description, extras);
   const params = parameters(entry, description, extras);

@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
-import { Button } from "../../components/ui/button";
-import { signOut } from "./session";
+import { signOut } from "../lib/session";
+import { Button } from "./ui/button";
 
 /**
  * Signs out and goes to sign-in, forgetting every cached answer (the next person at this browser

@@ -1,0 +1,340 @@
+import { PERMISSIONS, ROLES } from "../../lib/auth/permissions";
+import { PLANS } from "../../lib/config";
+import { ERROR_STATUS, type ErrorCode } from "../../lib/errors";
+import type { ExportFile } from "../../lib/export";
+import { FIELD_TYPES } from "../../lib/store/forms";
+import { DELIVERY_EVENT_TYPES, DELIVERY_STATUSES } from "../../lib/store/outbound-deliveries";
+import { WEBHOOK_SOURCES } from "../../lib/store/webhooks";
+import * as z from "../../lib/validation";
+import { type Described, describes } from "./views";
+
+/**
+ * The shapes of the answers, as zod schemas, for the OpenAPI document: each view's schema (named
+ * beside it), the error envelope, and the shapes `components.schemas` names. They are checked
+ * against the views through the routes that answer them (./responses.ts, ./views.ts).
+ */
+
+export const id = z.string();
+/** ISO 8601 in UTC; `format` only (zod's own date-time pattern would repeat 300 characters per timestamp). */
+export const timestamp = z.string().register(z.globalRegistry, { format: "date-time" });
+export const nullableTimestamp = z.nullable(timestamp);
+export const count = z.number().check(z.int(), z.minimum(0));
+export const nextCursor = z.nullable(z.string());
+
+export const message = z.strictObject({ message: z.string() });
+
+// lib/accounts.ts
+const user = z.strictObject({ id, email: z.string(), emailVerified: z.boolean(), name: z.string() });
+export const organization = z.strictObject({ id, name: z.string(), plan: z.enum(PLANS) });
+export const role = z.enum(ROLES);
+export const invitedRole = z.enum(["admin", "member"]);
+export const authResult = z.strictObject({
+  token: z.optional(
+    z.string().register(z.globalRegistry, { description: "Absent when the request sent `X-Inlet-Session: cookie`" }),
+  ),
+  expiresAt: timestamp,
+  user,
+  organization,
+  role,
+});
+export const member = z.strictObject({ id, email: z.string(), name: z.string(), role, createdAt: timestamp });
+// lib/admin.ts orgView
+export const organizationView = z.strictObject({
+  id,
+  name: z.string(),
+  plan: z.enum(PLANS),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+
+// lib/sites.ts siteView
+export const site = z.strictObject({
+  id,
+  name: z.string(),
+  domain: z.nullable(z.string()),
+  isActive: z.boolean(),
+  referencePrefix: z.string(),
+  captcha: z.nullable(
+    z.strictObject({
+      provider: z.enum(["score", "challenge"]),
+      siteKey: z.string(),
+      minScore: z.optional(z.number()),
+      hasSecretKey: z.boolean(),
+    }),
+  ),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+
+// lib/webhooks.ts listView, detailView, updateView, createWebhook
+const webhookSource = z.enum(WEBHOOK_SOURCES);
+export const webhookFields = {
+  id,
+  name: z.string(),
+  source: webhookSource,
+  isEnabled: z.boolean(),
+  formId: z.nullable(z.string()),
+};
+export const webhookListFields = {
+  ...webhookFields,
+  submissionCount: count,
+  lastReceivedAt: nullableTimestamp,
+  archivedAt: nullableTimestamp,
+  webhookUrl: z.string(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+};
+export const webhook = z.strictObject(webhookListFields);
+
+// lib/forms.ts listViews, detailView
+export const formFields = {
+  id,
+  siteId: id,
+  name: z.string(),
+  origin: z.enum(["webhook", "builder"]),
+  webhookIds: z.array(z.string()),
+  fieldCount: count,
+  // null only when asked without counts (GET /api/v1/forms/{formId}?counts=false)
+  submissionCount: z.nullable(count),
+  spamCount: z.nullable(count),
+  status: z.enum(["draft", "published"]),
+  archivedAt: nullableTimestamp,
+  createdAt: timestamp,
+  updatedAt: timestamp,
+};
+const formField = z.strictObject({
+  key: z.string(),
+  label: z.string(),
+  type: z.enum(FIELD_TYPES),
+  required: z.boolean(),
+  order: z.number(),
+});
+export const formDetail = z.strictObject({
+  ...formFields,
+  fields: z.array(formField),
+  settings: z.strictObject({ notifyEmails: z.array(z.string()), redirectUrl: z.nullable(z.string()) }),
+});
+
+// lib/submissions.ts submissionView
+const value = z.union([z.string(), z.array(z.string())]);
+export const submission = z.strictObject({
+  id,
+  formId: id,
+  siteId: id,
+  webhookId: id,
+  referenceId: z.string(),
+  data: z.record(z.string(), value),
+  metadata: z.strictObject({
+    source: z.string(),
+    userAgent: z.nullable(z.string()),
+    referer: z.nullable(z.string()),
+    ip: z.string(),
+    droppedFiles: z.array(z.string()),
+    ignoredFields: z.array(z.string()),
+    ads: z.optional(z.record(z.string(), z.union([z.string(), z.boolean()]))),
+    isTest: z.optional(z.boolean()),
+    replyTo: z.optional(z.string()),
+    subject: z.optional(z.string()),
+  }),
+  spam: z.strictObject({
+    score: z.number(),
+    isSpam: z.boolean(),
+    signals: z.array(z.strictObject({ name: z.string(), score: z.number(), detail: z.string() })),
+  }),
+  releasedAt: nullableTimestamp,
+  lead: z.nullable(
+    z.strictObject({
+      score: z.number(),
+      grade: z.enum(["hot", "warm", "cold"]),
+      reasons: z.array(z.string()),
+      test: z.optional(z.literal(true)),
+    }),
+  ),
+  createdAt: timestamp,
+});
+
+// lib/export.ts toJson: a file, not a route's success body, so checked here.
+export const exportJson: Described = describes<ExportFile>()(
+  z.strictObject({
+    form: z.strictObject({ id, name: z.string(), fields: z.array(formField) }),
+    exportedAt: timestamp,
+    submissions: z.array(submission),
+  }),
+);
+
+// lib/outbound-webhooks/endpoints.ts deliveryView, endpointView
+const deliveryStatus = z.enum(DELIVERY_STATUSES);
+export const delivery = z.strictObject({
+  id,
+  endpointId: id,
+  submissionId: z.nullable(id),
+  eventType: z.enum(DELIVERY_EVENT_TYPES),
+  status: deliveryStatus,
+  attemptCount: count,
+  attempts: z.array(
+    z.strictObject({
+      number: z.number(),
+      statusCode: z.nullable(z.number()),
+      durationMs: z.nullable(z.number()),
+      error: z.nullable(z.string()),
+      attemptedAt: timestamp,
+      nextAttemptAt: nullableTimestamp,
+      trigger: z.enum(["automatic", "manual"]),
+    }),
+  ),
+  attemptsOmitted: count,
+  inFlight: z.boolean(),
+  nextAttemptAt: nullableTimestamp,
+  lastError: z.nullable(z.string()),
+  deliveredAt: nullableTimestamp,
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export const endpoint = z.strictObject({
+  id,
+  formId: id,
+  url: z.string(),
+  description: z.nullable(z.string()),
+  isEnabled: z.boolean(),
+  disabledReason: z.nullable(z.string()),
+  disabledAt: nullableTimestamp,
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  lastDelivery: z.optional(
+    z.nullable(
+      z.strictObject({
+        id,
+        submissionId: z.nullable(id),
+        status: deliveryStatus,
+        attemptCount: count,
+        lastStatusCode: z.nullable(z.number()),
+        lastAttemptAt: nullableTimestamp,
+        nextAttemptAt: nullableTimestamp,
+        createdAt: timestamp,
+      }),
+    ),
+  ),
+});
+
+// lib/api-keys.ts apiKeyView, createApiKey
+export const permission = z.enum(PERMISSIONS);
+// lib/accounts.ts me (PUT /auth/me answers what GET /auth/me does)
+export const meView = z.strictObject({
+  user: z.extend(user, {
+    emailLost: z.boolean().register(z.globalRegistry, {
+      description: "The address's owner took it back (a reclaim): the account holds no address until it changes it",
+    }),
+  }),
+  organization,
+  role,
+  permissions: z.array(permission),
+  platformAdmin: z.boolean(),
+});
+export const apiKey = z.strictObject({
+  id,
+  name: z.string(),
+  keyPrefix: z.string(),
+  permissions: z.array(permission),
+  rateLimitPerMin: count,
+  lastUsedAt: nullableTimestamp,
+  expiresAt: nullableTimestamp,
+  isRevoked: z.boolean(),
+  isOrphaned: z.boolean(),
+  createdBy: z.strictObject({ name: z.string(), email: z.string() }),
+  createdAt: timestamp,
+});
+
+const ALL_ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+
+/** The shared error envelope (lib/http/response.ts errorResponse); each operation narrows `code`. */
+const errorEnvelope = z.strictObject({
+  success: z.literal(false),
+  error: z.strictObject({
+    code: z.enum(ALL_ERROR_CODES),
+    message: z.string(),
+    details: z.optional(z.array(z.strictObject({ path: z.string(), message: z.string() }))),
+    requestId: z.optional(z.string()),
+  }),
+});
+
+/** The intake answers (spec 4.2): the result at the top level, no `data`. */
+export const intakeResult = z.strictObject({
+  success: z.literal(true),
+  submissionId: id,
+  referenceId: z.string(),
+  fieldsMapped: z.array(z.string()),
+});
+export const pingResult = z.strictObject({ success: z.literal(true), webhook: z.string(), status: z.literal("active") });
+
+// lib/overview.ts siteOverview
+const isoDay = z.string().register(z.globalRegistry, { format: "date" });
+export const siteOverview = z.strictObject({
+  site: z.strictObject({ id, name: z.string() }),
+  from: isoDay,
+  to: isoDay,
+  days: z.array(z.strictObject({ date: isoDay, inbox: count, spam: count })),
+  totals: z.strictObject({
+    inbox: count,
+    spam: count,
+    spamShare: z.number().register(z.globalRegistry, { description: "spam / (inbox + spam), 0 to 1 (0 when nothing came)" }),
+  }),
+  topSources: z.array(
+    z.strictObject({
+      webhookId: id,
+      name: z.nullable(z.string()).register(z.globalRegistry, { description: "null: the webhook was deleted since" }),
+      count,
+    }),
+  ),
+  topForms: z.array(
+    z.strictObject({
+      formId: id,
+      name: z.nullable(z.string()).register(z.globalRegistry, { description: "null: the form was deleted since" }),
+      count,
+    }),
+  ),
+  failingDeliveries: z.array(
+    z.strictObject({
+      endpointId: id,
+      formId: id,
+      formName: z.nullable(z.string()),
+      url: z.string(),
+      description: z.nullable(z.string()),
+      isEnabled: z.boolean(),
+      disabledReason: z.nullable(z.string()),
+      deliveryId: id,
+      status: z.enum(["retrying", "failed"]),
+      statusCode: z.nullable(z.number()),
+      error: z.nullable(z.string()),
+      failedAt: timestamp,
+      nextAttemptAt: nullableTimestamp,
+      failingSince: timestamp,
+    }),
+  ),
+});
+
+/** The OpenAPI document itself, loosely: its own schema is the OpenAPI specification's. */
+export const openApiDocument = z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) });
+
+/**
+ * The shapes several answers share, by the name the document's `components.schemas` gives them
+ * (and the dashboard's client types: `components["schemas"]["Submission"]`).
+ */
+export const NAMED_SCHEMAS: Record<string, z.ZodMiniType> = {
+  User: user,
+  Organization: organization,
+  Member: member,
+  OrganizationSummary: organizationView,
+  Site: site,
+  SiteOverview: siteOverview,
+  Webhook: webhook,
+  FormField: formField,
+  FormDetail: formDetail,
+  Submission: submission,
+  Delivery: delivery,
+  OutboundWebhook: endpoint,
+  ApiKey: apiKey,
+  AuthResult: authResult,
+  ExportFile: exportJson,
+  Message: message,
+  ErrorEnvelope: errorEnvelope,
+};

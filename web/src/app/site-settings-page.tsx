@@ -1,0 +1,17 @@
+import { useQuery } from "@tanstack/react-query";
+import { getRouteApi } from "@tanstack/react-router";
+import { FormError } from "../components/ui/field";
+import { Loading } from "../components/ui/page";
+import { SiteSettingsPage as SiteSettings } from "../features/site-settings/settings-page";
+import { siteDetailQuery } from "../features/sites/queries";
+
+const route = getRouteApi("/app/sites/$siteId/settings");
+
+/** A site's settings, of the site and its contents as the site layout read them (one cache entry, one request). */
+export function SiteSettingsPage() {
+  const { siteId } = route.useParams();
+  const detail = useQuery(siteDetailQuery(siteId));
+  if (detail.isPending) return <Loading />;
+  if (detail.isError) return <FormError message={detail.error.message} />;
+  return <SiteSettings detail={detail.data} />;
+}
