@@ -40,6 +40,14 @@ module.exports = {
       to: { path: "^(lib/aws/dynamodb\\.ts$|node_modules/@aws-sdk/(client-dynamodb|lib-dynamodb)/)" },
     },
     {
+      name: "the-store-keeps-its-keys",
+      severity: "error",
+      comment:
+        "Key formats and the generic table calls (keys, item and batch reads, pages, cursors, transactions, counted inserts, optimistic updates) are the store's insides: outside lib/store/ (infra/ derives grants from the keys), call the entity module's named access pattern (docs/data-model.md, \"Access patterns\"), or add one there.",
+      from: { path: "^(lib|functions)/", pathNot: "^lib/store/" },
+      to: { path: "^lib/store/(keys|items|batch|cursor|pagination|filtered-query|transactions|counted|optimistic)\\.ts$" },
+    },
+    {
       name: "the-store-imports-no-domain",
       severity: "error",
       comment:

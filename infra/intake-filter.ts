@@ -9,7 +9,7 @@ import type { FilterPattern } from "./stream-filter-match";
  * 5 patterns). Within a pattern every field must match.
  * - Inserted submissions that are not spam. Spam is stored but triggers nothing.
  * - Inserted release markers: unflagging a submission the pipeline has not taken up puts
- *   `RELEASE#<submissionId>` in the same transaction (lib/store/submissions.ts, setSpamState).
+ *   `RELEASE#<submissionId>` in the same transaction (lib/store/moderation.ts, setSpamState).
  *   Not the submission's own MODIFY: a stream record carries the new image only (NEW_IMAGE), so
  *   a MODIFY rule would also pass every later write to a released submission (its lead, ...).
  * - Purge jobs, inserted and modified: each pass of a purge bumps its job item, and that MODIFY

@@ -11,7 +11,7 @@
  * grant check (infra/local/grants.ts) fails any test whose write names an attribute outside them.
  */
 
-/** An organization as signup creates it (lib/store/accounts.ts `organizationItem`). */
+/** An organization as signup creates it (lib/store/organizations.ts `organizationItem`). */
 export const ORGANIZATION_ITEM = ["gsi1pk", "gsi1sk", "type", "id", "name", "plan", "createdAt", "updatedAt"] as const;
 /**
  * A member as signup creates it (`memberItem`). Never `platformAdmin`: only the first-account

@@ -6,8 +6,8 @@ import { AppError } from "./errors";
 import { nowIso } from "./ids";
 import { addressChangedEmail } from "./notifications/account-email";
 import { changeAddress } from "./store/account-address";
-import { asEmailClaim, asMember, getItems, putEmailToken, useVerificationToken } from "./store/accounts";
-import { keys } from "./store/keys";
+import { getEmailClaim, getMemberWithEmailClaim } from "./store/email-claims";
+import { putEmailToken, useVerificationToken } from "./store/email-links";
 
 /**
  * The account's address: confirming it from a link, and moving to another one (docs/accounts.md,
@@ -31,21 +31,21 @@ export async function confirmEmailLink(
   principal: SessionPrincipal,
   token: string,
 ): Promise<{ email: string; emailVerified: true }> {
-  const link = await emailLink(token, ["verify", "change"], [keys.email(principal.email)]);
+  const link = await emailLink(token, ["verify", "change"], principal.email);
   const item = link.token;
   if (item.userId !== principal.userId || item.orgId !== principal.orgId) throw otherAccount();
   const now = nowIso();
   if (item.purpose === "verify") {
     // Used meanwhile, or the address was reclaimed or the member removed since the link was sent.
-    if ((await useVerificationToken(link.tokenHash, item, now)) === "GONE") throw linkInvalid();
+    if ((await useVerificationToken(link.tokenHash, item, now)) === "LINK_INVALID") throw linkInvalid();
     return { email: item.email, emailVerified: true };
   }
 
   // A change: the account must still have the address it asked from (not changed again since).
   const { previousEmail } = item;
   if (previousEmail === undefined || previousEmail !== principal.email) throw linkInvalid();
-  const oldClaim = asEmailClaim(link.alongside[0]);
-  const newClaim = asEmailClaim((await getItems([keys.email(item.email)]))[0]);
+  const oldClaim = link.claim;
+  const newClaim = await getEmailClaim(item.email);
   if (newClaim?.verifiedAt) throw emailTaken();
   if (newClaim?.userId === principal.userId) throw linkInvalid();
   const releaseOld = oldClaim?.userId === principal.userId;
@@ -57,7 +57,7 @@ export async function confirmEmailLink(
     now,
   });
   if (outcome === "EMAIL_TAKEN") throw emailTaken();
-  if (outcome === "GONE") throw linkInvalid();
+  if (outcome === "LINK_INVALID") throw linkInvalid();
   // The old address is told, when the account still held it (a reclaimed one is another's now).
   // The notice names the account as the verification email did, and not the new address.
   if (releaseOld) {
@@ -82,14 +82,12 @@ export async function requestEmailChange(
   const email = input.email.toLowerCase();
   // Per account (it checks a password) and per recipient (it sends an email), 5 an hour each.
   await Promise.all([throttleEmailLinks("change-email-account", principal.userId), throttleEmailLinks("change-email", email)]);
-  const [memberItem, claimItem] = await getItems([keys.member(principal.orgId, principal.userId), keys.email(email)]);
-  const member = asMember(memberItem);
+  const { member, claim } = await getMemberWithEmailClaim(principal.orgId, principal.userId, email);
   if (!member || !(await verifyPassword(input.password, member.passwordHash))) {
     throw new AppError("CURRENT_PASSWORD_INVALID", "The password is not this account's", [
       { path: "password", message: "This is not your current password" },
     ]);
   }
-  const claim = asEmailClaim(claimItem);
   if (claim?.userId === principal.userId) throw new AppError("CONFLICT", "This is the account's address already");
   if (claim?.verifiedAt) throw emailTaken();
   const named = { accountName: member.name, organizationName: principal.organizationName };

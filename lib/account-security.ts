@@ -6,10 +6,9 @@ import { loadConfig } from "./config";
 import { AppError } from "./errors";
 import { passwordChangedEmail } from "./notifications/password-email";
 import { sendQuietly } from "./password-reset";
-import { asMember, getItems } from "./store/accounts";
 import { incrementCounter } from "./store/counters";
-import { advanceSessionEpoch, renameMember } from "./store/credentials";
-import { keys } from "./store/keys";
+import { advanceSessionEpoch } from "./store/credentials";
+import { getMember, renameMember } from "./store/members";
 
 /**
  * What a signed-in person does to their own account (docs/accounts.md): change the password
@@ -32,8 +31,8 @@ export async function changePassword(
   input: { currentPassword: string; newPassword: string },
 ): Promise<{ message: string }> {
   const { windowSeconds, perAccount } = PASSWORD_CHANGE_THROTTLE;
-  const [[memberItem], attempts] = await Promise.all([
-    getItems([keys.member(principal.orgId, principal.userId)]),
+  const [current, attempts] = await Promise.all([
+    getMember(principal.orgId, principal.userId),
     incrementCounter("password-change", principal.userId, windowSeconds),
   ]);
   if (attempts.count > perAccount) {
@@ -41,7 +40,7 @@ export async function changePassword(
       "retry-after": String(Math.max(1, attempts.resetAt - Math.floor(Date.now() / 1000))),
     });
   }
-  const member = asMember(memberItem) ?? ended();
+  const member = current ?? ended();
   if (!(await verifyPassword(input.currentPassword, member.passwordHash))) {
     throw new AppError("CURRENT_PASSWORD_INVALID", "The current password is wrong", [
       { path: "currentPassword", message: "This is not your current password" },
@@ -74,6 +73,6 @@ export async function endOtherSessions(principal: SessionPrincipal): Promise<{ m
 
 /** `PUT /auth/me`: the display name; answers what `GET /auth/me` now does. */
 export async function renameSelf(principal: SessionPrincipal, name: string) {
-  if (!(await renameMember(principal.orgId, principal.userId, name))) ended();
+  if ((await renameMember(principal.orgId, principal.userId, name)) === "NOT_FOUND") ended();
   return me({ ...principal, name });
 }

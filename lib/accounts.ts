@@ -10,28 +10,25 @@ import { newId, nowIso, sha256Hex } from "./ids";
 import { describeError, log } from "./log";
 import * as metrics from "./metrics/record";
 import { type AccountEmailAbout, type AccountEmailKind, accountEmail } from "./notifications/account-email";
-import {
-  asEmailClaim,
-  asInvite,
-  asMember,
-  asOrganization,
-  claimFirstPlatformAdmin,
-  createAccount,
-  deleteSession,
-  type EmailClaim,
-  getItems,
-  type Member,
-  type Organization,
-  putEmailToken,
-  putInvite,
-  removeMember,
-  updateMemberRole,
-} from "./store/accounts";
 import { creatorRoleUpdates, keysCreatedBy, settleCreatorRole } from "./store/api-keys";
 import { incrementCounter } from "./store/counters";
 import { putSessionIfCurrent } from "./store/credentials";
-import { keys } from "./store/keys";
-import { queryPage } from "./store/pagination";
+import { type EmailClaim, getEmailClaim } from "./store/email-claims";
+import { putEmailToken } from "./store/email-links";
+import { getInvite, putInvite } from "./store/invites";
+import {
+  getMember,
+  getMemberWithOrganization,
+  type Member,
+  listMembers as pageOfMembers,
+  removeMember,
+  updateMemberRole,
+} from "./store/members";
+import { getOrganization, type Organization } from "./store/organizations";
+import type { Outcome } from "./store/outcomes";
+import { claimFirstPlatformAdmin } from "./store/platform-admin";
+import { deleteSession } from "./store/sessions";
+import { createAccount } from "./store/signup";
 
 export interface AuthResult {
   token: string;
@@ -120,10 +117,8 @@ export async function signup(input: {
       : undefined;
 
   if (inviteHash) {
-    const [inviteItem] = await getItems([keys.invite(inviteHash)]);
-    const invite = checkedInvite(asInvite(inviteItem), email);
-    const [orgItem] = await getItems([keys.organization(invite.orgId)]);
-    const found = asOrganization(orgItem);
+    const invite = checkedInvite(await getInvite(inviteHash), email);
+    const found = await getOrganization(invite.orgId);
     if (!found) throw new AppError("INVITE_INVALID", "The inviting organization no longer exists");
     org = found;
     role = invite.role;
@@ -173,7 +168,7 @@ export async function signup(input: {
   });
   if (outcome === "EMAIL_TAKEN") throw emailTaken();
   if (outcome === "INVITE_INVALID") throw new AppError("INVITE_INVALID", "The invite is used or expired");
-  if (outcome === "RECLAIM_INVALID") throw linkInvalid();
+  if (outcome === "LINK_INVALID") throw linkInvalid();
   await maybeClaimFirstAdmin(member);
   if (verification) await sendAccountEmail("verify", email, verification.token, named);
   return authResult(token, session.expiresAt, member, org);
@@ -192,9 +187,9 @@ export const emailTaken = () =>
  * verified since, it cannot be taken (EMAIL_TAKEN); held by nobody, there is no one to tell.
  */
 async function reclaimFor(reclaimToken: string, email: string) {
-  const link = await emailLink(reclaimToken, ["reclaim", "verify"], [keys.email(email)]);
+  const link = await emailLink(reclaimToken, ["reclaim", "verify"], email);
   if (link.token.email !== email) throw linkInvalid();
-  const claim = asEmailClaim(link.alongside[0]);
+  const { claim } = link;
   if (claim && claim.userId !== link.token.userId) throw linkInvalid();
   if (claim?.verifiedAt) throw emailTaken();
   return {
@@ -208,8 +203,7 @@ async function reclaimFor(reclaimToken: string, email: string) {
 export async function resendVerification(principal: SessionPrincipal): Promise<{ email: string; sent: boolean }> {
   if (principal.emailVerified) throw new AppError("EMAIL_ALREADY_VERIFIED", "This address is verified already");
   // Only to the address the account holds now: never to one its owner took back.
-  const [claimItem] = await getItems([keys.email(principal.email)]);
-  if (principal.emailLost || asEmailClaim(claimItem)?.userId !== principal.userId) throw emailReclaimed();
+  if (principal.emailLost || (await getEmailClaim(principal.email))?.userId !== principal.userId) throw emailReclaimed();
   await throttleEmailLinks("verify-email", principal.email);
   const named = { accountName: principal.name, organizationName: principal.organizationName };
   const link = newEmailLink("verify", principal, nowIso(), named);
@@ -232,9 +226,7 @@ export const emailReclaimed = () =>
  */
 async function accountFor(claim: EmailClaim, email: string, password: string) {
   for (const holder of [claim, ...(claim.formerHolder ? [claim.formerHolder] : [])]) {
-    const [memberItem, orgItem] = await getItems([keys.member(holder.orgId, holder.userId), keys.organization(holder.orgId)]);
-    const member = asMember(memberItem);
-    const org = asOrganization(orgItem);
+    const { member, organization: org } = await getMemberWithOrganization(holder.orgId, holder.userId);
     const current = holder === claim || (member?.email === email && member.emailLostAt !== undefined);
     if (member && org && current && (await verifyPassword(password, member.passwordHash))) return { member, org };
   }
@@ -257,8 +249,8 @@ export async function login(input: { email: string; password: string; sourceIp: 
   const email = input.email.toLowerCase();
   const { windowSeconds, perEmail, perIp } = LOGIN_THROTTLE;
   const now = Date.now();
-  const [[claimItem], byEmail, byIp] = await Promise.all([
-    getItems([keys.email(email)]),
+  const [claim, byEmail, byIp] = await Promise.all([
+    getEmailClaim(email),
     incrementCounter("login-email", email, windowSeconds, now),
     incrementCounter("login-ip", input.sourceIp, windowSeconds, now),
   ]);
@@ -277,7 +269,6 @@ export async function login(input: { email: string; password: string; sourceIp: 
     });
   }
 
-  const claim = asEmailClaim(claimItem);
   if (!claim) {
     await verifyPassword(input.password, await decoyHash(loadConfig().PASSWORD_HASH_COST));
     throw invalidCredentials();
@@ -328,14 +319,8 @@ export async function createInvite(principal: SessionPrincipal, email: string, r
 const memberView = (m: Member) => ({ id: m.userId, email: m.email, name: m.name, role: m.role, createdAt: m.createdAt });
 
 export async function listMembers(orgId: string, limit: number, cursor?: string) {
-  const page = await queryPage({
-    partition: keys.organization(orgId).pk,
-    prefix: keys.memberPrefix(),
-    limit,
-    ...(cursor ? { cursor } : {}),
-    map: (item) => memberView(asMember(item) as Member),
-  });
-  return { members: page.items, nextCursor: page.nextCursor };
+  const page = await pageOfMembers(orgId, limit, cursor);
+  return { members: page.items.map(memberView), nextCursor: page.nextCursor };
 }
 
 /**
@@ -348,11 +333,13 @@ async function withCreatorKeys(
   orgId: string,
   userId: string,
   role: Role | null,
-  write: (member: Member, alongside: ReturnType<typeof creatorRoleUpdates>) => Promise<"OK" | "OWNER" | "NOT_FOUND" | "GONE">,
+  write: (
+    member: Member,
+    alongside: ReturnType<typeof creatorRoleUpdates>,
+  ) => Promise<Outcome<"OK" | "OWNER" | "NOT_FOUND" | "CONFLICT">>,
 ): Promise<Member> {
   for (let attempt = 1; ; attempt++) {
-    const [[memberItem], created] = await Promise.all([getItems([keys.member(orgId, userId)]), keysCreatedBy(orgId, userId)]);
-    const member = asMember(memberItem);
+    const [member, created] = await Promise.all([getMember(orgId, userId), keysCreatedBy(orgId, userId)]);
     if (!member) throw new AppError("NOT_FOUND", "Member not found");
     if (member.role === "owner") throw new AppError("CANNOT_CHANGE_OWNER", "The owner's role cannot be changed or removed");
     const outcome = await write(
@@ -365,8 +352,7 @@ async function withCreatorKeys(
     if (outcome === "NOT_FOUND") throw new AppError("NOT_FOUND", "Member not found");
     if (outcome === "OWNER") throw new AppError("CANNOT_CHANGE_OWNER", "The owner's role cannot be changed or removed");
     if (outcome === "OK") {
-      const [orgItem] = await getItems([keys.organization(orgId)]);
-      const expected = asOrganization(orgItem)?.apiKeyCount ?? 0;
+      const expected = (await getOrganization(orgId))?.apiKeyCount ?? 0;
       if (expected > created.length) await settleCreatorRole(orgId, userId, role, new Set(created.map((k) => k.id)), expected);
       return member;
     }
@@ -387,8 +373,7 @@ export async function removeTeamMember(principal: SessionPrincipal, userId: stri
     throw new AppError("CONFLICT", "You cannot remove yourself; ask another admin or the owner");
   }
   await withCreatorKeys(principal.orgId, userId, null, async (member, alongside) => {
-    const [claimItem] = await getItems([keys.email(member.email)]);
-    return removeMember(member, alongside, asEmailClaim(claimItem)?.userId === member.userId);
+    return removeMember(member, alongside, (await getEmailClaim(member.email))?.userId === member.userId);
   });
   return { message: "Member removed" };
 }

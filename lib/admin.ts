@@ -1,10 +1,8 @@
 import type { Plan } from "./config";
 import { notFound } from "./errors";
 import { nowIso } from "./ids";
-import { asOrganization, type Organization, updateOrganization } from "./store/accounts";
 import { setApiKeysPlan } from "./store/api-keys";
-import { keys } from "./store/keys";
-import { queryPage } from "./store/pagination";
+import { type Organization, listOrganizations as pageOfOrganizations, updateOrganization } from "./store/organizations";
 
 const orgView = (org: Organization) => ({
   id: org.id,
@@ -15,15 +13,8 @@ const orgView = (org: Organization) => ({
 });
 
 export async function listOrganizations(limit: number, cursor?: string) {
-  const page = await queryPage({
-    partition: keys.organizationIndexPartition(),
-    index: "gsi1",
-    limit,
-    newestFirst: true,
-    ...(cursor ? { cursor } : {}),
-    map: (item) => orgView(asOrganization(item) as Organization),
-  });
-  return { organizations: page.items, nextCursor: page.nextCursor };
+  const page = await pageOfOrganizations(limit, cursor);
+  return { organizations: page.items.map(orgView), nextCursor: page.nextCursor };
 }
 
 /**

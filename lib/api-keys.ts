@@ -101,8 +101,8 @@ export async function createApiKey(
       );
     }
     // The creator's role changed between this request's authentication and the key's write.
-    if (outcome === "ROLE_CHANGED") throw new AppError("CONFLICT", "Your role changed while the key was being created; retry");
-    if (outcome === "ORG_NOT_FOUND" || attempt >= 2) throw new AppError("CONFLICT", "The organization changed; retry");
+    if (outcome === "CONFLICT") throw new AppError("CONFLICT", "Your role changed while the key was being created; retry");
+    if (outcome === "PARENT_NOT_FOUND" || attempt >= 2) throw new AppError("CONFLICT", "The organization changed; retry");
     key.plan = outcome.planChanged;
   }
   return {

@@ -2,9 +2,10 @@ import { newToken, tokenKind } from "./auth/tokens";
 import { loadConfig } from "./config";
 import { AppError } from "./errors";
 import { sha256Hex } from "./ids";
-import { asEmailToken, asMember, asOrganization, type EmailToken, getItems, type Invite } from "./store/accounts";
 import { incrementCounter } from "./store/counters";
-import { type Key, keys } from "./store/keys";
+import { type EmailToken, getEmailLink } from "./store/email-links";
+import type { Invite } from "./store/invites";
+import { getMemberWithOrganization } from "./store/members";
 
 /**
  * The single-use links emailed to an address (docs/accounts.md): making one, and reading one by
@@ -46,17 +47,16 @@ type Purpose = EmailToken["purpose"];
 
 /**
  * Reads an emailed link's item by its token, checked to be of `purpose` (one of them) and
- * unexpired; `alongside` are read in the same round trip (undefined where absent).
+ * unexpired; with `claimOf`, that address's claim is read in the same round trip.
  */
-export async function emailLink(token: string, purpose: Purpose | readonly Purpose[], alongside: readonly Key[] = []) {
+export async function emailLink(token: string, purpose: Purpose | readonly Purpose[], claimOf?: string) {
   if (tokenKind(token) !== "emailLink") throw linkInvalid();
   const tokenHash = sha256Hex(token);
-  const [item, ...others] = await getItems([keys.emailToken(tokenHash), ...alongside]);
-  const link = asEmailToken(item);
+  const { link, claim } = await getEmailLink(tokenHash, claimOf);
   const purposes: readonly Purpose[] = typeof purpose === "string" ? [purpose] : purpose;
   if (!link || !purposes.includes(link.purpose)) throw linkInvalid();
   if (Date.parse(link.expiresAt) <= Date.now()) throw linkExpired();
-  return { tokenHash, token: link, alongside: others };
+  return { tokenHash, token: link, claim };
 }
 
 /** An invite that admits `email`: it exists, is unexpired and was made for that address (else 410 INVITE_INVALID). */
@@ -107,9 +107,9 @@ export async function describeEmailLink(token: string): Promise<EmailLinkDescrip
   let { accountName, organizationName } = link;
   if (accountName === undefined || organizationName === undefined) {
     // A link issued before links carried the names: the account's and organization's as they are.
-    const [memberItem, orgItem] = await getItems([keys.member(link.orgId, link.userId), keys.organization(link.orgId)]);
-    accountName ??= asMember(memberItem)?.name;
-    organizationName ??= asOrganization(orgItem)?.name;
+    const { member, organization } = await getMemberWithOrganization(link.orgId, link.userId);
+    accountName ??= member?.name;
+    organizationName ??= organization?.name;
   }
   if (accountName !== undefined) described.account = { name: accountName };
   if (organizationName !== undefined) described.organization = { name: organizationName };

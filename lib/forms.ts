@@ -4,15 +4,19 @@ import type { FieldInput, SettingsInput } from "./form-inputs";
 import { newId, nowIso } from "./ids";
 import { redirectProblem } from "./intake/redirect";
 import { findSite } from "./sites";
+import { deleteFormPermanently } from "./store/form-deletion";
 import {
-  countFormSubmissions,
-  deleteFormPermanently,
+  type Form,
   type FormChanges,
+  type FormField,
+  type FormSettings,
+  getForm,
   listSiteForms,
+  putForm,
   updateForm,
-} from "./store/form-management";
-import { type Form, type FormField, type FormSettings, getForm, putForm } from "./store/forms";
+} from "./store/forms";
 import type { Site } from "./store/sites";
+import { countFormSubmissions } from "./store/submissions";
 import { listSiteWebhooks } from "./store/webhooks";
 
 /** Fields by key, without a prototype (keys are user data); `order` defaults to the list position. */
@@ -143,7 +147,7 @@ async function insertBuilderForm(
     createdAt: now,
     updatedAt: now,
   };
-  if ((await putForm(form)) === "SITE_GONE") throw notFound("Site");
+  if ((await putForm(form)) === "PARENT_NOT_FOUND") throw notFound("Site");
   return detailView(form);
 }
 
@@ -241,7 +245,7 @@ export async function deleteForm(principal: Principal, formId: string) {
   const webhookIds = (await linkedWebhooks(form.siteId)).get(form.id) ?? [];
   const outcome = await deleteFormPermanently(form, webhookIds, nowIso());
   if (outcome === "NOT_ARCHIVED") throw new AppError("FORM_NOT_ARCHIVED", "Archive the form before deleting it permanently");
-  if (outcome === "GONE") throw notFound("Form");
+  if (outcome === "NOT_FOUND") throw notFound("Form");
   if (outcome === "CONFLICT") throw new AppError("CONFLICT", "A webhook of the form changed meanwhile; retry");
   return {
     message: "Form permanently deleted; its submissions are being deleted in the background",

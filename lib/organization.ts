@@ -1,7 +1,7 @@
 import type { SessionPrincipal } from "./auth/principal";
 import { notFound } from "./errors";
 import { nowIso } from "./ids";
-import { updateOrganization } from "./store/accounts";
+import { updateOrganization } from "./store/organizations";
 
 /**
  * Renames the caller's own organization (permission `settings.org`, an owner or admin session).

@@ -6,10 +6,9 @@ import { AppError } from "./errors";
 import { nowIso, sha256Hex } from "./ids";
 import { describeError, log } from "./log";
 import { noAccountEmail, resetEmail } from "./notifications/password-email";
-import { asEmailClaim, getItems } from "./store/accounts";
 import { incrementCounter } from "./store/counters";
-import { asResetLink, putResetLink, type ResetLink, useResetLink } from "./store/credentials";
-import { keys } from "./store/keys";
+import { getResetLink, putResetLink, type ResetLink, useResetLink } from "./store/credentials";
+import { getEmailClaim } from "./store/email-claims";
 
 /**
  * A forgotten password (docs/accounts.md, "A forgotten password"): a single-use, expiring link
@@ -40,8 +39,8 @@ export async function requestPasswordReset(input: { email: string; sourceIp: str
   const email = input.email.toLowerCase();
   const { windowSeconds, perAddress, perIp } = RESET_THROTTLE;
   const now = Date.now();
-  const [[claimItem], byAddress, byIp] = await Promise.all([
-    getItems([keys.email(email)]),
+  const [claim, byAddress, byIp] = await Promise.all([
+    getEmailClaim(email),
     incrementCounter("password-reset", email, windowSeconds, now),
     incrementCounter("password-reset-ip", input.sourceIp, windowSeconds, now),
   ]);
@@ -53,7 +52,6 @@ export async function requestPasswordReset(input: { email: string; sourceIp: str
     });
   }
   const config = loadConfig();
-  const claim = asEmailClaim(claimItem);
   const token = newToken("emailLink");
   const createdAt = new Date(now).toISOString();
   const link: ResetLink = {
@@ -87,14 +85,13 @@ const linkInvalid = () => new AppError("EMAIL_LINK_INVALID", "The reset link is 
 export async function resetPassword(input: { token: string; password: string }): Promise<{ email: string }> {
   if (tokenKind(input.token) !== "emailLink") throw linkInvalid();
   const tokenHash = sha256Hex(input.token);
-  const [item] = await getItems([keys.emailToken(tokenHash)]);
-  const link = asResetLink(item);
+  const link = await getResetLink(tokenHash);
   if (!link?.userId || !link.orgId) throw linkInvalid();
   if (Date.parse(link.expiresAt) <= Date.now()) {
     throw new AppError("EMAIL_LINK_EXPIRED", "The reset link has expired; ask for a new one");
   }
   const passwordHash = await hashPassword(input.password, loadConfig().PASSWORD_HASH_COST);
   const holder = { email: link.email, userId: link.userId, orgId: link.orgId };
-  if ((await useResetLink(tokenHash, holder, passwordHash, nowIso())) === "GONE") throw linkInvalid();
+  if ((await useResetLink(tokenHash, holder, passwordHash, nowIso())) === "LINK_INVALID") throw linkInvalid();
   return { email: link.email };
 }

@@ -1,7 +1,6 @@
 import { loadConfig } from "./config";
 import { log } from "./log";
-import { deleteKeys } from "./store/batch";
-import { countPurgePass, deleteFormPartitionAndJob, submissionKeysOfForm } from "./store/purge-jobs";
+import { countPurgePass, deleteFormPartitionAndJob, deleteSubmissionsOfForm } from "./store/purge-jobs";
 
 /** Submissions deleted per pass: one pass stays far inside a consumer invocation's 30 s. */
 export const PURGE_PASS_SIZE = 500;
@@ -33,11 +32,10 @@ export class PurgeNotDue extends Error {
  * form's partition (the form, its outbound endpoints) is deleted, then the job.
  */
 export async function runPurgePass(job: PurgeJob, now = Date.now()): Promise<"continued" | "finished"> {
-  const found = await submissionKeysOfForm(job.formId, PURGE_PASS_SIZE);
-  if (found.length > 0) {
-    await deleteKeys(found);
-    await countPurgePass(job.formId, found.length);
-    log.info("purge pass", { formId: job.formId, deleted: found.length, pass: job.passes + 1 });
+  const deleted = await deleteSubmissionsOfForm(job.formId, PURGE_PASS_SIZE);
+  if (deleted > 0) {
+    await countPurgePass(job.formId, deleted);
+    log.info("purge pass", { formId: job.formId, deleted, pass: job.passes + 1 });
     return "continued";
   }
   const graceMs = loadConfig().PURGE_GRACE_SECONDS * 1000;

@@ -6,8 +6,8 @@ import { accountEmail } from "./notifications/account-email";
 import { once } from "./pipeline/once";
 import { type RetryLater, retryLater } from "./queue-message";
 import type { ReclaimMessage } from "./reclaim-request";
-import { asEmailClaim, asOrganization, getItems, putEmailToken } from "./store/accounts";
-import { keys } from "./store/keys";
+import { getEmailClaimWithOrganization } from "./store/email-claims";
+import { putEmailToken } from "./store/email-links";
 
 /**
  * The consumer's side of a reclaim request (./reclaim-request.ts): when an account that never
@@ -18,10 +18,8 @@ import { keys } from "./store/keys";
 export async function handleReclaimMessage(message: ReclaimMessage): Promise<RetryLater | undefined> {
   const outcome = await once(`reclaim_${message.token}`, "reclaim-email", async () => {
     const { email, invite } = message;
-    const [claimItem, orgItem] = await getItems([keys.email(email), ...(invite ? [keys.organization(invite.orgId)] : [])]);
-    const claim = asEmailClaim(claimItem);
+    const { claim, organization: org } = await getEmailClaimWithOrganization(email, invite?.orgId);
     if (!claim || claim.verifiedAt) return;
-    const org = asOrganization(orgItem);
     const joins = invite && org ? { hash: invite.hash, organizationName: org.name, role: invite.role } : undefined;
     const link = newEmailLink("reclaim", { ...claim, email }, nowIso(), joins ? { invite: joins } : {});
     await putEmailToken(link.tokenHash, link.item);

@@ -2,8 +2,7 @@ import { sendToIntakeQueue } from "./aws/sqs";
 import { checkedInvite, throttleEmailLinks } from "./email-links";
 import { randomBase62, sha256Hex } from "./ids";
 import { kindAttributes } from "./queue-message";
-import { asInvite, getItems } from "./store/accounts";
-import { keys } from "./store/keys";
+import { getInvite } from "./store/invites";
 import { ROLES } from "./store/shapes";
 import * as z from "./validation";
 
@@ -45,8 +44,7 @@ export async function requestReclaim(input: { email: string; inviteToken?: strin
   if (input.inviteToken !== undefined) {
     // The invite is the caller's own input: checking it tells nothing about the address's holder.
     const hash = sha256Hex(input.inviteToken);
-    const [inviteItem] = await getItems([keys.invite(hash)]);
-    const invite = checkedInvite(asInvite(inviteItem), email);
+    const invite = checkedInvite(await getInvite(hash), email);
     message.invite = { hash, orgId: invite.orgId, role: invite.role };
   }
   await sendToIntakeQueue(JSON.stringify(reclaimMessageSchema.parse(message)), 0, kindAttributes(message.kind));

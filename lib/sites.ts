@@ -126,7 +126,7 @@ export async function updateSite(orgId: string, siteId: string, update: SiteUpda
 
 export async function removeSite(orgId: string, siteId: string) {
   const outcome = await deleteSite(orgId, siteId);
-  if (outcome === "GONE") throw notFound("Site");
+  if (outcome === "NOT_FOUND") throw notFound("Site");
   if (outcome !== "OK") {
     // Names what is left, so nobody deletes a site and leaves its forms and submissions behind
     // where no list and no erasure reaches them (docs/api.md, "Sites").

@@ -4,8 +4,8 @@ import { AppError, notFound } from "./errors";
 import { findForm } from "./forms";
 import { nowIso } from "./ids";
 import { describeError, log } from "./log";
-import { allSiteForms } from "./store/form-management";
-import { getForm } from "./store/forms";
+import { allSiteForms, getForm } from "./store/forms";
+import { setSpamState } from "./store/moderation";
 import { moveOnSiteDay } from "./store/site-days";
 import { getSite } from "./store/sites";
 import {
@@ -17,7 +17,6 @@ import {
   type SpamFilter,
   type StoredSubmission,
   type SubmissionQuery,
-  setSpamState,
   submissionOwners,
 } from "./store/submissions";
 import * as z from "./validation";
@@ -146,7 +145,7 @@ function logNotMoved(submission: StoredSubmission, error: unknown): void {
 }
 
 export async function removeSubmission(principal: Principal, submissionId: string) {
-  if (!(await deleteSubmission(submissionId, principal.orgId))) throw notFound("Submission");
+  if ((await deleteSubmission(submissionId, principal.orgId)) === "NOT_FOUND") throw notFound("Submission");
   return { message: "Submission deleted" };
 }
 

@@ -105,8 +105,8 @@ export async function createWebhook(
     updatedAt: now,
   };
   const outcome = await insertWebhook(webhook);
-  if (outcome === "SITE_GONE") throw notFound("Site");
-  if (outcome === "LIMIT") {
+  if (outcome === "PARENT_NOT_FOUND") throw notFound("Site");
+  if (outcome === "LIMIT_REACHED") {
     throw new AppError(
       "WEBHOOK_LIMIT_REACHED",
       `A site can have at most ${MAX_WEBHOOKS_PER_SITE} webhooks, archived ones included; permanently delete one first`,
@@ -212,7 +212,7 @@ export async function deleteWebhookPermanently(principal: Principal, siteId: str
   if (outcome === "NOT_ARCHIVED") {
     throw new AppError("WEBHOOK_NOT_ARCHIVED", "Archive the webhook before deleting it permanently");
   }
-  if (outcome === "GONE") throw notFound("Webhook");
+  if (outcome === "NOT_FOUND") throw notFound("Webhook");
   return {
     message: purgeFormId
       ? "Webhook permanently deleted; its auto-created form and submissions are being deleted in the background"

@@ -2,10 +2,9 @@ import { AppError } from "../errors";
 import { safeEqual, sha256Hex } from "../ids";
 import { describeError, log } from "../log";
 import * as metrics from "../metrics/record";
-import { asMember, getItems } from "../store/accounts";
 import { type ApiKey, getApiKey, touchApiKey } from "../store/api-keys";
 import { incrementCounter } from "../store/counters";
-import { keys } from "../store/keys";
+import { getMember } from "../store/members";
 import { RESTRICTED_PERMISSIONS, type Role, rolePermissions } from "./permissions";
 import type { ApiKeyPrincipal } from "./principal";
 import { API_KEY_COUNTER_SCOPE, API_KEY_WINDOW_SECONDS, effectiveRateLimit, rateLimitHeaders, secondsUntil } from "./rate-limit";
@@ -36,8 +35,7 @@ export function apiKeyIdFromHash(secretHash: string): string {
  * runs this code, and none may set a key's creatorRole (docs/deployment.md, "Least privilege").
  */
 async function legacyCreatorRole(key: ApiKey): Promise<Role | null> {
-  const [item] = await getItems([keys.member(key.orgId, key.createdBy.userId)]);
-  return asMember(item)?.role ?? null;
+  return (await getMember(key.orgId, key.createdBy.userId))?.role ?? null;
 }
 
 const unknownKey = () => new AppError("UNAUTHORIZED", "A valid bearer token is required");

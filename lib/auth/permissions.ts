@@ -32,7 +32,5 @@ export function rolePermissions(role: Role): readonly Permission[] {
   return role === "member" ? MEMBER_PERMISSIONS : PERMISSIONS;
 }
 
-export const isPermission = (value: string): value is Permission => (PERMISSIONS as readonly string[]).includes(value);
-
 /** Plans whose organizations may use API keys, and each plan's per-key rate limit per minute. */
 export const API_KEY_RATE_LIMITS: Partial<Record<Plan, number>> = { agency: 300, enterprise: 600 };

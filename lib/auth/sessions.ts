@@ -1,8 +1,8 @@
 import { loadConfig } from "../config";
 import { AppError } from "../errors";
 import { sha256Hex } from "../ids";
-import { asMember, asOrganization, getItem, getItems, type Member, type Session } from "../store/accounts";
-import { keys } from "../store/keys";
+import { getMemberWithOrganization, type Member } from "../store/members";
+import { getSession } from "../store/sessions";
 import { rolePermissions } from "./permissions";
 import type { SessionPrincipal } from "./principal";
 
@@ -40,15 +40,13 @@ export function isPlatformAdmin(member: Pick<Member, "email" | "platformAdmin" |
  */
 export async function resolveSession(token: string): Promise<SessionPrincipal> {
   const tokenHash = sha256Hex(token);
-  const session = await getItem<Session>(keys.session(tokenHash));
+  const session = await getSession(tokenHash);
   if (!session) throw unauthorized();
   // TTL deletion is lazy (often days late): the expiry is checked here, not trusted to TTL.
   if (Date.parse(session.expiresAt) <= Date.now()) {
     throw new AppError("SESSION_EXPIRED", "The session has expired; log in again");
   }
-  const [memberItem, orgItem] = await getItems([keys.member(session.orgId, session.userId), keys.organization(session.orgId)]);
-  const member = asMember(memberItem);
-  const org = asOrganization(orgItem);
+  const { member, organization: org } = await getMemberWithOrganization(session.orgId, session.userId);
   if (!member || !org) throw unauthorized();
   const sessionEpoch = member.sessionEpoch ?? 0;
   if ((session.epoch ?? 0) !== sessionEpoch) throw sessionEnded();

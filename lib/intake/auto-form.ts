@@ -2,7 +2,6 @@ import { AppError, notFound } from "../errors";
 import { newId, nowIso } from "../ids";
 import { createLinkedForm, type FieldType, type Form, getForm } from "../store/forms";
 import type { RawValue } from "../store/shapes";
-import { isTransactionConflict, sleep, TRANSACTION_ATTEMPTS } from "../store/transactions";
 import { getWebhook, type Webhook } from "../store/webhooks";
 import { inferFieldType, labelFromKey } from "./mapping";
 
@@ -50,8 +49,9 @@ export async function formFor(
  * webhook still points where it did (no form, or the gone one). Of two first submissions
  * arriving together one creates the form; the other finds the link taken and uses that form.
  * The transaction touches the webhook item, which concurrent submissions also write (their
- * count): on the real service it can be cancelled for a TransactionConflict, which is retried
- * with backoff (DynamoDB Local never raises it; test/lib/intake-store.test.ts injects it).
+ * count): on the real service it can be cancelled for a TransactionConflict, which the store
+ * retries with backoff (DynamoDB Local never raises it; test/lib/intake-store.test.ts injects it);
+ * conflicts that outlast the retries are answered 503.
  */
 async function createAutoForm(webhook: Webhook, name: string, data: Record<string, RawValue>, hints: FieldHints): Promise<Form> {
   const now = nowIso();
@@ -97,13 +97,10 @@ async function createAutoForm(webhook: Webhook, name: string, data: Record<strin
 const busy = () => new AppError("SERVICE_UNAVAILABLE", "The service is busy; retry shortly", undefined, { "retry-after": "1" });
 
 async function linkIfUnchanged(form: Form, webhook: Webhook): Promise<boolean> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return (await createLinkedForm(form, webhook.id, webhook.formId)) === "CREATED";
-    } catch (error) {
-      if (!isTransactionConflict(error)) throw error;
-      if (attempt >= TRANSACTION_ATTEMPTS) throw busy();
-      await sleep(Math.random() * 25 * 2 ** (attempt - 1));
-    }
+  try {
+    return (await createLinkedForm(form, webhook.id, webhook.formId)) === "OK";
+  } catch (error) {
+    if (error instanceof AppError && error.code === "CONFLICT") throw busy();
+    throw error;
   }
 }

@@ -5,17 +5,17 @@ import * as metrics from "../metrics/record";
 import { takeCaptchaTokens, verifyCaptcha } from "../spam/captcha";
 import { fingerprint, gatherEvidence } from "../spam/evidence";
 import { scoreSpam } from "../spam/signals";
-import { addFormFields } from "../store/forms";
-import { keys } from "../store/keys";
-import { getSite, type Site } from "../store/sites";
+import { addFormFields } from "../store/form-fields";
 import {
   type IntakeResult,
+  idempotencyMarker,
+  leadMarker,
   type Marker,
   type MarkerHit,
-  nextReferenceNumber,
   readMarker,
-  type Submission,
-} from "../store/submissions";
+} from "../store/intake-markers";
+import { getSite, nextReferenceNumber, type Site } from "../store/sites";
+import type { Submission } from "../store/submissions";
 import { getWebhook, type Webhook } from "../store/webhooks";
 import { formFor, readLinkedForm } from "./auto-form";
 import { parseIntakeBody } from "./body";
@@ -207,7 +207,7 @@ async function readContext(webhook: Webhook, markers: Marker[], sourceIp: string
   const [site, linkedForm, firstResults, evidence, referenceNumber] = await Promise.all([
     getSite(webhook.orgId, webhook.siteId),
     readLinkedForm(webhook),
-    Promise.all(markers.map((m) => readMarker(m.key))),
+    Promise.all(markers.map((m) => readMarker(m))),
     gatherEvidence(webhook.source, sourceIp, print, now),
     nextReferenceNumber(webhook.siteId),
   ]);
@@ -238,18 +238,18 @@ function repeatMarkers(
 ): Marker[] {
   const markers: Marker[] = [];
   if (idempotencyKey) {
-    markers.push({
-      key: keys.idempotency(webhook.id, sha256Hex(idempotencyKey)),
-      ttl: epochSeconds(now) + IDEMPOTENCY_TTL_SECONDS,
-      requestHash: requestDigest(submission.data),
-    });
+    markers.push(
+      idempotencyMarker(
+        webhook.id,
+        sha256Hex(idempotencyKey),
+        epochSeconds(now) + IDEMPOTENCY_TTL_SECONDS,
+        requestDigest(submission.data),
+      ),
+    );
   }
   if (submission.ads?.leadId) {
     // Hashed: a lead id is the sender's text, and a key may hold at most 2,048 bytes.
-    markers.push({
-      key: keys.lead(webhook.id, sha256Hex(submission.ads.leadId)),
-      ttl: epochSeconds(now) + LEAD_MARKER_TTL_SECONDS,
-    });
+    markers.push(leadMarker(webhook.id, sha256Hex(submission.ads.leadId), epochSeconds(now) + LEAD_MARKER_TTL_SECONDS));
   }
   return markers;
 }

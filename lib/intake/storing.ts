@@ -2,8 +2,9 @@ import { AppError } from "../errors";
 import { describeError, log } from "../log";
 import * as metrics from "../metrics/record";
 import { forgetEvidence, recordEvidence } from "../spam/evidence";
+import { type IntakeResult, type Marker, type MarkerHit, storeSubmission } from "../store/intake-markers";
 import { countOnSiteDay } from "../store/site-days";
-import { type IntakeResult, type Marker, type MarkerHit, type Submission, storeSubmission } from "../store/submissions";
+import type { Submission } from "../store/submissions";
 import { countOnWebhook, uncountOnWebhook, type Webhook } from "../store/webhooks";
 
 /**

@@ -54,7 +54,7 @@ export async function recordEmailEvent(event: unknown): Promise<SuppressionOutco
   const outcomes = await Promise.all(
     list.map(({ emailAddress }) => recordSuppressedRecipient(formId, emailAddress.trim().toLowerCase(), { reason, at })),
   );
-  const recorded = outcomes.filter((outcome) => outcome === "RECORDED").length;
+  const recorded = outcomes.filter((outcome) => outcome === "OK").length;
   // The form and the count only: an address is personal data and stays out of the logs.
   log.info("suppressed recipients recorded", { formId, reason, recorded, reported: list.length });
   return { recorded };

@@ -44,7 +44,7 @@ export async function createEndpoint(principal: Principal, formId: string, input
     createdAt: now,
     updatedAt: now,
   };
-  if ((await insertEndpoint(endpoint)) === "LIMIT") {
+  if ((await insertEndpoint(endpoint)) === "LIMIT_REACHED") {
     throw new AppError(
       "OUTBOUND_WEBHOOK_LIMIT_REACHED",
       `A form can have at most ${MAX_ENDPOINTS_PER_FORM} outbound webhooks; delete one first`,

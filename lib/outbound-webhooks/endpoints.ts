@@ -93,7 +93,7 @@ export async function listEndpoints(principal: Principal, formId: string) {
 
 export async function removeEndpoint(principal: Principal, formId: string, endpointId: string) {
   const endpoint = await findEndpoint(principal, formId, endpointId);
-  if (!(await deleteEndpoint(endpoint.formId, endpoint.id))) throw notFound("Outbound webhook");
+  if ((await deleteEndpoint(endpoint.formId, endpoint.id)) === "NOT_FOUND") throw notFound("Outbound webhook");
   return { message: "Outbound webhook deleted; its pending deliveries end as failed" };
 }
 

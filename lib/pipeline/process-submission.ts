@@ -7,8 +7,8 @@ import { EMAIL_TAGS, notificationRecipients } from "../notifications/suppression
 import { startDeliveries } from "../outbound/deliveries";
 import { type RetryLater, retryLater } from "../queue-message";
 import { type FieldType, type Form, getForm } from "../store/forms";
-import { storeLeadOnce, withdrawRelease } from "../store/submission-processing";
-import { getSubmissionConsistent, type StoredSubmission } from "../store/submissions";
+import { withdrawRelease } from "../store/releases";
+import { getSubmissionConsistent, type StoredSubmission, storeLeadOnce } from "../store/submissions";
 import * as z from "../validation";
 import { once } from "./once";
 import type { RecordHandler } from "./outcome";
@@ -60,7 +60,7 @@ export async function processSubmission(submissionId: string, arrival: Arrival):
       return;
     }
     const lead = await storeLeadOnce(submissionId, qualify(submission, form));
-    if (lead === "GONE") return;
+    if (lead === "NOT_FOUND") return;
     if (lead === "SPAM") continue;
     return act({ ...submission, lead }, form, arrival.kind === "release" ? arrival.releasedAt : submission.createdAt);
   }
@@ -114,7 +114,7 @@ async function act(submission: StoredSubmission & { lead: Lead }, form: Form, ev
 }
 
 const submissionRecord = z.object({ id: z.string().check(z.minLength(1)) });
-// Every release marker carries its time (lib/store/submissions.ts, releaseItem).
+// Every release marker carries its time (lib/store/releases.ts, releaseItem).
 const releaseRecord = z.object({ submissionId: z.string().check(z.minLength(1)), releasedAt: z.iso.datetime() });
 
 /** RECORD_HANDLERS.submission: an inserted submission that is not spam. */

@@ -1,7 +1,9 @@
 import { tableName } from "../aws/dynamodb";
-import { claimAddress, type EmailToken, type TransactItem } from "./accounts";
+import { claimAddress } from "./email-claims";
+import { type EmailToken, useLinkItem } from "./email-links";
 import { keys } from "./keys";
-import { transactOrReasons } from "./transactions";
+import type { Outcome } from "./outcomes";
+import { type Named, transact } from "./transactions";
 
 /**
  * Moves an account to the new address a `change` link proved, in one transaction: the link is
@@ -10,8 +12,8 @@ import { transactOrReasons } from "./transactions";
  * does); the member takes the address, verified, while it still has the one it asked from (a
  * second change or a reclaim in between voids the link); and the old address's claim is released
  * when the account still holds it (`releaseOld`; a reclaimed address is someone else's and stays).
- * "EMAIL_TAKEN": the new address was taken or verified since it was read; "GONE": the link or the
- * member changed meanwhile.
+ * "EMAIL_TAKEN": the new address was taken or verified since it was read; "LINK_INVALID": the link,
+ * the member or the new address's unverified holder changed meanwhile.
  */
 export async function changeAddress(input: {
   tokenHash: string;
@@ -19,42 +21,39 @@ export async function changeAddress(input: {
   holder: { userId: string; orgId: string } | undefined;
   releaseOld: boolean;
   now: string;
-}): Promise<"OK" | "EMAIL_TAKEN" | "GONE"> {
+}): Promise<Outcome<"OK" | "EMAIL_TAKEN" | "LINK_INVALID">> {
   const TableName = tableName();
   const { link, now } = input;
-  const items: TransactItem[] = [
+  const items: Named<"claim" | "holder" | "link" | "member" | "previous">[] = [
     ...claimAddress({ ...link, emailVerifiedAt: now }, input.holder, now),
-    {
-      Delete: {
-        TableName,
-        Key: keys.emailToken(input.tokenHash),
-        ConditionExpression: "attribute_exists(pk) AND expiresAt > :now",
-        ExpressionAttributeValues: { ":now": now },
+    ["link", useLinkItem(input.tokenHash, now)],
+    [
+      "member",
+      {
+        Update: {
+          TableName,
+          Key: keys.member(link.orgId, link.userId),
+          UpdateExpression: "SET email = :email, emailVerifiedAt = :now REMOVE emailLostAt",
+          ConditionExpression: "attribute_exists(pk) AND email = :previous",
+          ExpressionAttributeValues: { ":email": link.email, ":now": now, ":previous": link.previousEmail },
+        },
       },
-    },
-    {
-      Update: {
-        TableName,
-        Key: keys.member(link.orgId, link.userId),
-        UpdateExpression: "SET email = :email, emailVerifiedAt = :now REMOVE emailLostAt",
-        ConditionExpression: "attribute_exists(pk) AND email = :previous",
-        ExpressionAttributeValues: { ":email": link.email, ":now": now, ":previous": link.previousEmail },
-      },
-    },
+    ],
   ];
   if (input.releaseOld) {
-    items.push({
-      Delete: {
-        TableName,
-        Key: keys.email(link.previousEmail),
-        ConditionExpression: "userId = :userId",
-        ExpressionAttributeValues: { ":userId": link.userId },
+    items.push([
+      "previous",
+      {
+        Delete: {
+          TableName,
+          Key: keys.email(link.previousEmail),
+          ConditionExpression: "userId = :userId",
+          ExpressionAttributeValues: { ":userId": link.userId },
+        },
       },
-    });
+    ]);
   }
-  const reasons = await transactOrReasons({ TransactItems: items });
-  if (!reasons) return "OK";
-  if (reasons[0] === "ConditionalCheckFailed") return "EMAIL_TAKEN";
-  if (reasons.some((r) => r === "ConditionalCheckFailed")) return "GONE";
-  throw new Error(`the address change was cancelled: ${reasons.join(", ")}`);
+  const cancelled = await transact(items);
+  if (!cancelled) return "OK";
+  return cancelled.refused("claim") ? "EMAIL_TAKEN" : "LINK_INVALID";
 }

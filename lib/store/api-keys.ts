@@ -1,13 +1,14 @@
-import { DeleteCommand, GetCommand, type TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
+import { DeleteCommand, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { db, isConditionFailure, tableName } from "../aws/dynamodb";
 import type { Plan } from "../config";
 import { countOn, insertCounted } from "./counted";
 import { fromItem } from "./items";
 import { keys } from "./keys";
+import type { Outcome } from "./outcomes";
 import { queryAll } from "./pagination";
 import type { Permission, Role } from "./shapes";
 import { GSI1 } from "./table-definition";
-import { sleep, transactWithRetry } from "./transactions";
+import { sleep, type TransactItem, transact, transactWithRetry } from "./transactions";
 
 export interface ApiKey {
   id: string;
@@ -67,7 +68,8 @@ export async function listApiKeys(orgId: string): Promise<ApiKey[]> {
 /** The organization's count of its keys, on its META item. */
 const API_KEY_COUNTER = "apiKeyCount";
 
-export type InsertOutcome = "OK" | "LIMIT_REACHED" | "ORG_NOT_FOUND" | "ROLE_CHANGED" | { planChanged: Plan };
+/** "CONFLICT": the creator's role changed since it was copied onto the key. */
+export type InsertOutcome = Outcome<"OK" | "LIMIT_REACHED" | "PARENT_NOT_FOUND" | "CONFLICT"> | { planChanged: Plan };
 
 /**
  * Stores a new key and counts it on the organization's META item in one transaction, so the
@@ -100,9 +102,9 @@ export async function insertApiKey(key: ApiKey, maxKeys: number): Promise<Insert
       : {}),
   });
   if (!outcome.inserted) {
-    if (outcome.checkFailed) return "ROLE_CHANGED";
+    if (outcome.checkFailed) return "CONFLICT";
     const org = outcome.parent as { apiKeyCount?: number } | undefined;
-    if (!org) return "ORG_NOT_FOUND";
+    if (!org) return "PARENT_NOT_FOUND";
     if ((org.apiKeyCount ?? 0) >= maxKeys) return "LIMIT_REACHED";
     throw new Error("the API key insert was refused by no known condition");
   }
@@ -120,7 +122,7 @@ export async function insertApiKey(key: ApiKey, maxKeys: number): Promise<Insert
   if (!out.Item) {
     // The organization is gone: nothing to uncount.
     await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.apiKey(key.id) }));
-    return "ORG_NOT_FOUND";
+    return "PARENT_NOT_FOUND";
   }
   await transactWithRetry({
     TransactItems: [
@@ -177,7 +179,7 @@ export async function revokeApiKey(
   orgId: string,
   keyId: string,
   now: string,
-): Promise<"REVOKED" | "ALREADY_REVOKED" | "NOT_FOUND"> {
+): Promise<Outcome<"REVOKED" | "ALREADY_REVOKED" | "NOT_FOUND">> {
   try {
     await db().send(
       new UpdateCommand({
@@ -200,32 +202,32 @@ export async function revokeApiKey(
  * Deletes a revoked key of the organization and frees its slot in one transaction.
  * "NOT_REVOKED" for an active key.
  */
-export async function deleteRevokedApiKey(orgId: string, keyId: string): Promise<"DELETED" | "NOT_REVOKED" | "NOT_FOUND"> {
+export async function deleteRevokedApiKey(
+  orgId: string,
+  keyId: string,
+): Promise<Outcome<"DELETED" | "NOT_REVOKED" | "NOT_FOUND">> {
   const TableName = tableName();
   for (let attempt = 1; ; attempt++) {
-    try {
-      await transactWithRetry({
-        TransactItems: [
-          {
-            Delete: {
-              TableName,
-              Key: keys.apiKey(keyId),
-              ConditionExpression: "orgId = :org AND attribute_type(revokedAt, :string)",
-              ExpressionAttributeValues: { ":org": orgId, ":string": "S" },
-            },
+    const cancelled = await transact([
+      [
+        "key",
+        {
+          Delete: {
+            TableName,
+            Key: keys.apiKey(keyId),
+            ConditionExpression: "orgId = :org AND attribute_type(revokedAt, :string)",
+            ExpressionAttributeValues: { ":org": orgId, ":string": "S" },
           },
-          countOn(keys.organization(orgId), API_KEY_COUNTER, -1),
-        ],
-      });
-      return "DELETED";
-    } catch (error) {
-      if (!cancellationReasons(error)?.includes("ConditionalCheckFailed")) throw error;
-      const key = await getApiKey(keyId);
-      if (!key || key.orgId !== orgId) return "NOT_FOUND";
-      if (!key.revokedAt) return "NOT_REVOKED";
-      // Revoked between the transaction and the read: try once more.
-      if (attempt >= 2) throw error;
-    }
+        },
+      ],
+      ["organization", countOn(keys.organization(orgId), API_KEY_COUNTER, -1)],
+    ]);
+    if (!cancelled) return "DELETED";
+    const key = await getApiKey(keyId);
+    if (!key || key.orgId !== orgId) return "NOT_FOUND";
+    if (!key.revokedAt) return "NOT_REVOKED";
+    // Revoked between the transaction and the read: try once more.
+    if (attempt >= 2) throw cancelled.error;
   }
 }
 
@@ -287,8 +289,6 @@ export async function setApiKeysPlan(orgId: string, plan: Plan, expectedCount: n
   }
 }
 
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]["TransactItems"]>[number];
-
 /** The organization's keys created by `userId` (GSI1, eventually consistent: see settleCreatorRole). */
 export async function keysCreatedBy(orgId: string, userId: string): Promise<ApiKey[]> {
   return (await listApiKeys(orgId)).filter((key) => key.createdBy.userId === userId);
@@ -307,13 +307,13 @@ const creatorRoleUpdate = (keyId: string, role: Role | null) => ({
 export const creatorRoleUpdates = (keyIds: string[], role: Role | null): TransactItem[] =>
   keyIds.map((keyId) => ({ Update: creatorRoleUpdate(keyId, role) }));
 
-/** Writes the creator's role onto one key (one the index listed late, see settleCreatorRole); false when the key is gone. */
-export async function setCreatorRole(keyId: string, role: Role | null): Promise<boolean> {
+/** Writes the creator's role onto one key (one the index listed late, see settleCreatorRole). */
+export async function setCreatorRole(keyId: string, role: Role | null): Promise<Outcome<"OK" | "NOT_FOUND">> {
   try {
     await db().send(new UpdateCommand(creatorRoleUpdate(keyId, role)));
-    return true;
+    return "OK";
   } catch (error) {
-    if (isConditionFailure(error)) return false;
+    if (isConditionFailure(error)) return "NOT_FOUND";
     throw error;
   }
 }

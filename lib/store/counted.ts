@@ -1,6 +1,6 @@
-import { cancellationReasons, cancelledItem, tableName } from "../aws/dynamodb";
+import { tableName } from "../aws/dynamodb";
 import type { Key } from "./keys";
-import { transactWithRetry } from "./transactions";
+import { type Named, transact } from "./transactions";
 
 /**
  * Items counted on a parent item (a site's webhooks, an organization's API keys, a form's
@@ -41,45 +41,42 @@ export async function insertCounted(
   const set = Object.keys(input.setOnParent ?? {});
   const setNames = Object.fromEntries(set.map((name, i) => [`#set${i}`, name]));
   const setValues = Object.fromEntries(set.map((name, i) => [`:set${i}`, input.setOnParent?.[name]]));
-  try {
-    await transactWithRetry({
-      TransactItems: [
-        {
-          Update: {
-            TableName: tableName(),
-            Key: input.parent,
-            UpdateExpression: `ADD #count :one${set.length > 0 ? ` SET ${set.map((_, i) => `#set${i} = :set${i}`).join(", ")}` : ""}`,
-            ConditionExpression: conditions.join(" AND "),
-            ExpressionAttributeNames: { "#count": input.counter, ...setNames, ...input.require?.names },
-            ExpressionAttributeValues: { ":one": 1, ":max": input.max, ...setValues, ...input.require?.values },
-            ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-          },
+  const items: Named<"parent" | "item" | "check">[] = [
+    [
+      "parent",
+      {
+        Update: {
+          TableName: tableName(),
+          Key: input.parent,
+          UpdateExpression: `ADD #count :one${set.length > 0 ? ` SET ${set.map((_, i) => `#set${i} = :set${i}`).join(", ")}` : ""}`,
+          ConditionExpression: conditions.join(" AND "),
+          ExpressionAttributeNames: { "#count": input.counter, ...setNames, ...input.require?.names },
+          ExpressionAttributeValues: { ":one": 1, ":max": input.max, ...setValues, ...input.require?.values },
+          ReturnValuesOnConditionCheckFailure: "ALL_OLD",
         },
-        { Put: { TableName: tableName(), Item: input.item, ConditionExpression: "attribute_not_exists(pk)" } },
-        ...(input.check
-          ? [
-              {
-                ConditionCheck: {
-                  TableName: tableName(),
-                  Key: input.check.key,
-                  ConditionExpression: input.check.expression,
-                  ...(input.check.names ? { ExpressionAttributeNames: input.check.names } : {}),
-                  ...(input.check.values ? { ExpressionAttributeValues: input.check.values } : {}),
-                },
-              },
-            ]
-          : []),
-      ],
-    });
-    return { inserted: true };
-  } catch (error) {
-    const reasons = cancellationReasons(error);
-    if (input.check && reasons?.[2] === "ConditionalCheckFailed" && reasons[0] !== "ConditionalCheckFailed") {
-      return { inserted: false, parent: undefined, checkFailed: true };
-    }
-    if (reasons?.[0] !== "ConditionalCheckFailed") throw error;
-    return { inserted: false, parent: cancelledItem(error, 0) };
+      },
+    ],
+    ["item", { Put: { TableName: tableName(), Item: input.item, ConditionExpression: "attribute_not_exists(pk)" } }],
+  ];
+  if (input.check) {
+    items.push([
+      "check",
+      {
+        ConditionCheck: {
+          TableName: tableName(),
+          Key: input.check.key,
+          ConditionExpression: input.check.expression,
+          ...(input.check.names ? { ExpressionAttributeNames: input.check.names } : {}),
+          ...(input.check.values ? { ExpressionAttributeValues: input.check.values } : {}),
+        },
+      },
+    ]);
   }
+  const cancelled = await transact(items);
+  if (!cancelled) return { inserted: true };
+  if (cancelled.refused("parent")) return { inserted: false, parent: cancelled.found("parent") };
+  if (cancelled.refused("check")) return { inserted: false, parent: undefined, checkFailed: true };
+  throw cancelled.error;
 }
 
 /**

@@ -1,9 +1,13 @@
-import { PutCommand, type TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
-import { type Session, sessionItem } from "./accounts";
+import { PutCommand } from "@aws-sdk/lib-dynamodb";
+import { db, tableName } from "../aws/dynamodb";
+import { batchGet } from "./batch";
+import { verifyClaimItem } from "./email-claims";
+import { useLinkItem } from "./email-links";
 import { fromItem } from "./items";
 import { keys } from "./keys";
-import { transactWithRetry } from "./transactions";
+import type { Outcome } from "./outcomes";
+import { type Session, sessionItem } from "./sessions";
+import { transact } from "./transactions";
 
 /**
  * A member's password and the generation of their sessions (docs/accounts.md, "Ending
@@ -28,22 +32,6 @@ export interface ResetLink {
   expiresAt: string;
 }
 
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]["TransactItems"]>[number];
-
-/**
- * One transaction, retried when it only met a concurrent write (a sign-in's check of the same
- * member): false when one of its conditions did not hold.
- */
-async function transact(items: TransactItem[]): Promise<boolean> {
-  try {
-    await transactWithRetry({ TransactItems: items });
-    return true;
-  } catch (error) {
-    if (cancellationReasons(error)?.includes("ConditionalCheckFailed")) return false;
-    throw error;
-  }
-}
-
 /** The member's sessionEpoch is still `seen` (an absent one counts as 0). */
 function epochIs(seen: number) {
   return {
@@ -61,29 +49,37 @@ export async function putResetLink(tokenHash: string, link: ResetLink): Promise<
   );
 }
 
-/** The reset link an emailed link's item holds; undefined for another purpose (verify, reclaim) or none. */
-export const asResetLink = (item: Record<string, unknown> | undefined) =>
-  item?.purpose === "reset" ? fromItem<ResetLink>(item, "ttl") : undefined;
+/** The reset link by its token's hash (BatchGetItem); undefined when there is none, or the link is for another purpose. */
+export async function getResetLink(tokenHash: string): Promise<ResetLink | undefined> {
+  const [item] = await batchGet([keys.emailToken(tokenHash)]);
+  return item?.purpose === "reset" ? fromItem<ResetLink>(item, "ttl") : undefined;
+}
 
 /**
  * Stores a new session only while the member's epoch is still the one it was made for: a sign-in
  * that checked the password just before a reset or change committed gets no session.
  */
-export async function putSessionIfCurrent(tokenHash: string, session: Session & { epoch: number }): Promise<"OK" | "STALE"> {
+export async function putSessionIfCurrent(
+  tokenHash: string,
+  session: Session & { epoch: number },
+): Promise<Outcome<"OK" | "STALE">> {
   const TableName = tableName();
   const current = epochIs(session.epoch);
-  const stored = await transact([
-    {
-      ConditionCheck: {
-        TableName,
-        Key: keys.member(session.orgId, session.userId),
-        ConditionExpression: `attribute_exists(pk) AND ${current.expression}`,
-        ExpressionAttributeValues: current.values,
+  const cancelled = await transact([
+    [
+      "member",
+      {
+        ConditionCheck: {
+          TableName,
+          Key: keys.member(session.orgId, session.userId),
+          ConditionExpression: `attribute_exists(pk) AND ${current.expression}`,
+          ExpressionAttributeValues: current.values,
+        },
       },
-    },
-    { Put: { TableName, Item: sessionItem(tokenHash, session) } },
+    ],
+    ["session", { Put: { TableName, Item: sessionItem(tokenHash, session) } }],
   ]);
-  return stored ? "OK" : "STALE";
+  return cancelled ? "STALE" : "OK";
 }
 
 /**
@@ -98,96 +94,72 @@ export async function advanceSessionEpoch(input: {
   seen: number;
   keepSessionHash: string;
   passwordHash?: string;
-}): Promise<"OK" | "ENDED"> {
+}): Promise<Outcome<"OK" | "ENDED">> {
   const TableName = tableName();
   const current = epochIs(input.seen);
   const next = input.seen + 1;
-  const member: TransactItem = {
-    Update: {
-      TableName,
-      Key: keys.member(input.orgId, input.userId),
-      UpdateExpression: `SET sessionEpoch = :next${input.passwordHash ? ", passwordHash = :hash" : ""}`,
-      ConditionExpression: `attribute_exists(pk) AND ${current.expression}`,
-      ExpressionAttributeValues: {
-        ...current.values,
-        ":next": next,
-        ...(input.passwordHash ? { ":hash": input.passwordHash } : {}),
+  const cancelled = await transact([
+    [
+      "member",
+      {
+        Update: {
+          TableName,
+          Key: keys.member(input.orgId, input.userId),
+          UpdateExpression: `SET sessionEpoch = :next${input.passwordHash ? ", passwordHash = :hash" : ""}`,
+          ConditionExpression: `attribute_exists(pk) AND ${current.expression}`,
+          ExpressionAttributeValues: {
+            ...current.values,
+            ":next": next,
+            ...(input.passwordHash ? { ":hash": input.passwordHash } : {}),
+          },
+        },
       },
-    },
-  };
-  const kept: TransactItem = {
-    Update: {
-      TableName,
-      Key: keys.session(input.keepSessionHash),
-      UpdateExpression: "SET epoch = :next",
-      ConditionExpression: "attribute_exists(pk)",
-      ExpressionAttributeValues: { ":next": next },
-    },
-  };
-  return (await transact([member, kept])) ? "OK" : "ENDED";
+    ],
+    [
+      "kept",
+      {
+        Update: {
+          TableName,
+          Key: keys.session(input.keepSessionHash),
+          UpdateExpression: "SET epoch = :next",
+          ConditionExpression: "attribute_exists(pk)",
+          ExpressionAttributeValues: { ":next": next },
+        },
+      },
+    ],
+  ]);
+  return cancelled ? "ENDED" : "OK";
 }
 
 /**
  * Uses a reset link, in one transaction: the link is deleted (single use, before it expires), the
  * member gets the new password, a new session epoch (every session ends) and, if it had none, the
  * verification of the address it still has; so does the address's claim, while this account
- * holds it. "GONE" when any of those no longer holds.
+ * holds it. "LINK_INVALID" when any of those no longer holds.
  */
 export async function useResetLink(
   tokenHash: string,
   link: { email: string; userId: string; orgId: string },
   passwordHash: string,
   now: string,
-): Promise<"OK" | "GONE"> {
+): Promise<Outcome<"OK" | "LINK_INVALID">> {
   const TableName = tableName();
-  const used = await transact([
-    {
-      Delete: {
-        TableName,
-        Key: keys.emailToken(tokenHash),
-        ConditionExpression: "attribute_exists(pk) AND purpose = :reset AND expiresAt > :now",
-        ExpressionAttributeValues: { ":reset": "reset", ":now": now },
+  const cancelled = await transact([
+    ["link", useLinkItem(tokenHash, now, "reset")],
+    [
+      "member",
+      {
+        Update: {
+          TableName,
+          Key: keys.member(link.orgId, link.userId),
+          UpdateExpression:
+            "SET passwordHash = :hash, sessionEpoch = if_not_exists(sessionEpoch, :zero) + :one, emailVerifiedAt = if_not_exists(emailVerifiedAt, :now)",
+          ConditionExpression: "attribute_exists(pk) AND email = :email",
+          ExpressionAttributeValues: { ":hash": passwordHash, ":zero": 0, ":one": 1, ":now": now, ":email": link.email },
+        },
       },
-    },
-    {
-      Update: {
-        TableName,
-        Key: keys.member(link.orgId, link.userId),
-        UpdateExpression:
-          "SET passwordHash = :hash, sessionEpoch = if_not_exists(sessionEpoch, :zero) + :one, emailVerifiedAt = if_not_exists(emailVerifiedAt, :now)",
-        ConditionExpression: "attribute_exists(pk) AND email = :email",
-        ExpressionAttributeValues: { ":hash": passwordHash, ":zero": 0, ":one": 1, ":now": now, ":email": link.email },
-      },
-    },
-    {
-      Update: {
-        TableName,
-        Key: keys.email(link.email),
-        UpdateExpression: "SET verifiedAt = if_not_exists(verifiedAt, :now)",
-        ConditionExpression: "userId = :userId",
-        ExpressionAttributeValues: { ":now": now, ":userId": link.userId },
-      },
-    },
+    ],
+    ["claim", verifyClaimItem(link.email, link.userId, now)],
   ]);
-  return used ? "OK" : "GONE";
-}
-
-/** Sets the member's display name; false when the member no longer exists. */
-export async function renameMember(orgId: string, userId: string, name: string): Promise<boolean> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.member(orgId, userId),
-        UpdateExpression: "SET #name = :name",
-        ConditionExpression: "attribute_exists(pk)",
-        ExpressionAttributeNames: { "#name": "name" },
-        ExpressionAttributeValues: { ":name": name },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  return cancelled ? "LINK_INVALID" : "OK";
 }

@@ -1,7 +1,7 @@
 import { QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import { db, tableName } from "../aws/dynamodb";
-import { AppError } from "../errors";
-import { isKeyValue, type Page } from "./pagination";
+import { decodeCursor, encodeCursor, type SortRange } from "./cursor";
+import type { Page } from "./pagination";
 import { GSI1 } from "./table-definition";
 
 /**
@@ -9,53 +9,8 @@ import { GSI1 } from "./table-definition";
  * archived forms). DynamoDB applies `Limit` before any filter, so a filtered page is filled by
  * reading on until `limit` items matched or `maxExamined` items were read; the cursor is the key
  * of the last item examined, so the next request resumes right after it. A page may therefore
- * hold fewer than `limit` items (even none) and still have a `nextCursor`.
- *
- * (lib/store/pagination.ts serves unfiltered lists; its cursor codec is private to it, and this
- * one additionally checks the cursor against the sort key range.)
+ * hold fewer than `limit` items (even none) and still have a `nextCursor` (./cursor.ts).
  */
-
-const INDEX_KEY_ATTRIBUTES = ["pk", "sk", "gsi1pk", "gsi1sk"] as const;
-
-function invalidCursor(): AppError {
-  return new AppError("INVALID_CURSOR", "The cursor is not valid for this list");
-}
-
-function decodeCursor(cursor: string, partition: string, range: SortRange): Record<string, string> {
-  let key: unknown;
-  try {
-    key = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-  } catch {
-    throw invalidCursor();
-  }
-  if (key === null || typeof key !== "object" || Array.isArray(key)) throw invalidCursor();
-  const entries = Object.entries(key as Record<string, unknown>);
-  const valid =
-    entries.length === INDEX_KEY_ATTRIBUTES.length &&
-    entries.every(
-      ([name, value]) =>
-        (INDEX_KEY_ATTRIBUTES as readonly string[]).includes(name) &&
-        isKeyValue(value, name === "pk" || name === "gsi1pk" ? "partition" : "sort"),
-    ) &&
-    (key as Record<string, string>).gsi1pk === partition;
-  if (!valid) throw invalidCursor();
-  const sk = (key as Record<string, string>).gsi1sk as string;
-  // DynamoDB refuses a start key outside the key condition; a cursor from another date range is
-  // the caller's mistake, answered as such rather than as a 500.
-  if ((range.from !== undefined && sk < range.from) || (range.before !== undefined && sk >= range.before)) {
-    throw invalidCursor();
-  }
-  return key as Record<string, string>;
-}
-
-const encodeCursor = (item: Record<string, unknown>) =>
-  Buffer.from(JSON.stringify(Object.fromEntries(INDEX_KEY_ATTRIBUTES.map((name) => [name, item[name]])))).toString("base64url");
-
-/** A gsi1 sort key range: `from` inclusive, `before` exclusive; either may be open. */
-export interface SortRange {
-  from?: string;
-  before?: string;
-}
 
 export interface FilteredQuery<T> {
   partition: string;
@@ -103,7 +58,9 @@ async function* readPages(
 ): AsyncGenerator<{ items: Record<string, unknown>[]; scanned: number; lastKey?: Record<string, unknown> }> {
   const range = query.range ?? {};
   const condition = keyCondition(query.partition, range);
-  let start: Record<string, unknown> | undefined = cursor ? decodeCursor(cursor, query.partition, range) : undefined;
+  let start: Record<string, unknown> | undefined = cursor
+    ? decodeCursor(cursor, { index: true, partition: query.partition, range })
+    : undefined;
   do {
     const input: QueryCommandInput = {
       TableName: tableName(),
@@ -143,11 +100,11 @@ export async function filteredPage<T>(
       if (found.length === options.limit) {
         // Stopped inside a page: resume after this item (the rest of the page is read again).
         const isLastOfPartition = !page.lastKey && item === page.items[page.items.length - 1];
-        return { items: found, nextCursor: isLastOfPartition ? null : encodeCursor(item) };
+        return { items: found, nextCursor: isLastOfPartition ? null : encodeCursor(item, true) };
       }
     }
     if (!page.lastKey) return { items: found, nextCursor: null };
-    if (examined >= options.maxExamined) return { items: found, nextCursor: encodeCursor(page.lastKey) };
+    if (examined >= options.maxExamined) return { items: found, nextCursor: encodeCursor(page.lastKey, true) };
   }
   return { items: found, nextCursor: null };
 }
@@ -159,6 +116,6 @@ export async function* allMatching<T>(
 ): AsyncGenerator<{ items: T[]; lastKey?: string }> {
   for await (const page of readPages(query as FilteredQuery<unknown>, cursor, () => 1000)) {
     const items = (query.match ? page.items.filter(query.match) : page.items).map(query.map);
-    yield { items, ...(page.lastKey ? { lastKey: encodeCursor(page.lastKey) } : {}) };
+    yield { items, ...(page.lastKey ? { lastKey: encodeCursor(page.lastKey, true) } : {}) };
   }
 }

@@ -1,9 +1,18 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
-import { log } from "../log";
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import { db, tableName } from "../aws/dynamodb";
 import { countOn, insertCounted } from "./counted";
+import { allMatching, filteredPage } from "./filtered-query";
 import { fromItem } from "./items";
 import { keys } from "./keys";
+import { updateIfUnchanged } from "./optimistic";
+import type { Outcome } from "./outcomes";
+import { transact } from "./transactions";
+
+/**
+ * Forms (docs/data-model.md, "Form"): the item, its reads and lists, creation (a builder form, a
+ * webhook's auto form) and updates. Intake's growth of the schema is ./form-fields.ts, the
+ * permanent deletion ./form-deletion.ts.
+ */
 
 export const FIELD_TYPES = [
   "text",
@@ -109,121 +118,105 @@ export async function getForm(formId: string, { consistent = false } = {}): Prom
 
 /**
  * Stores a builder form and counts it on its site in one transaction, which holds only while the
- * site exists: a form can never be created into a site deleted meanwhile. "SITE_GONE" otherwise.
+ * site exists: a form can never be created into a site deleted meanwhile.
  */
-export async function putForm(form: Form): Promise<"OK" | "SITE_GONE"> {
+export async function putForm(form: Form): Promise<Outcome<"OK" | "PARENT_NOT_FOUND">> {
   const outcome = await insertCounted({
     item: formItem({ ...form, countedOnSite: true }),
     parent: keys.site(form.orgId, form.siteId),
     counter: SITE_FORM_COUNTER,
     max: Number.MAX_SAFE_INTEGER,
   });
-  return outcome.inserted ? "OK" : "SITE_GONE";
+  return outcome.inserted ? "OK" : "PARENT_NOT_FOUND";
 }
 
 /**
  * Creates a webhook's auto form and links the webhook to it in one transaction, only if the
- * webhook still has no form: of two first submissions arriving together, one creates the form
- * and the other finds it ("LINKED_ELSEWHERE"), so a webhook never gets two forms.
+ * webhook still points where it did (`replacing`: no form, or a form that no longer exists): of
+ * two first submissions arriving together, one creates the form and the other is answered
+ * "CONFLICT" (it reads the link again), so a webhook never gets two forms. The transaction
+ * touches the webhook item, which concurrent submissions also write (their count): a
+ * TransactionConflict is retried (./transactions.ts), and past its attempts is a 409 CONFLICT
+ * AppError.
  */
 export async function createLinkedForm(
   form: Form,
   webhookId: string,
   /** The form id the webhook points at now: null, or a form that no longer exists. */
   replacing: string | null,
-): Promise<"CREATED" | "LINKED_ELSEWHERE"> {
+): Promise<Outcome<"OK" | "CONFLICT">> {
   const TableName = tableName();
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: { TableName, Item: formItem({ ...form, countedOnSite: true }), ConditionExpression: "attribute_not_exists(pk)" },
-          },
-          {
-            Update: {
-              TableName,
-              Key: keys.webhook(webhookId),
-              UpdateExpression: "SET formId = :formId",
-              ConditionExpression: "attribute_exists(pk) AND (attribute_not_exists(formId) OR formId = :old)",
-              ExpressionAttributeValues: { ":formId": form.id, ":old": replacing },
-            },
-          },
-          // Counted on the site like a builder form (a site with a webhook cannot be deleted, so it exists).
-          countOnSite(form, 1),
-        ],
-      }),
-    );
-    return "CREATED";
-  } catch (error) {
-    if (cancellationReasons(error)?.[1] === "ConditionalCheckFailed") return "LINKED_ELSEWHERE";
-    throw error;
-  }
+  const cancelled = await transact([
+    [
+      "form",
+      {
+        Put: { TableName, Item: formItem({ ...form, countedOnSite: true }), ConditionExpression: "attribute_not_exists(pk)" },
+      },
+    ],
+    [
+      "webhook",
+      {
+        Update: {
+          TableName,
+          Key: keys.webhook(webhookId),
+          UpdateExpression: "SET formId = :formId",
+          ConditionExpression: "attribute_exists(pk) AND (attribute_not_exists(formId) OR formId = :old)",
+          ExpressionAttributeValues: { ":formId": form.id, ":old": replacing },
+        },
+      },
+    ],
+    // Counted on the site like a builder form (a site with a webhook cannot be deleted, so it exists).
+    ["site", countOnSite(form, 1)],
+  ]);
+  if (!cancelled) return "OK";
+  if (cancelled.refused("webhook")) return "CONFLICT";
+  throw cancelled.error;
 }
+
+/** A site's forms in creation order, without forms being purged; archived or not, as asked. */
+export const listSiteForms = (siteId: string, archived: boolean, limit: number, cursor?: string) =>
+  filteredPage(
+    {
+      partition: keys.formIndexPartition(siteId),
+      filter: {
+        expression: archived
+          ? "attribute_type(#deletedAt, :null) AND attribute_type(#archivedAt, :string)"
+          : "attribute_type(#deletedAt, :null) AND attribute_type(#archivedAt, :null)",
+        names: { "#deletedAt": "deletedAt", "#archivedAt": "archivedAt" },
+        values: archived ? { ":null": "NULL", ":string": "S" } : { ":null": "NULL" },
+      },
+      map: toForm,
+    },
+    { limit, ...(cursor ? { cursor } : {}), maxExamined: 1000 },
+  );
+
+/** Every form of a site, in creation order, archived and purging ones included (erasure visits them all). */
+export async function allSiteForms(siteId: string): Promise<Form[]> {
+  const forms: Form[] = [];
+  for await (const page of allMatching({ partition: keys.formIndexPartition(siteId), map: toForm })) forms.push(...page.items);
+  return forms;
+}
+
+export type FormChanges = Partial<Pick<Form, "name" | "fields" | "settings" | "status" | "archivedAt">>;
 
 /**
- * DynamoDB refuses an update expression longer than 4 KB (a ValidationException). One field's
- * clause is about 40 characters, so a submission bringing ~90 new fields at once would not fit:
- * the fields are written in chunks whose expression stays under this budget.
- * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-expression-parameters
+ * Applies `changes` if the form still has the `updatedAt` the caller read (intake adding fields
+ * to an auto-created form changes it too, so a schema edit never drops a field that arrived
+ * meanwhile). "CONFLICT" when it changed, undefined when it is gone or being purged.
  */
-const MAX_EXPRESSION_CHARS = 3_500;
-
-/**
- * Adds fields to a form's schema without losing concurrent additions: each field is set only
- * if absent (`if_not_exists`), so two submissions adding different fields both land, and a
- * field a user has edited meanwhile is never overwritten. Many fields are split into updates of
- * at most MAX_EXPRESSION_CHARS each, sent side by side: each is atomic on its own fields, and
- * together they are one round trip of latency.
- */
-export async function addFormFields(formId: string, fields: Record<string, FormField>, now: string): Promise<void> {
-  const chunks: [string, FormField][][] = [];
-  let chars = 0;
-  Object.entries(fields).forEach((entry, i) => {
-    const clause = `#F.#f${i} = if_not_exists(#F.#f${i}, :f${i}), `.length;
-    if (chunks.length === 0 || chars + clause > MAX_EXPRESSION_CHARS) {
-      chunks.push([]);
-      chars = "SET updatedAt = :now".length;
-    }
-    chunks.at(-1)?.push(entry);
-    chars += clause;
+export async function updateForm(current: Form, changes: FormChanges, updatedAt: string): Promise<Form | "CONFLICT" | undefined> {
+  return updateIfUnchanged({
+    key: keys.form(current.id),
+    changes,
+    expectedUpdatedAt: current.updatedAt,
+    updatedAt,
+    condition: {
+      expression: "attribute_type(#deletedAt, :null)",
+      names: { "#deletedAt": "deletedAt" },
+      values: { ":null": "NULL" },
+    },
+    // A form being purged is gone for its editors too.
+    isConflict: (old) => old.deletedAt === null,
+    map: toForm,
   });
-  await Promise.all(chunks.map((chunk) => setFieldsIfAbsent(formId, chunk, now)));
 }
-
-async function setFieldsIfAbsent(formId: string, entries: [string, FormField][], now: string): Promise<void> {
-  const names: Record<string, string> = { "#F": "fields" };
-  const values: Record<string, unknown> = { ":now": now };
-  const sets = entries.map(([key, field], i) => {
-    names[`#f${i}`] = key;
-    values[`:f${i}`] = field;
-    return `#F.#f${i} = if_not_exists(#F.#f${i}, :f${i})`;
-  });
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.form(formId),
-        UpdateExpression: `SET ${sets.join(", ")}, updatedAt = :now`,
-        ConditionExpression: "attribute_exists(pk)",
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
-    );
-  } catch (error) {
-    // A form deleted meanwhile keeps no schema; the submission itself is stored regardless.
-    if (isConditionFailure(error)) return;
-    // Concurrent additions that each fit (lib/intake/mapping.ts keeps a schema under 256 KB) could
-    // together take the item past 400 KB: the form then stops growing, as at its field limit, and
-    // the submission is still stored with every key.
-    if (isItemTooLarge(error)) {
-      log.warn("form schema full: new fields not added", { formId, fields: entries.length });
-      return;
-    }
-    throw error;
-  }
-}
-
-const isItemTooLarge = (error: unknown) =>
-  (error as { name?: string } | null)?.name === "ValidationException" &&
-  /item size/i.test((error as { message?: string }).message ?? "");

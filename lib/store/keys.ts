@@ -121,7 +121,7 @@ export const keys = {
   action: (submissionId: string, name: string): Key => ({ pk: `ACTION#${submissionId}#${name}`, sk: "ACTION" }),
   /**
    * A submission's release from spam: its INSERT on the table stream is what sends an unflagged
-   * submission into the intake pipeline (infra/intake-filter.ts, lib/store/submissions.ts).
+   * submission into the intake pipeline (infra/intake-filter.ts, lib/store/moderation.ts).
    */
   release: (submissionId: string): Key => ({ pk: `RELEASE#${submissionId}`, sk: "RELEASE" }),
 

@@ -1,5 +1,5 @@
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { db, isConditionFailure, tableName } from "../aws/dynamodb";
+import { conditionFailedItem, db, isConditionFailure, tableName } from "../aws/dynamodb";
 import type { Key } from "./keys";
 
 /**
@@ -49,7 +49,7 @@ export async function updateIfUnchanged<T>(options: {
     return out.Attributes ? options.map(out.Attributes) : undefined;
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    const current = (error as { Item?: Record<string, unknown> }).Item;
+    const current = conditionFailedItem(error);
     if (!current) return undefined;
     return (options.isConflict ?? (() => true))(current) ? "CONFLICT" : undefined;
   }

@@ -1,5 +1,6 @@
-import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { db, isConditionFailure, tableName } from "../aws/dynamodb";
+import { batchGet } from "./batch";
 import { filteredPage } from "./filtered-query";
 import { fromItem } from "./items";
 import { keys } from "./keys";
@@ -278,28 +279,10 @@ export const listEndpointDeliveries = (endpointId: string, limit: number, cursor
     { limit, ...(cursor ? { cursor } : {}), maxExamined: MAX_EXAMINED_FILTERED },
   );
 
-/**
- * Deliveries by id (at most 100: one BatchGetItem, repeated only for keys DynamoDB left
- * unprocessed under throttling), in the order asked; absent ones are left out.
- */
+/** Deliveries by id (at most 100: one BatchGetItem, ./batch.ts), in the order asked; absent ones are left out. */
 export async function getDeliveries(deliveryIds: string[]): Promise<Delivery[]> {
-  const TableName = tableName();
-  const found = new Map<string, Delivery>();
-  let pending: Record<string, unknown>[] = deliveryIds.map((id) => ({ ...keys.outboundDelivery(id) }));
-  for (let round = 0; pending.length > 0; round++) {
-    if (round > 8) throw new Error("BatchGetItem kept returning unprocessed keys");
-    if (round > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** round)));
-    const out = await db().send(new BatchGetCommand({ RequestItems: { [TableName]: { Keys: pending } } }));
-    for (const item of out.Responses?.[TableName] ?? []) {
-      const delivery = toDelivery(item);
-      found.set(delivery.id, delivery);
-    }
-    pending = out.UnprocessedKeys?.[TableName]?.Keys ?? [];
-  }
-  return deliveryIds.flatMap((id) => {
-    const delivery = found.get(id);
-    return delivery ? [delivery] : [];
-  });
+  const items = await batchGet(deliveryIds.map((id) => keys.outboundDelivery(id)));
+  return items.flatMap((item) => (item ? [toDelivery(item)] : []));
 }
 
 /** The endpoint's newest delivery, if any. */

@@ -1,9 +1,11 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
+import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { countOn, insertCounted } from "./counted";
 import { fromItem } from "./items";
 import { keys } from "./keys";
+import type { Outcome } from "./outcomes";
 import { queryAll } from "./pagination";
+import { transact } from "./transactions";
 
 /**
  * Outbound webhook endpoints in the table (docs/data-model.md, "Outbound webhook endpoint").
@@ -44,7 +46,7 @@ const toEndpoint = (item: Record<string, unknown>) => fromItem<OutboundEndpoint>
  * Creates an endpoint and counts it on the form's counter item in one transaction, so the
  * per-form limit holds under concurrent creates.
  */
-export async function insertEndpoint(endpoint: OutboundEndpoint): Promise<"OK" | "LIMIT"> {
+export async function insertEndpoint(endpoint: OutboundEndpoint): Promise<Outcome<"OK" | "LIMIT_REACHED">> {
   const outcome = await insertCounted({
     item: { ...keys.outboundEndpoint(endpoint.formId, endpoint.id), type: "outbound_endpoint", ...endpoint },
     parent: keys.outboundEndpointCount(endpoint.formId),
@@ -54,7 +56,7 @@ export async function insertEndpoint(endpoint: OutboundEndpoint): Promise<"OK" |
     parentMustExist: false,
     setOnParent: { type: "outbound_endpoint_count" },
   });
-  return outcome.inserted ? "OK" : "LIMIT";
+  return outcome.inserted ? "OK" : "LIMIT_REACHED";
 }
 
 export async function getEndpoint(formId: string, endpointId: string): Promise<OutboundEndpoint | undefined> {
@@ -141,21 +143,17 @@ export async function stampTestSend(formId: string, endpointId: string, now: str
   }
 }
 
-/** Deletes an endpoint and uncounts it; false when it was already gone. Its deliveries expire by TTL. */
-export async function deleteEndpoint(formId: string, endpointId: string): Promise<boolean> {
+/** Deletes an endpoint and uncounts it. Its deliveries expire by TTL. */
+export async function deleteEndpoint(formId: string, endpointId: string): Promise<Outcome<"OK" | "NOT_FOUND">> {
   const TableName = tableName();
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Delete: { TableName, Key: keys.outboundEndpoint(formId, endpointId), ConditionExpression: "attribute_exists(pk)" } },
-          countOn(keys.outboundEndpointCount(formId), "count", -1, { parentMustExist: false }),
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (cancellationReasons(error)?.[0] === "ConditionalCheckFailed") return false;
-    throw error;
-  }
+  const cancelled = await transact([
+    [
+      "endpoint",
+      { Delete: { TableName, Key: keys.outboundEndpoint(formId, endpointId), ConditionExpression: "attribute_exists(pk)" } },
+    ],
+    ["count", countOn(keys.outboundEndpointCount(formId), "count", -1, { parentMustExist: false })],
+  ]);
+  if (!cancelled) return "OK";
+  if (cancelled.refused("endpoint")) return "NOT_FOUND";
+  throw cancelled.error;
 }

@@ -23,8 +23,11 @@ export function purgeJobItem(job: { formId: string; orgId: string; siteId: strin
   };
 }
 
-/** Up to `limit` keys of a form's submissions (GSI1, keys only): one pass's worth. */
-export async function submissionKeysOfForm(formId: string, limit: number): Promise<Key[]> {
+/**
+ * Deletes up to `limit` of a form's submissions (one pass's worth): their keys by GSI1 (keys
+ * only), then BatchWriteItem deletes. Answers how many it deleted; 0 when none is left.
+ */
+export async function deleteSubmissionsOfForm(formId: string, limit: number): Promise<number> {
   const page = await db().send(
     new QueryCommand({
       TableName: tableName(),
@@ -35,7 +38,9 @@ export async function submissionKeysOfForm(formId: string, limit: number): Promi
       Limit: limit,
     }),
   );
-  return (page.Items ?? []).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
+  const found: Key[] = (page.Items ?? []).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
+  await deleteKeys(found);
+  return found.length;
 }
 
 /** Counts a finished pass on the job item, whose MODIFY event queues the next pass; a job already gone is fine. */

@@ -1,6 +1,7 @@
-import { BatchGetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { db, tableName } from "../aws/dynamodb";
-import { idFromSortKey, type Key, keys } from "./keys";
+import { batchGet } from "./batch";
+import { idFromSortKey, keys } from "./keys";
 
 /**
  * A site's daily counts (docs/data-model.md, "Daily counts"): one item per site and UTC day,
@@ -117,28 +118,13 @@ export async function readSiteDays(siteId: string, from: string, to: string): Pr
  * purged). Only the names and owners are read.
  */
 export async function namesOf(webhookIds: string[], formIds: string[]): Promise<Map<string, string | null>> {
-  const keyList = [...webhookIds.map((id) => keys.webhook(id)), ...formIds.map((id) => keys.form(id))];
+  const items = await batchGet([...webhookIds.map((id) => keys.webhook(id)), ...formIds.map((id) => keys.form(id))], {
+    projection: "id, #name, deletedAt",
+    names: { "#name": "name" },
+  });
   const names = new Map<string, string | null>([...webhookIds, ...formIds].map((id) => [id, null]));
-  const TableName = tableName();
-  let pending: Key[] = keyList;
-  for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
-    const out = await db().send(
-      new BatchGetCommand({
-        RequestItems: {
-          [TableName]: {
-            Keys: pending,
-            ProjectionExpression: "id, #name, deletedAt",
-            ExpressionAttributeNames: { "#name": "name" },
-          },
-        },
-      }),
-    );
-    for (const item of out.Responses?.[TableName] ?? []) {
-      if (typeof item.id === "string" && typeof item.name === "string" && !item.deletedAt) names.set(item.id, item.name);
-    }
-    pending = (out.UnprocessedKeys?.[TableName]?.Keys as Key[] | undefined) ?? [];
-    if (attempt > 8 && pending.length) throw new Error("BatchGetItem kept returning unprocessed keys");
+  for (const item of items) {
+    if (typeof item?.id === "string" && typeof item.name === "string" && !item.deletedAt) names.set(item.id, item.name);
   }
   return names;
 }

@@ -1,10 +1,12 @@
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { cancellationReasons, cancelledItem, db, isConditionFailure, tableName } from "../aws/dynamodb";
+import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { conditionFailedItem, db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { SITE_FORM_COUNTER } from "./forms";
 import { fromItem } from "./items";
 import { keys } from "./keys";
+import type { Outcome } from "./outcomes";
 import { forEachPage, queryPage } from "./pagination";
 import { GSI1 } from "./table-definition";
+import { transact } from "./transactions";
 
 export interface CaptchaSettings {
   provider: "score" | "challenge";
@@ -74,6 +76,21 @@ export const listSites = (orgId: string, limit: number, cursor?: string) =>
     map: toSite,
   });
 
+/** The next reference number of a site: an atomic counter on its own item (the site sequence), never repeated. */
+export async function nextReferenceNumber(siteId: string): Promise<number> {
+  const out = await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.siteSequence(siteId),
+      UpdateExpression: "ADD #seq :one SET #type = if_not_exists(#type, :type)",
+      ExpressionAttributeNames: { "#seq": "seq", "#type": "type" },
+      ExpressionAttributeValues: { ":one": 1, ":type": "sequence" },
+      ReturnValues: "UPDATED_NEW",
+    }),
+  );
+  return Number(out.Attributes?.seq);
+}
+
 /**
  * Writes a site's settings if nobody changed them since `expectedUpdatedAt` (optimistic
  * concurrency: two editors never silently overwrite each other). Only the settings are set, so
@@ -106,7 +123,7 @@ export async function saveSiteSettings(site: Site, expectedUpdatedAt: string): P
     return out.Attributes ? toSite(out.Attributes) : undefined;
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    return (error as { Item?: unknown }).Item ? "CONFLICT" : undefined;
+    return conditionFailedItem(error) ? "CONFLICT" : undefined;
   }
 }
 
@@ -118,12 +135,12 @@ export interface SiteContents {
 
 /**
  * Deletes a site that has no webhooks and no forms left (archived ones included; a form being
- * purged no longer counts): the contents otherwise, "GONE" when absent. The counters on the site
+ * purged no longer counts): the contents otherwise, "NOT_FOUND" when absent. The counters on the site
  * item move in the same transactions as the webhooks and forms they count, so the delete's
  * condition holds against a form or webhook created at the same moment. Forms stored before
  * sites counted them are found through the site's form index first (one query).
  */
-export async function deleteSite(orgId: string, siteId: string): Promise<"OK" | "GONE" | SiteContents> {
+export async function deleteSite(orgId: string, siteId: string): Promise<Outcome<"OK" | "NOT_FOUND"> | SiteContents> {
   const uncounted = await liveSiteForms(orgId, siteId);
   const contents = (item: Record<string, unknown>): SiteContents => {
     const { webhooks, forms } = counted(item);
@@ -131,34 +148,29 @@ export async function deleteSite(orgId: string, siteId: string): Promise<"OK" | 
   };
   if (uncounted > 0) {
     const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.site(orgId, siteId), ConsistentRead: true }));
-    return out.Item ? contents(out.Item) : "GONE";
+    return out.Item ? contents(out.Item) : "NOT_FOUND";
   }
-  try {
-    // The site and its reference-number sequence go together: nothing of the site is left behind.
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Delete: {
-              TableName: tableName(),
-              Key: keys.site(orgId, siteId),
-              ConditionExpression:
-                "attribute_exists(pk) AND (attribute_not_exists(webhookCount) OR webhookCount = :zero) AND (attribute_not_exists(#forms) OR #forms <= :zero)",
-              ExpressionAttributeNames: { "#forms": SITE_FORM_COUNTER },
-              ExpressionAttributeValues: { ":zero": 0 },
-              ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-            },
-          },
-          { Delete: { TableName: tableName(), Key: keys.siteSequence(siteId) } },
-        ],
-      }),
-    );
-    return "OK";
-  } catch (error) {
-    if (cancellationReasons(error)?.[0] !== "ConditionalCheckFailed") throw error;
-    const old = cancelledItem(error, 0);
-    return old ? contents(old) : "GONE";
-  }
+  // The site and its reference-number sequence go together: nothing of the site is left behind.
+  const cancelled = await transact([
+    [
+      "site",
+      {
+        Delete: {
+          TableName: tableName(),
+          Key: keys.site(orgId, siteId),
+          ConditionExpression:
+            "attribute_exists(pk) AND (attribute_not_exists(webhookCount) OR webhookCount = :zero) AND (attribute_not_exists(#forms) OR #forms <= :zero)",
+          ExpressionAttributeNames: { "#forms": SITE_FORM_COUNTER },
+          ExpressionAttributeValues: { ":zero": 0 },
+          ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+        },
+      },
+    ],
+    ["sequence", { Delete: { TableName: tableName(), Key: keys.siteSequence(siteId) } }],
+  ]);
+  if (!cancelled) return "OK";
+  const old = cancelled.found("site");
+  return old ? contents(old) : "NOT_FOUND";
 }
 
 /**

@@ -1,11 +1,19 @@
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { cancellationReasons, conditionFailedItem, db, isConditionFailure, tableName } from "../aws/dynamodb";
-import { deleteKeys } from "./batch";
+import { DeleteCommand, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { conditionFailedItem, db, isConditionFailure, tableName } from "../aws/dynamodb";
+import { batchGet, deleteKeys } from "./batch";
 import { allMatching, type FilteredQuery, filteredPage } from "./filtered-query";
 import { fromItem } from "./items";
-import { type Key, keys } from "./keys";
+import { keys } from "./keys";
+import type { Outcome } from "./outcomes";
+import { forEachPage } from "./pagination";
 import type { Lead, RawValue, SpamVerdict } from "./shapes";
-import { transactWithRetry } from "./transactions";
+import { GSI1 } from "./table-definition";
+
+/**
+ * Submissions (docs/data-model.md, "Submission"): the item, its reads and lists, the consumer's
+ * lead, deletion and ownership. Intake's write with its repeat markers is ./intake-markers.ts;
+ * moderation ./moderation.ts; the release marker ./releases.ts.
+ */
 
 export interface SubmissionMetadata {
   source: string;
@@ -50,116 +58,6 @@ export const submissionItem = (submission: Submission) => ({
   ...submission,
 });
 
-/** The next reference number of a site: an atomic counter on its own item, never repeated. */
-export async function nextReferenceNumber(siteId: string): Promise<number> {
-  const out = await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.siteSequence(siteId),
-      UpdateExpression: "ADD #seq :one SET #type = if_not_exists(#type, :type)",
-      ExpressionAttributeNames: { "#seq": "seq", "#type": "type" },
-      ExpressionAttributeValues: { ":one": 1, ":type": "sequence" },
-      ReturnValues: "UPDATED_NEW",
-    }),
-  );
-  return Number(out.Attributes?.seq);
-}
-
-export interface Marker {
-  key: Key;
-  /** Epoch seconds; omitted: kept until the webhook's purge. */
-  ttl?: number;
-  /**
-   * A digest of the request that set the marker (Idempotency-Key markers): a later request with
-   * the same key and another digest is a reuse of the key, not a retry (422).
-   */
-  requestHash?: string;
-}
-
-/** What a marker remembers: the first submission's result, and its request's digest when kept. */
-export interface MarkerHit {
-  result: IntakeResult;
-  requestHash?: string;
-}
-
-/** A marker counts until the second its `ttl` names; from then on it is expired (reads and writes agree). */
-const isExpired = (ttl: unknown, nowSeconds: number) => typeof ttl === "number" && ttl <= nowSeconds;
-
-/** Reads a marker's stored result, ignoring one that expired but lingers (TTL deletes lazily). */
-export async function readMarker(marker: Key, nowSeconds = Math.floor(Date.now() / 1000)): Promise<MarkerHit | undefined> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: marker, ConsistentRead: true }));
-  const item = out.Item;
-  if (!item || isExpired(item.ttl, nowSeconds)) return undefined;
-  return {
-    result: item.result as IntakeResult,
-    ...(typeof item.requestHash === "string" ? { requestHash: item.requestHash } : {}),
-  };
-}
-
-/** Rounds of "a marker blocked the write but was gone when read" before the failure is raised. */
-const MARKER_RACE_ATTEMPTS = 3;
-
-/**
- * Stores a submission. With markers (Idempotency-Key, lead id) the submission and the markers
- * are written in one transaction, so a concurrent repeat either stores nothing or is the one
- * that stores; the loser gets the winner's result. A transaction cancelled only for a
- * TransactionConflict (a concurrent repeat writing the same marker at the same moment) is
- * retried with backoff by transactWithRetry: its conditions are re-checked, so the retry either
- * goes through or finds the marker the other request wrote. Without markers it is a single
- * conditional put (half the write cost of a transaction).
- */
-export async function storeSubmission(
-  submission: Submission,
-  result: IntakeResult,
-  markers: Marker[],
-): Promise<{ stored: true } | { stored: false; first: MarkerHit; marker: Marker }> {
-  const TableName = tableName();
-  const Item = submissionItem(submission);
-  if (markers.length === 0) {
-    await db().send(new PutCommand({ TableName, Item, ConditionExpression: "attribute_not_exists(pk)" }));
-    return { stored: true };
-  }
-  for (let attempt = 1; ; attempt++) {
-    const nowSeconds = Math.floor(Date.now() / 1000);
-    try {
-      await transactWithRetry({
-        TransactItems: [
-          { Put: { TableName, Item, ConditionExpression: "attribute_not_exists(pk)" } },
-          ...markers.map((marker) => ({
-            Put: {
-              TableName,
-              Item: {
-                ...marker.key,
-                type: "marker",
-                result,
-                ...(marker.ttl ? { ttl: marker.ttl } : {}),
-                ...(marker.requestHash ? { requestHash: marker.requestHash } : {}),
-              },
-              // An expired marker that DynamoDB has not deleted yet may be overwritten.
-              ConditionExpression: "attribute_not_exists(pk) OR #ttl <= :now",
-              ExpressionAttributeNames: { "#ttl": "ttl" },
-              ExpressionAttributeValues: { ":now": nowSeconds },
-            },
-          })),
-        ],
-      });
-      return { stored: true };
-    } catch (error) {
-      const reasons = cancellationReasons(error);
-      if (!reasons) throw error;
-      for (const [i, marker] of markers.entries()) {
-        if (reasons[i + 1] !== "ConditionalCheckFailed") continue;
-        const first = await readMarker(marker.key, nowSeconds);
-        if (first) return { stored: false, first, marker };
-      }
-      // The marker that blocked the write was gone when read (it expired meanwhile): write again.
-      if (attempt >= MARKER_RACE_ATTEMPTS) throw error;
-    }
-  }
-}
-
-// ---- Management API (lib/submissions.ts, lib/export.ts) ----
-
 /** A submission as stored: `isSpam` is its current state (moderation may change it), `spam` the intake verdict. */
 export interface StoredSubmission extends Submission {
   isSpam: boolean;
@@ -175,7 +73,7 @@ export interface StoredSubmission extends Submission {
   lead?: Lead;
 }
 
-const toSubmission = (item: Record<string, unknown>): StoredSubmission => {
+export const toSubmission = (item: Record<string, unknown>): StoredSubmission => {
   const rest = fromItem<Record<string, unknown>>(item);
   // Field keys come from submitted data: no prototype, so `__proto__` stays an ordinary key.
   const data = Object.assign(Object.create(null), rest.data ?? {}) as Submission["data"];
@@ -194,23 +92,6 @@ export async function getSubmissionConsistent(submissionId: string): Promise<Sto
   );
   return out.Item ? toSubmission(out.Item) : undefined;
 }
-
-/** Release markers outlive any message that can still carry them (queue 4 days, DLQ 14). */
-export const RELEASE_TTL_SECONDS = 30 * 24 * 3600;
-
-/**
- * The item whose INSERT sends an unflagged submission into the intake pipeline. The table
- * stream carries new images only, so a filter on the submission's own MODIFY would also pass
- * every later write to it (its lead, a re-flag); a separate item's INSERT happens once per
- * release.
- */
-export const releaseItem = (submissionId: string, releasedAt: string) => ({
-  ...keys.release(submissionId),
-  type: "release",
-  submissionId,
-  releasedAt,
-  ttl: Math.floor(Date.parse(releasedAt) / 1000) + RELEASE_TTL_SECONDS,
-});
 
 export type SpamFilter = "true" | "false" | "all";
 
@@ -258,78 +139,60 @@ export const everyFormSubmission = (formId: string, query: SubmissionQuery, curs
   allMatching(formQuery(formId, query), cursor);
 
 /**
- * Sets a submission's spam state. Unflagging a submission the intake pipeline has not taken up
- * (no `lead` yet: intake stored it as spam, or it was flagged before the consumer reached it)
- * releases it: in one transaction the flag is cleared and the release marker is put, whose
- * INSERT on the table stream sends the submission into the pipeline (infra/intake-filter.ts).
- * If the marker is already there (a release still on its way) the put is a MODIFY, which the
- * filter drops; the consumer's per-action claims keep every side effect to once anyway. A
- * submission intake stored as spam also gets `releasedAt`, set on its first release and kept.
- * Unflagging a submission the pipeline already took up only clears the flag. Each write changes
- * the flag only from the other state, so of two moderations racing to the same state one reports
- * `changed` (the daily counts move once). Undefined when the submission is gone.
+ * Counts a form's submissions, spam apart, by reading its index partition with only `isSpam`
+ * projected. Exact, but its cost grows with the form: about 0.5 RCU per 4 KB of submissions
+ * read (docs/data-model.md, "Counting a form's submissions").
  */
-export async function setSpamState(
-  submission: StoredSubmission,
-  isSpam: boolean,
-  now: string,
-): Promise<{ submission: StoredSubmission; changed: boolean } | undefined> {
-  const TableName = tableName();
-  const Key = keys.submission(submission.id);
-  const release = !isSpam && submission.lead === undefined;
-  if (release) {
-    try {
-      await transactWithRetry({
-        TransactItems: [
-          {
-            Update: {
-              TableName,
-              Key,
-              UpdateExpression: submission.spam.isSpam
-                ? "SET isSpam = :false, releasedAt = if_not_exists(releasedAt, :now)"
-                : "SET isSpam = :false",
-              ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(#lead) AND isSpam = :true",
-              ExpressionAttributeNames: { "#lead": "lead" },
-              ExpressionAttributeValues: {
-                ":false": false,
-                ":true": true,
-                ...(submission.spam.isSpam ? { ":now": now } : {}),
-              },
-            },
-          },
-          { Put: { TableName, Item: releaseItem(submission.id, now) } },
-        ],
-      });
-      const out = await db().send(new GetCommand({ TableName, Key, ConsistentRead: true }));
-      return out.Item ? { submission: toSubmission(out.Item), changed: true } : undefined;
-    } catch (error) {
-      // Taken up by the pipeline meanwhile, unflagged already, or deleted: the plain write below tells which.
-      if (cancellationReasons(error)?.[0] !== "ConditionalCheckFailed") throw error;
-    }
-  }
+export async function countFormSubmissions(formId: string): Promise<{ submissions: number; spam: number }> {
+  let submissions = 0;
+  let spam = 0;
+  await forEachPage(
+    {
+      IndexName: GSI1,
+      KeyConditionExpression: "gsi1pk = :pk",
+      ExpressionAttributeValues: { ":pk": keys.submissionIndexPartition(formId) },
+      ProjectionExpression: "isSpam",
+    },
+    (out) => {
+      for (const item of out.Items ?? []) {
+        if (item.isSpam === true) spam++;
+        else submissions++;
+      }
+    },
+  );
+  return { submissions, spam };
+}
+
+/**
+ * Stores a submission's lead once: `if_not_exists` keeps the first result, so a redelivered
+ * message (or a release racing the insert) never changes a lead already shown or sent. A lead is
+ * first stored only while the submission is not spam; from then on the pipeline owns the
+ * submission and finishes it whatever its later spam state. Answers the stored lead, or why
+ * there is none: the submission is gone, or it is spam and was never taken up.
+ */
+export async function storeLeadOnce(submissionId: string, lead: Lead): Promise<Lead | Outcome<"NOT_FOUND" | "SPAM">> {
   try {
     const out = await db().send(
       new UpdateCommand({
-        TableName,
-        Key,
-        UpdateExpression: "SET isSpam = :isSpam",
-        ConditionExpression: "attribute_exists(pk) AND isSpam <> :isSpam",
-        ExpressionAttributeValues: { ":isSpam": isSpam },
-        ReturnValues: "ALL_NEW",
+        TableName: tableName(),
+        Key: keys.submission(submissionId),
+        UpdateExpression: "SET #lead = if_not_exists(#lead, :lead)",
+        ConditionExpression: "attribute_exists(pk) AND (attribute_exists(#lead) OR isSpam = :false)",
+        ExpressionAttributeNames: { "#lead": "lead" },
+        ExpressionAttributeValues: { ":lead": lead, ":false": false },
+        ReturnValues: "UPDATED_NEW",
         ReturnValuesOnConditionCheckFailure: "ALL_OLD",
       }),
     );
-    return out.Attributes ? { submission: toSubmission(out.Attributes), changed: true } : undefined;
+    return out.Attributes?.lead as Lead;
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    // Already in that state (another moderation got there first), or gone.
-    const current = conditionFailedItem(error);
-    return current ? { submission: toSubmission(current), changed: false } : undefined;
+    return conditionFailedItem(error) ? "SPAM" : "NOT_FOUND";
   }
 }
 
-/** Deletes one submission if it belongs to `orgId`; false when it does not exist (for that organization). */
-export async function deleteSubmission(submissionId: string, orgId: string): Promise<boolean> {
+/** Deletes one submission if it belongs to `orgId` ("NOT_FOUND": there is none, for that organization). */
+export async function deleteSubmission(submissionId: string, orgId: string): Promise<Outcome<"OK" | "NOT_FOUND">> {
   try {
     await db().send(
       new DeleteCommand({
@@ -339,9 +202,9 @@ export async function deleteSubmission(submissionId: string, orgId: string): Pro
         ExpressionAttributeValues: { ":org": orgId },
       }),
     );
-    return true;
+    return "OK";
   } catch (error) {
-    if (isConditionFailure(error)) return false;
+    if (isConditionFailure(error)) return "NOT_FOUND";
     throw error;
   }
 }
@@ -350,23 +213,14 @@ export async function deleteSubmission(submissionId: string, orgId: string): Pro
 export async function submissionOwners(
   submissionIds: string[],
 ): Promise<Map<string, { orgId: string; siteId: string; formId: string }>> {
-  const TableName = tableName();
+  const items = await batchGet(
+    submissionIds.map((id) => keys.submission(id)),
+    { projection: "id, orgId, siteId, formId" },
+  );
   const owners = new Map<string, { orgId: string; siteId: string; formId: string }>();
-  for (let i = 0; i < submissionIds.length; i += 100) {
-    let pending: Record<string, unknown>[] = submissionIds.slice(i, i + 100).map((id) => ({ ...keys.submission(id) }));
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 8) throw new Error("BatchGetItem kept returning unprocessed keys");
-      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
-      const out = await db().send(
-        new BatchGetCommand({
-          RequestItems: { [TableName]: { Keys: pending, ProjectionExpression: "id, orgId, siteId, formId" } },
-        }),
-      );
-      for (const item of out.Responses?.[TableName] ?? []) {
-        owners.set(String(item.id), { orgId: String(item.orgId), siteId: String(item.siteId), formId: String(item.formId) });
-      }
-      pending = (out.UnprocessedKeys?.[TableName]?.Keys ?? []) as Record<string, unknown>[];
-    }
+  for (const item of items) {
+    if (item)
+      owners.set(String(item.id), { orgId: String(item.orgId), siteId: String(item.siteId), formId: String(item.formId) });
   }
   return owners;
 }

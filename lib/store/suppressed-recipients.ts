@@ -2,19 +2,20 @@ import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { db, isConditionFailure, tableName } from "../aws/dynamodb";
 import type { SuppressedRecipient } from "./forms";
 import { keys } from "./keys";
+import type { Outcome } from "./outcomes";
 
 /**
  * Records on a form that SES suppresses one of its notification addresses (the form item's
  * `suppressedRecipients` map, docs/data-model.md): only while the form exists, is not being
  * purged, and still notifies that address. One conditional update; a second one only for the
  * form's first entry, when the map does not exist yet (DynamoDB cannot set a path inside a map
- * that is absent). "RECORDED", or "NOT_NOTIFIED" when a condition does not hold.
+ * that is absent). "NOT_NOTIFIED" when a condition does not hold.
  */
 export async function recordSuppressedRecipient(
   formId: string,
   address: string,
   entry: SuppressedRecipient,
-): Promise<"RECORDED" | "NOT_NOTIFIED"> {
+): Promise<Outcome<"OK" | "NOT_NOTIFIED">> {
   const base = {
     TableName: tableName(),
     Key: keys.form(formId),
@@ -35,7 +36,7 @@ export async function recordSuppressedRecipient(
           ExpressionAttributeValues: { ":entry": entry, ":address": address, ":null": null },
         }),
       );
-      return "RECORDED";
+      return "OK";
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
     }
@@ -48,7 +49,7 @@ export async function recordSuppressedRecipient(
           ExpressionAttributeValues: { ":map": { [address]: entry }, ":address": address, ":null": null },
         }),
       );
-      return "RECORDED";
+      return "OK";
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
     }

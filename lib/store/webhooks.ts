@@ -1,13 +1,15 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { cancellationReasons, db, isConditionFailure, tableName } from "../aws/dynamodb";
+import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { countOn, insertCounted } from "./counted";
 import { SITE_FORM_COUNTER } from "./forms";
 import { fromItem } from "./items";
 import { keys } from "./keys";
 import { updateIfUnchanged } from "./optimistic";
+import type { Outcome } from "./outcomes";
 import { queryAll } from "./pagination";
 import { purgeJobItem } from "./purge-jobs";
 import { GSI1 } from "./table-definition";
+import { type Named, transact } from "./transactions";
 
 export const WEBHOOK_SOURCES = ["generic", "partner_ads", "partner_automation"] as const;
 export type WebhookSource = (typeof WEBHOOK_SOURCES)[number];
@@ -47,9 +49,9 @@ const webhookItem = (webhook: Webhook) => ({
 
 /**
  * Creates a webhook and counts it on the site in one transaction, so the per-site limit holds
- * under concurrent creates. "LIMIT" when the site is full, "SITE_GONE" when it was deleted.
+ * under concurrent creates.
  */
-export async function insertWebhook(webhook: Webhook): Promise<"OK" | "LIMIT" | "SITE_GONE"> {
+export async function insertWebhook(webhook: Webhook): Promise<Outcome<"OK" | "LIMIT_REACHED" | "PARENT_NOT_FOUND">> {
   const outcome = await insertCounted({
     item: webhookItem(webhook),
     parent: keys.site(webhook.orgId, webhook.siteId),
@@ -57,7 +59,7 @@ export async function insertWebhook(webhook: Webhook): Promise<"OK" | "LIMIT" | 
     max: MAX_WEBHOOKS_PER_SITE,
   });
   if (outcome.inserted) return "OK";
-  return outcome.parent ? "LIMIT" : "SITE_GONE";
+  return outcome.parent ? "LIMIT_REACHED" : "PARENT_NOT_FOUND";
 }
 
 /**
@@ -114,71 +116,75 @@ export async function deleteArchivedWebhook(
   webhook: Webhook,
   /** The auto-created form purged with it; `counted` when the form is counted on the site (Form.countedOnSite). */
   purge: { formId: string; now: string; counted: boolean } | undefined,
-): Promise<"OK" | "NOT_ARCHIVED" | "GONE"> {
+): Promise<Outcome<"OK" | "NOT_ARCHIVED" | "NOT_FOUND">> {
   const TableName = tableName();
-  const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]["TransactItems"]> = [
-    {
-      Delete: {
-        TableName,
-        Key: keys.webhook(webhook.id),
-        ConditionExpression: "attribute_exists(pk) AND attribute_type(archivedAt, :string)",
-        ExpressionAttributeValues: { ":string": "S" },
-        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+  const items: Named<"webhook" | "site" | "form" | "job">[] = [
+    [
+      "webhook",
+      {
+        Delete: {
+          TableName,
+          Key: keys.webhook(webhook.id),
+          ConditionExpression: "attribute_exists(pk) AND attribute_type(archivedAt, :string)",
+          ExpressionAttributeValues: { ":string": "S" },
+          ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+        },
       },
-    },
+    ],
     // One update of the site item (a transaction touches an item once): its webhook count, and its
     // form count when the purged form is counted there.
-    purge?.counted
-      ? {
-          Update: {
-            TableName,
-            Key: keys.site(webhook.orgId, webhook.siteId),
-            UpdateExpression: "ADD webhookCount :minus, #forms :minus",
-            ConditionExpression: "attribute_exists(pk)",
-            ExpressionAttributeNames: { "#forms": SITE_FORM_COUNTER },
-            ExpressionAttributeValues: { ":minus": -1 },
-          },
-        }
-      : countOn(keys.site(webhook.orgId, webhook.siteId), "webhookCount", -1),
+    [
+      "site",
+      purge?.counted
+        ? {
+            Update: {
+              TableName,
+              Key: keys.site(webhook.orgId, webhook.siteId),
+              UpdateExpression: "ADD webhookCount :minus, #forms :minus",
+              ConditionExpression: "attribute_exists(pk)",
+              ExpressionAttributeNames: { "#forms": SITE_FORM_COUNTER },
+              ExpressionAttributeValues: { ":minus": -1 },
+            },
+          }
+        : countOn(keys.site(webhook.orgId, webhook.siteId), "webhookCount", -1),
+    ],
   ];
   if (purge) {
     items.push(
-      {
-        Update: {
-          TableName,
-          Key: keys.form(purge.formId),
-          UpdateExpression: "SET deletedAt = :now",
-          ConditionExpression: "attribute_exists(pk)",
-          ExpressionAttributeValues: { ":now": purge.now },
+      [
+        "form",
+        {
+          Update: {
+            TableName,
+            Key: keys.form(purge.formId),
+            UpdateExpression: "SET deletedAt = :now",
+            ConditionExpression: "attribute_exists(pk)",
+            ExpressionAttributeValues: { ":now": purge.now },
+          },
         },
-      },
-      {
-        Put: {
-          TableName,
-          Item: purgeJobItem({
-            formId: purge.formId,
-            orgId: webhook.orgId,
-            siteId: webhook.siteId,
-            reason: `webhook ${webhook.id} permanently deleted`,
-            now: purge.now,
-          }),
+      ],
+      [
+        "job",
+        {
+          Put: {
+            TableName,
+            Item: purgeJobItem({
+              formId: purge.formId,
+              orgId: webhook.orgId,
+              siteId: webhook.siteId,
+              reason: `webhook ${webhook.id} permanently deleted`,
+              now: purge.now,
+            }),
+          },
         },
-      },
+      ],
     );
   }
-  try {
-    await db().send(new TransactWriteCommand({ TransactItems: items }));
-    return "OK";
-  } catch (error) {
-    const reasons = cancellationReasons(error);
-    if (!reasons) throw error;
-    if (reasons[0] === "ConditionalCheckFailed") {
-      const old = (error as { CancellationReasons?: { Item?: unknown }[] }).CancellationReasons?.[0]?.Item;
-      return old ? "NOT_ARCHIVED" : "GONE";
-    }
-    // The site or the form vanished meanwhile: nothing was changed; report the webhook as gone.
-    return "GONE";
-  }
+  const cancelled = await transact(items);
+  if (!cancelled) return "OK";
+  if (cancelled.refused("webhook")) return cancelled.found("webhook") ? "NOT_ARCHIVED" : "NOT_FOUND";
+  // The site or the form vanished meanwhile: nothing was changed; report the webhook as gone.
+  return "NOT_FOUND";
 }
 
 /**

@@ -1,5 +1,5 @@
-import { getItem } from "../../lib/store/accounts";
 import { getForm } from "../../lib/store/forms";
+import { getItem } from "../../lib/store/items";
 import { keys } from "../../lib/store/keys";
 import { type Account, addMember, api, createSite, signupOwner } from "../support/api";
 import { apiKeyWith, insertForm } from "../support/fixtures";

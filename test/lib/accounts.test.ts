@@ -2,8 +2,9 @@ import { randomUUID } from "node:crypto";
 import { resolveSession } from "../../lib/auth/sessions";
 import { newToken } from "../../lib/auth/tokens";
 import { sha256Hex } from "../../lib/ids";
-import { claimFirstPlatformAdmin, putSession } from "../../lib/store/accounts";
 import { incrementCounter } from "../../lib/store/counters";
+import { claimFirstPlatformAdmin } from "../../lib/store/platform-admin";
+import { putSession } from "../../lib/store/sessions";
 import { signupOwner } from "../support/api";
 
 describe("sessions in the store", () => {

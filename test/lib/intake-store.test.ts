@@ -4,8 +4,9 @@ import { db, tableName } from "../../lib/aws/dynamodb";
 import { AppError } from "../../lib/errors";
 import { newId, sha256Hex } from "../../lib/ids";
 import { type IntakeRequest, receiveSubmission } from "../../lib/intake/intake";
+import { type IntakeResult, type Marker, storeSubmission } from "../../lib/store/intake-markers";
 import { keys } from "../../lib/store/keys";
-import { type IntakeResult, type Marker, type Submission, storeSubmission } from "../../lib/store/submissions";
+import type { Submission } from "../../lib/store/submissions";
 import { TRANSACTION_ATTEMPTS } from "../../lib/store/transactions";
 import { type Account, signupOwner } from "../support/api";
 import { formSubmissions, type IntakeTarget, intakeTarget, storedSubmission, webhookItem } from "../support/intake";
@@ -266,7 +267,7 @@ describe("receiveSubmission under injected faults", () => {
 
 describe("a form's schema at DynamoDB's item size limit", () => {
   test("new fields that would take the form past 400 KB are not added, and nothing is thrown", async () => {
-    const { addFormFields } = await import("../../lib/store/forms");
+    const { addFormFields } = await import("../../lib/store/form-fields");
     const formId = newId("form");
     // A form item of about 390 KB, as concurrent additions that each fit the budget could leave it.
     const big = Object.fromEntries(

@@ -3,9 +3,10 @@ import { afterEach, jest } from "@jest/globals";
 import { db } from "../../lib/aws/dynamodb";
 import { newId, sha256Hex } from "../../lib/ids";
 import { storeAndCount, storeWithRepeatMarkers } from "../../lib/intake/storing";
+import type { IntakeResult, Marker } from "../../lib/store/intake-markers";
 import { keys } from "../../lib/store/keys";
 import { moveOnSiteDay, readSiteDays } from "../../lib/store/site-days";
-import type { IntakeResult, Marker, Submission } from "../../lib/store/submissions";
+import type { Submission } from "../../lib/store/submissions";
 import { storedSubmission } from "../support/intake";
 
 /**

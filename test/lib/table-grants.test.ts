@@ -6,10 +6,12 @@ import { grantOf } from "../../infra/table-grants";
 import { createApiKey } from "../../lib/api-keys";
 import { resolveSession } from "../../lib/auth/sessions";
 import { db, tableName } from "../../lib/aws/dynamodb";
-import { claimFirstPlatformAdmin, updateMemberRole, updateOrganization } from "../../lib/store/accounts";
 import { getApiKey, setCreatorRole, touchApiKey } from "../../lib/store/api-keys";
 import { incrementCounter } from "../../lib/store/counters";
 import { keys } from "../../lib/store/keys";
+import { updateMemberRole } from "../../lib/store/members";
+import { updateOrganization } from "../../lib/store/organizations";
+import { claimFirstPlatformAdmin } from "../../lib/store/platform-admin";
 import { type Account, createSite, setPlan, signupOwner } from "../support/api";
 
 /**

@@ -7,7 +7,7 @@ import { deliveryIdFor } from "../../lib/outbound/payload";
 import { keys } from "../../lib/store/keys";
 import { getDelivery } from "../../lib/store/outbound-deliveries";
 import type { OutboundEndpoint } from "../../lib/store/outbound-endpoints";
-import { releaseItem } from "../../lib/store/submissions";
+import { releaseItem } from "../../lib/store/releases";
 import { type Receiver, receiverPath, startReceiver, verifyDelivery } from "../support/outbound-receiver";
 import { hiddenForm, hiddenSubmission } from "./support/hidden";
 import { insertTestEndpoint } from "./support/outbound";
