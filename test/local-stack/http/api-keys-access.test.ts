@@ -1,3 +1,4 @@
+import { ROUTES } from "../../../functions/routes";
 import { newToken } from "../../../lib/auth/tokens";
 import { addMember, api, createSite, setPlan, signupOwner } from "../../support/api";
 import { agencyOwner, code, createKey, RESTRICTED } from "../../support/api-keys";
@@ -154,5 +155,24 @@ describe("permissions of a key", () => {
     }
     // team.view is not restricted: the key lists the team.
     expect((await api("GET", "/api/v1/team", { token: key.secretKey })).status).toBe(200);
+  });
+});
+
+describe("session-only routes (functions/routes.ts, auth: session)", () => {
+  const sessionOnly = ROUTES.filter((route) => route.auth === "session");
+
+  test("every one refuses an API key with 403 SESSION_REQUIRED, before any other check", async () => {
+    // An agency organization's key with every permission a key can hold: a route that let the key
+    // past the session check would answer something else (its role, plan, permission or platform
+    // admin refusal, or the route's own answer).
+    const owner = await agencyOwner("session-only");
+    const key = await createKey(owner);
+    expect(sessionOnly.length).toBeGreaterThan(10);
+    for (const route of sessionOnly) {
+      const [method, template] = route.route.split(" ") as [string, string];
+      const path = template.replace(/\{[A-Za-z]+\}/g, "x");
+      const res = await api(method, path, { token: key.secretKey });
+      expect([route.route, res.status, code(res)]).toEqual([route.route, 403, "SESSION_REQUIRED"]);
+    }
   });
 });

@@ -66,3 +66,13 @@ describe("the local gateway's payload format 2.0 events", () => {
     expect(Buffer.from(urlencoded.body, "base64").toString("utf8")).toBe("name=%C3%A9");
   });
 });
+
+describe("the local gateway's routing", () => {
+  test("the local gateway matches route keys as API Gateway does", () => {
+    expect(matchRoute("GET", "/api/v1/sites/site_abc").def.route).toBe("GET /api/v1/sites/{id}");
+    expect(matchRoute("GET", "/api/v1/sites/site_abc").pathParameters).toEqual({ id: "site_abc" });
+    expect(matchRoute("GET", "/api/v1/sites/a/b").def.route).toBe("$default");
+    expect(matchRoute("PATCH", "/api/v1/sites").def.route).toBe("$default");
+    expect(matchRoute("GET", "/api/v1/sites/").def.route).toBe("$default");
+  });
+});

@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEventV2 } from "aws-lambda";
-import { AppError, ERROR_STATUS, type ErrorCode } from "../../../lib/errors";
+import { AppError, ERROR_STATUS } from "../../../lib/errors";
 import { errorResponse, type HttpResult } from "../../../lib/http/response";
 import { answerForSite, withBrowserPages } from "../../../lib/intake/browser-answer";
-import { REFUSAL_WORDS, refusalWords } from "../../../lib/intake/html-words";
+import { REFUSAL_WORDS } from "../../../lib/intake/html-words";
 
 /**
  * The browser pages for the refusals no request to the local stack can produce on demand (a
@@ -31,13 +31,6 @@ test.each([
   expect(page.body).toContain(`(error ${code}, HTTP ${ERROR_STATUS[code]}).`);
   // The envelope carries the request id on every 5xx, and so does the page.
   expect(page.body?.includes("Request id: req-4f2a.")).toBe(ERROR_STATUS[code] >= 500);
-});
-
-test("a code without its own sentence gets words by its status's class", () => {
-  const without = (Object.keys(ERROR_STATUS) as ErrorCode[]).find((code) => !REFUSAL_WORDS[code] && ERROR_STATUS[code] < 500);
-  expect(without).toBeDefined();
-  expect(refusalWords(without as string, 403)).toMatch(/^The submission was refused/);
-  expect(refusalWords("SOMETHING_NEW", 502)).toMatch(/^Something went wrong on our side/);
 });
 
 test("an answer the wrapper cannot read (never ours) passes through unchanged", async () => {
