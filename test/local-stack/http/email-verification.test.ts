@@ -1,6 +1,7 @@
 import { api, baseUrl, emailedLinkToken, signupOwner, uniqueEmail } from "../../support/api";
 import { CLAIMABLE_ADMIN_EMAILS, TEST_PASSWORD } from "../../support/constants";
 import { expireEmailLink } from "../../support/email-links";
+import { pipelineBarrier } from "../pipeline/support/barrier";
 import { emailsTo, waitForEmails } from "../pipeline/support/emails";
 
 /**
@@ -178,7 +179,7 @@ describe("platform admin needs a verified address, confirmed from the account's 
     const before = (await emailsTo(address)).length;
     const again = await resend(attacker);
     expect([again.status, again.body.error.code]).toEqual([409, "EMAIL_RECLAIMED"]);
-    await new Promise((r) => setTimeout(r, 300));
+    await pipelineBarrier();
     expect(await emailsTo(address)).toHaveLength(before);
   });
 });
@@ -269,7 +270,7 @@ describe("reclaiming an address an unverified account holds", () => {
       const res = await reclaimRequest(address, { inviteToken });
       expect([res.status, res.body.error.code]).toEqual([410, "INVITE_INVALID"]);
     }
-    await new Promise((r) => setTimeout(r, 500));
+    await pipelineBarrier();
     expect(await emailsTo(address)).toHaveLength(1);
   });
 
@@ -290,7 +291,7 @@ describe("reclaiming an address an unverified account holds", () => {
     expect(shapes[2]).toEqual(shapes[0]);
     expect(shapes[0]).toMatchObject({ status: 202, body: '{"success":true,"data":{"email":"<address>"}}' });
 
-    const [, link] = await waitForEmails(unverified, 2, { settleMs: 1000 });
+    const [, link] = await waitForEmails(unverified, 2);
     expect(link?.subject).toMatch(/take back your email address/i);
     expect(await emailsTo(verifiedOwner.email)).toHaveLength(1);
     expect(await emailsTo(nobody)).toHaveLength(0);

@@ -5,6 +5,7 @@ import { type Account, api, createSite, signupOwner } from "../../support/api";
 import { apiKeyWith, insertForm } from "../../support/fixtures";
 import { accepted, newWebhook, postIntake } from "../../support/intake";
 import { type Receiver, receiverPath, startReceiver, verifyDelivery } from "../../support/outbound-receiver";
+import { pipelineBarrier } from "../pipeline/support/barrier";
 
 /**
  * The outbound routes the dashboard needs over HTTP (docs/api.md, "Outbound webhooks"): the test
@@ -107,8 +108,9 @@ describe("POST .../outbound-webhooks/{endpointId}/test", () => {
     const failed = await settledDelivery(endpoint.id, sent.body.data.delivery.id);
     expect(failed).toMatchObject({ status: "failed", attemptCount: 1, nextAttemptAt: null });
     expect(failed.attempts).toEqual([expect.objectContaining({ number: 1, statusCode: 500, nextAttemptAt: null })]);
-    // The test stack retries a submission's delivery after 1 s: a test event is never retried.
-    await sleep(2_500);
+    // The test stack retries a submission's delivery after 1 s: a test event is never retried
+    // (the settled record says no next attempt is due, and nothing else is on its way).
+    await pipelineBarrier();
     expect(receiver.requests(path)).toHaveLength(1);
 
     expect((await deliveries(endpoint.id, "?status=failed")).deliveries.map((d) => d.id)).toEqual([failed.id]);

@@ -17,6 +17,7 @@ interface Stats {
   read: number;
   sent: number;
   inFlight: number;
+  unsaved: boolean;
   consumed: number;
 }
 
@@ -32,7 +33,7 @@ function startPipeline(env: Record<string, string>) {
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
-  let stats: Stats = { read: 0, sent: 0, inFlight: 0, consumed: 0 };
+  let stats: Stats = { read: 0, sent: 0, inFlight: 0, unsaved: false, consumed: 0 };
   let output = "";
   let buffered = "";
   child.stdout?.on("data", (chunk: Buffer) => {
@@ -88,12 +89,11 @@ test("records whose messages were not consumed are delivered after kill -9 and r
   //    the rest fails and stays queued; killed again.
   const consumedFirst = ITEMS / 4;
   const second = startPipeline({ ...env, CONSUME_LIMIT: String(consumedFirst) });
+  // ... and the position file written (within ~100 ms of a change).
   await second.waitFor(
-    "re-sent and partly consumed",
-    (s) => s.sent === ITEMS && s.consumed === consumedFirst && s.inFlight === ITEMS - consumedFirst,
+    "re-sent, partly consumed and saved",
+    (s) => s.sent === ITEMS && s.consumed === consumedFirst && s.inFlight === ITEMS - consumedFirst && !s.unsaved,
   );
-  // The position file is written within ~100 ms of a change.
-  await new Promise((r) => setTimeout(r, 500));
   await second.kill();
   const afterSecond = deliveries(deliveriesFile);
   expect(afterSecond).toHaveLength(consumedFirst);

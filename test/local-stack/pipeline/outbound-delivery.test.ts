@@ -1,11 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { jest } from "@jest/globals";
 import { startDeliveries } from "../../../lib/outbound/deliveries";
+import { deliveryIdFor } from "../../../lib/outbound/payload";
 import { getForm } from "../../../lib/store/forms";
+import { getDelivery } from "../../../lib/store/outbound-deliveries";
 import { getSubmission } from "../../../lib/store/submissions";
 import { type Account, api, createSite, signupOwner } from "../../support/api";
+import { eventually } from "../../support/eventually";
 import { accepted, intakeTarget, newWebhook, postIntake, type TestWebhook } from "../../support/intake";
 import { type Receiver, receiverPath, startReceiver, verifyDelivery } from "../../support/outbound-receiver";
+import { pipelineBarrier } from "./support/barrier";
 
 /**
  * Outbound webhooks end to end through the real local stack: intake → table stream → queue →
@@ -97,8 +101,11 @@ async function deliveryWhen(t: Target, endpointId: string, submissionId: string,
   );
 }
 
+/**
+ * Delivered or failed, nothing in flight: the delivery's chain has ended. Each attempt is recorded
+ * after its request reached the receiver, and a settled one has no next attempt due.
+ */
 const settled = (d: any) => (d.status === "delivered" || d.status === "failed") && !d.inFlight;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Requests to `path` that carry `submissionId`, each verified as a receiver would. */
 function verifiedFor(path: string, secret: string, submissionId: string) {
@@ -115,7 +122,9 @@ describe("outbound webhooks, end to end", () => {
     const stored = await getSubmission(first.submissionId);
     const formId = stored?.formId as string;
     // Let the first submission go through the pipeline (its lead stored) before the endpoint exists.
-    for (let i = 0; i < 150 && !(await getSubmission(first.submissionId))?.lead; i++) await sleep(200);
+    await eventually("the first submission's lead", async () => (await getSubmission(first.submissionId))?.lead, {
+      timeoutMs: 30_000,
+    });
     const t: Target = { ...target, formId };
     const path = receiverPath("e2e");
     const endpoint = await addEndpoint(t, path);
@@ -198,7 +207,8 @@ describe("outbound webhooks, end to end", () => {
     }
     expect(delivery.attempts[2].nextAttemptAt).toBeNull();
 
-    await sleep(3000);
+    // Settled, so every attempt's request is in; a copy of a message the pipeline holds would be too.
+    await pipelineBarrier();
     const requests = verifiedFor(path, endpoint.signingSecret, sent.submissionId);
     expect(requests).toHaveLength(3);
     // One message, one webhook-id across its retries; each attempt signed afresh.
@@ -224,7 +234,7 @@ describe("outbound webhooks, end to end", () => {
     expect(failed.attempts.at(-1).nextAttemptAt).toBeNull();
     expect(failed.id).not.toBe(ok.id);
 
-    await sleep(2500);
+    await pipelineBarrier();
     expect(verifiedFor(healthyPath, healthy.signingSecret, sent.submissionId)).toHaveLength(1);
     expect(verifiedFor(failingPath, failing.signingSecret, sent.submissionId)).toHaveLength(5);
     const list = (await api("GET", base(t), { token: t.owner.token })).body.data.outboundWebhooks;
@@ -269,9 +279,13 @@ describe("outbound webhooks, end to end", () => {
     // Disabled: a retry is refused, and the next submission is not sent.
     const refused = await api("POST", `${base(t)}/${endpoint.id}/deliveries/${ended.id}/retry`, { token: t.owner.token });
     expect([refused.status, refused.body.error.code]).toEqual([409, "OUTBOUND_WEBHOOK_DISABLED"]);
+    // A witness endpoint, created now, receives the next submission: once its delivery has
+    // settled, the consumer's fan-out of that submission is over (its first attempt runs in a
+    // later batch of the local poller), and the disabled endpoint got no delivery to attempt.
+    const witness = await addEndpoint(t, receiverPath("gone-witness"));
     const second = await submit(t.webhook);
-    for (let i = 0; i < 100 && !(await getSubmission(second.submissionId))?.lead; i++) await sleep(100);
-    await sleep(1500);
+    await deliveryWhen(t, witness.id, second.submissionId, settled);
+    expect(await getDelivery(deliveryIdFor(second.submissionId, endpoint.id))).toBeUndefined();
     expect(receiver.requests(path)).toHaveLength(1);
 
     const enabled = await api("PUT", `${base(t)}/${endpoint.id}`, { token: t.owner.token, body: { isEnabled: true } });
@@ -375,7 +389,8 @@ describe("outbound webhooks, end to end", () => {
     // The consumer's submission handler running again (a redelivered message), three times at once.
     const eventAt = submission?.createdAt ?? "";
     await Promise.all([1, 2, 3].map(() => startDeliveries(submission as never, form as never, eventAt)));
-    await sleep(2000);
+    // Anything those runs queued has been handled by the stack's consumer.
+    await pipelineBarrier();
     expect(verifiedFor(path, endpoint.signingSecret, sent.submissionId)).toHaveLength(1);
     const list = await deliveries(t, endpoint.id);
     expect(list.deliveries).toHaveLength(1);
@@ -393,9 +408,10 @@ describe("outbound webhooks, end to end", () => {
     const pending = await deliveryWhen(t, endpoint.id, sent.submissionId, (d) => d.attemptCount >= 1 && !d.inFlight);
     expect(pending.status).toBe("retrying");
     expect((await api("DELETE", `${base(t)}/${endpoint.id}`, { token: t.owner.token })).status).toBe(200);
-    await sleep(3000);
+    // The next attempt, due a second after the last, finds the endpoint gone and ends the delivery.
+    await eventually("the delivery ended", async () => (await getDelivery(pending.id))?.status === "failed");
     const count = receiver.requests(path).length;
-    await sleep(2000);
+    await pipelineBarrier();
     expect(receiver.requests(path).length).toBe(count);
     expect(count).toBeLessThanOrEqual(2);
   });

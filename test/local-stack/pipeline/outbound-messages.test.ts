@@ -12,9 +12,11 @@ import { type Delivery, getDelivery } from "../../../lib/store/outbound-deliveri
 import { deleteEndpoint, type OutboundEndpoint } from "../../../lib/store/outbound-endpoints";
 import { submissionItem } from "../../../lib/store/submissions";
 import { createSite, signupOwner } from "../../support/api";
+import { eventually } from "../../support/eventually";
 import { insertForm } from "../../support/fixtures";
 import { type Receiver, receiverPath, startReceiver, verifyDelivery } from "../../support/outbound-receiver";
 import { makeSubmission } from "../../support/submissions";
+import { pipelineBarrier } from "./support/barrier";
 import { insertTestDelivery, insertTestEndpoint } from "./support/outbound";
 import { internalSqsRecord, sqsEvent, sqsRecord, streamRecord } from "./support/records";
 
@@ -74,17 +76,11 @@ const message = (d: Delivery, overrides: Partial<DeliveryMessage> = {}): Deliver
   ...overrides,
 });
 const record = (m: DeliveryMessage | Record<string, unknown>) => internalSqsRecord(m);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(id: string, done: (d: Delivery) => boolean, timeoutMs = 20_000): Promise<Delivery> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+const until = (id: string, done: (d: Delivery) => boolean) =>
+  eventually(`delivery ${id} getting there`, async () => {
     const d = await getDelivery(id);
-    if (d && done(d)) return d;
-    if (Date.now() > deadline) throw new Error(`delivery ${id} did not get there: ${JSON.stringify(d)}`);
-    await sleep(150);
-  }
-}
+    return d && done(d) ? d : undefined;
+  });
 
 describe("internal delivery messages in the consumer", () => {
   test("a delivery message runs its attempt: one signed POST, recorded as delivered", async () => {
@@ -181,13 +177,14 @@ describe("internal delivery messages in the consumer", () => {
     });
     // A stranger's copy of attempt 1: already recorded by someone else, so nothing.
     expect(await handler(sqsEvent([record(message(d, { attempt: 1, token: "stranger" }))]))).toEqual({ batchItemFailures: [] });
-    await sleep(1500);
+    // Anything the stranger's copy queued (attempt 2 is due already) has been handled by now.
+    await pipelineBarrier();
     expect(receiver.requests(path)).toHaveLength(0);
     // The recorder's own message, redelivered: it queues attempt 2, which the stack runs.
     expect(await handler(sqsEvent([record(message(d, { attempt: 1, token: "recorder" }))]))).toEqual({ batchItemFailures: [] });
     const done = await until(d.id, (x) => x.status === "delivered");
     expect(done.attemptCount).toBe(2);
-    await sleep(1000);
+    await pipelineBarrier();
     expect(receiver.requests(path)).toHaveLength(1);
   });
 

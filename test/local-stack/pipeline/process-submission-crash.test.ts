@@ -5,7 +5,9 @@ import { join } from "node:path";
 import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { keys } from "../../../lib/store/keys";
 import { submissionItem } from "../../../lib/store/submissions";
+import { eventually } from "../../support/eventually";
 import { makeSubmission } from "../../support/submissions";
+import { pipelineBarrier } from "./support/barrier";
 import { emailsTo, FIELDS, HOT_LEAD, recipient, type SentEmail } from "./support/emails";
 import { call, type StackProcess, startStackProcess } from "./support/stack-process";
 
@@ -16,8 +18,6 @@ import { call, type StackProcess, startStackProcess } from "./support/stack-proc
  * and the submission's email still goes out, once. A whole second stack runs for this, in its own
  * process group; its SES emulator lives in that process, so each start has an empty one.
  */
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 let stack: StackProcess | undefined;
 afterAll(async () => {
   await stack?.kill();
@@ -27,16 +27,8 @@ async function read(key: { pk: string; sk: string }) {
   return (await stack!.db.send(new GetCommand({ TableName: stack!.info.tableName, Key: key, ConsistentRead: true }))).Item;
 }
 
-/** Polls `probe` until it answers something truthy. */
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await sleep(200);
-  }
-}
+/** Everything the restarted stack's pipeline had to do (the follower sends again what was not finished) is done. */
+const drained = () => pipelineBarrier({ db: stack!.db, tableName: stack!.info.tableName });
 
 const emailsFor = async (to: string, referenceId: string): Promise<SentEmail[]> =>
   (await emailsTo(to, stack!.info.sesEndpoint)).filter((e) => e.subject.includes(referenceId));
@@ -84,16 +76,16 @@ test("killed between the write and the hand-off: after restart the email still a
   const first = posted.body as { submissionId: string; referenceId: string };
   // A claim orphaned mid-send waits out the consumer's timeout, then the queue's visibility
   // timeout (180 s): the slow path, taken only if the kill hit the email call itself.
-  const claim = await until(
+  const claim = await eventually(
     "the first submission's email claim is done",
     async () => {
       const item = await read(keys.action(first.submissionId, "notify"));
       return item?.status === "done" ? item : undefined;
     },
-    240_000,
+    { timeoutMs: 240_000, intervalMs: 200 },
   );
   const sentBeforeKill = Number(claim.doneAt) < killedAt;
-  await sleep(1_500);
+  await drained();
   expect((await emailsFor(to, first.referenceId)).length).toBe(sentBeforeKill ? 0 : 1);
   expect((await read(keys.submission(first.submissionId)))?.lead).toMatchObject({ grade: "hot" });
 
@@ -118,16 +110,16 @@ test("killed between the write and the hand-off: after restart the email still a
   );
   await stack.kill();
   stack = await startStackProcess(dataDir);
-  const emails = await until(
+  const emails = await eventually(
     "the email after the restart",
     async () => {
       const found = await emailsFor(to, submission.referenceId);
       return found.length > 0 ? found : undefined;
     },
-    60_000,
+    { timeoutMs: 60_000, intervalMs: 200 },
   );
   expect(emails).toHaveLength(1);
-  await sleep(2_000);
+  await drained();
   expect(await emailsFor(to, submission.referenceId)).toHaveLength(1);
   expect(await read(keys.action(submission.id, "notify"))).toMatchObject({ status: "done" });
   expect((await read(keys.submission(submission.id)))?.lead).toMatchObject({ grade: "hot", score: 85 });

@@ -10,6 +10,7 @@ import { jest } from "@jest/globals";
 import type { Context, SQSEvent } from "aws-lambda";
 import { messagesToRetry, type SqsHandler, startQueuePoller } from "../../../infra/local/queue-poller";
 import { processMessages } from "../../../lib/pipeline/batch";
+import { eventually } from "../../support/eventually";
 import { streamRecord } from "./support/records";
 
 /**
@@ -50,14 +51,21 @@ async function send(queueUrl: string, bodies: string[]): Promise<string[]> {
   return bodies.map((_, i) => out.Successful?.find((s) => s.Id === String(i))?.MessageId as string);
 }
 
-async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** Whether the queue holds no message at all: none visible, none in flight, none delayed. */
+async function empty(queueUrl: string): Promise<boolean> {
+  const counts = (
+    await sqs.send(
+      new GetQueueAttributesCommand({
+        QueueUrl: queueUrl,
+        AttributeNames: [
+          "ApproximateNumberOfMessages",
+          "ApproximateNumberOfMessagesNotVisible",
+          "ApproximateNumberOfMessagesDelayed",
+        ],
+      }),
+    )
+  ).Attributes;
+  return Object.values(counts ?? {}).every((count) => count === "0");
 }
 
 const receiveAll = async (queueUrl: string) =>
@@ -100,7 +108,7 @@ describe("the local queue poller", () => {
     });
     let errorLines: string[];
     try {
-      const dead = await eventually(async () => (await receiveAll(dlqUrl))[0], 20_000);
+      const dead = await eventually("the poison record in the DLQ", async () => (await receiveAll(dlqUrl))[0]);
       expect(dead.Body).toBe(poison);
     } finally {
       await poller.stop();
@@ -153,9 +161,9 @@ describe("the local queue poller", () => {
     };
     const poller = await startQueuePoller({ sqs, queueUrl, handler, timeoutSeconds: 1, waitTimeSeconds: 1 });
     try {
-      await eventually(async () => ((receives.get(ids[0] as string) ?? 0) >= 5 ? true : undefined), 20_000);
-      // Give a wrongly kept message time to come back.
-      await new Promise((r) => setTimeout(r, 1_500));
+      await eventually("a fifth receive of the first message", () => (receives.get(ids[0] as string) ?? 0) >= 5);
+      // Every message deleted: a wrongly kept one would stay in flight, then come back.
+      await eventually("the queue empty", () => empty(queueUrl));
     } finally {
       await poller.stop();
       errors.mockRestore();

@@ -3,7 +3,9 @@ import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { db, tableName } from "../../../../lib/aws/dynamodb";
 import type { Key } from "../../../../lib/store/keys";
 import { type Account, api } from "../../../support/api";
+import { eventually } from "../../../support/eventually";
 import { createHook, type Hook } from "../../../support/submissions";
+import { pipelineBarrier } from "./barrier";
 
 /** An email as the SES emulator (aws-ses-v2-local) keeps it at `GET /store`. */
 export interface SentEmail {
@@ -18,7 +20,8 @@ export interface SentEmail {
 
 export const sesUrl = () => {
   const url = process.env.INLET_SES_URL;
-  if (!url) throw new Error("INLET_SES_URL is not set: the jest global setup did not run");
+  if (!url)
+    throw new Error("INLET_SES_URL is not set: the local stack was not started (tests that need it live in test/local-stack)");
   return url;
 };
 
@@ -30,28 +33,19 @@ export async function emailsTo(recipient: string, url = sesUrl()): Promise<SentE
   return emails.filter((email) => email.destination.to.includes(recipient));
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /**
- * Waits until `count` emails were sent to `recipient`, then keeps watching for `settleMs` more
- * and answers all of them: a duplicate arriving late shows up as a longer list.
+ * Waits until `count` emails were sent to `recipient`, then (unless `settle` is false) until the
+ * test stack's pipeline has handled everything it had to do (./barrier.ts), and answers all of
+ * them: a duplicate on its way shows up as a longer list.
  */
 export async function waitForEmails(
   recipient: string,
   count = 1,
-  { timeoutMs = 20_000, settleMs = 2_000, url }: { timeoutMs?: number; settleMs?: number; url?: string } = {},
+  { timeoutMs = 20_000, settle = true }: { timeoutMs?: number; settle?: boolean } = {},
 ): Promise<SentEmail[]> {
-  const deadline = Date.now() + timeoutMs;
-  let emails = await emailsTo(recipient, url);
-  while (emails.length < count) {
-    if (Date.now() > deadline) {
-      throw new Error(`expected ${count} email(s) to ${recipient} within ${timeoutMs} ms, got ${emails.length}`);
-    }
-    await sleep(100);
-    emails = await emailsTo(recipient, url);
-  }
-  await sleep(settleMs);
-  return emailsTo(recipient, url);
+  await eventually(`${count} email(s) to ${recipient}`, async () => (await emailsTo(recipient)).length >= count, { timeoutMs });
+  if (settle) await pipelineBarrier();
+  return emailsTo(recipient);
 }
 
 /** A fresh recipient address: each test counts only its own emails. */
