@@ -4,7 +4,7 @@ import { TEST_PASSWORD } from "../../support/constants";
 import { emailsTo } from "../pipeline/support/emails";
 
 /**
- * Issue 23, section 4, signed in: the password changed with the current one, "sign out
+ * A signed-in account's security: the password changed with the current one, "sign out
  * everywhere else", the display name (docs/accounts.md).
  */
 

@@ -5,7 +5,7 @@ import { addMember, api } from "../../support/api";
 import { agencyOwner, code, createKey } from "../../support/api-keys";
 import { rawItem } from "../pipeline/support/emails";
 
-/** Issue 14, part 3: a key dies with its creator's access (docs/api.md, "API keys"). */
+/** A key dies with its creator's access, so a member who leaves keeps no way in (docs/api.md, "API keys"). */
 
 const createSiteWith = (secret: string) => api("POST", "/api/v1/sites", { token: secret, body: { name: "By key" } });
 const listSitesWith = (secret: string) => api("GET", "/api/v1/sites", { token: secret });

@@ -2,7 +2,7 @@ import { type Account, api, emailedLinkToken, signupOwner, uniqueEmail } from ".
 import { CLAIMABLE_ADMIN_EMAILS, TEST_PASSWORD } from "../../support/constants";
 import { emailsTo } from "../pipeline/support/emails";
 
-/** Issue 23, section 3: an account changes its address; the new one confirms, the old one is told (docs/accounts.md). */
+/** An account changes its address; the new one confirms, the old one is told, so a hijack is noticed (docs/accounts.md). */
 
 const verify = (token: string, session: string) => api("POST", "/api/v1/auth/verify-email", { body: { token }, token: session });
 const change = (account: Pick<Account, "token">, email: string, password = TEST_PASSWORD) =>

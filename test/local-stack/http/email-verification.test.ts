@@ -5,7 +5,7 @@ import { pipelineBarrier } from "../pipeline/support/barrier";
 import { emailsTo, waitForEmails } from "../pipeline/support/emails";
 
 /**
- * Issue 14, part 2: an address belongs to whoever proves it (docs/accounts.md). Issue 23: only
+ * An address belongs to whoever proves it (docs/accounts.md), so nobody can squat one: only
  * the account's own session confirms a link, opening one changes nothing, and a reclaimed
  * address's old account is told and not stranded.
  */

@@ -4,7 +4,7 @@ import { agencyOwner, code, createKey } from "../../support/api-keys";
 import { accepted, formSubmissions, intakeTarget, linkedForm, postIntake, storedSubmission } from "../../support/intake";
 
 /**
- * Inputs that used to answer 500 (issue 14, part 1): each is now a 4xx, or stored as it should
+ * Inputs that used to answer 500: each is now a 4xx, or stored as it should
  * be. The route-wide fuzz test (routes-fuzz.test.ts) keeps the whole class closed.
  */
 

@@ -5,7 +5,7 @@ import { expireEmailLink } from "../../support/email-links";
 import { awayFromWindowEdge, freshIp } from "../../support/spam-helpers";
 import { emailsTo } from "../pipeline/support/emails";
 
-/** Issue 23, section 4: a forgotten password is not a lost account (docs/accounts.md, "A forgotten password"). */
+/** A forgotten password is not a lost account (docs/accounts.md, "A forgotten password"). */
 
 const NEW_PASSWORD = "a brand new passphrase";
 

@@ -6,7 +6,7 @@ import { accepted, intakeTarget, linkedForm, postIntake } from "../../support/in
 import { checkAgainstDocument } from "../../support/openapi";
 
 /**
- * Every route of functions/routes.ts, driven with random requests (issue 14): whatever the
+ * Every route of functions/routes.ts, driven with random requests: whatever the
  * method, content type, body, path ids, query and credentials, no answer is a 5xx, and every
  * error is the JSON envelope. The routes come from the table, so a route added there is fuzzed
  * without anyone remembering to.

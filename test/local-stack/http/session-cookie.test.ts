@@ -2,7 +2,7 @@ import { api, signupOwner, uniqueEmail } from "../../support/api";
 import { agencyOwner, createKey } from "../../support/api-keys";
 import { TEST_PASSWORD } from "../../support/constants";
 
-/** Issue 15, "Sessions the page's scripts cannot read" (docs/api.md, "Sessions in a cookie"). */
+/** Sessions the page's scripts cannot read, so an injected script cannot steal one (docs/api.md, "Sessions in a cookie"). */
 
 const origin = () => new URL(process.env.BASE_URL as string).origin;
 const COOKIE_MODE = { "x-inlet-session": "cookie" };
@@ -119,7 +119,7 @@ describe("the cookie as a session", () => {
 });
 
 /**
- * Issue 23, section 2: only our own cookie is a session. The reproduction, with curl: a request
+ * Only our own cookie is a session. The reproduction, with curl: a request
  * carrying `inlet_session=<token A>` before `__Host-inlet_session=<token B>` acted as account A,
  * so an attacker who planted the unprefixed cookie (from a sibling subdomain, or over plain
  * http) had the victim work inside the attacker's organization. Sent with node:http, so the

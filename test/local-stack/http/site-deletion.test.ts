@@ -7,7 +7,7 @@ import { accepted, intakeTarget, linkedForm, postIntake } from "../../support/in
 import { makeSubmission, putSubmissions, storedItem } from "../../support/submissions";
 import { rawItem } from "../pipeline/support/emails";
 
-/** Issue 14, part 5: a site is deleted only when nothing of it would be left behind (docs/api.md, "Sites"). */
+/** A site is deleted only when nothing of it would be left behind (docs/api.md, "Sites"). */
 
 let owner: Account;
 beforeAll(async () => {

@@ -82,7 +82,7 @@ describe("the intake consumer", () => {
     });
   });
 
-  test("an item type is one registry entry away (how issue 8 adds submissions)", async () => {
+  test("an item type is one registry entry away", async () => {
     const seen: unknown[] = [];
     const handlers = {
       ...RECORD_HANDLERS,

@@ -62,7 +62,7 @@ test(`a purge job in the table deletes its form and ${SUBMISSIONS} submissions t
     }),
   );
   // Spam submissions: stored, but the intake filters keep them out of the queue, so this test
-  // does not flood it with submissions no handler takes yet (issue 8 adds that handler).
+  // does not flood the shared pipeline with thousands of submissions to qualify and notify.
   await writeAll(
     Array.from({ length: SUBMISSIONS }, (_, i) => {
       const id = `sub_${randomUUID()}`;

@@ -15,7 +15,7 @@ import {
 import { isAutoDeleteStatement, loadApp, ofType, onlyLogicalId, type Resource, type Synthesized, synth } from "./support";
 
 /**
- * Issue 23, section 7: an operator can trust the deploy. Alarms can reach a person, the buckets
+ * What an operator needs to trust the deploy. Alarms can reach a person, the buckets
  * that hold only copies empty themselves on delete, a second region's deployment names its
  * account-wide CloudFront resources apart, a login flood cannot lock signed-in people out, the
  * optional sign-in firewall, and the small ones (the stage's order, lost SES events seen).

@@ -12,7 +12,7 @@ import { BUSINESS_METRIC_DIMENSIONS, GRAPHED_ROUTES } from "../../../infra/ops-d
 import { METRIC, METRICS_NAMESPACE } from "../../../lib/metrics/catalog";
 import { inletFunctions, loadApp, ofType, onlyLogicalId, type Resource, type Synthesized, synth } from "./support";
 
-/** Issue 17: the dashboard, the alarm topic and its alarms, tracing on demand, the access log. */
+/** What an operator sees of the running service: the dashboard, the alarm topic and its alarms, tracing on demand, the access log. */
 
 let app: Synthesized;
 let resources: Record<string, Resource>;

@@ -2,7 +2,7 @@ import { ROUTES } from "../../../functions/routes";
 import { ROUTE_FAMILY_THROTTLES, throttleFamily } from "../../../infra/http-api";
 import { loadApp, type Resource, synth } from "./support";
 
-/** Issue 14, part 4: route families are throttled apart (docs/deployment.md, "Throttling"). */
+/** Route families are throttled apart, so a flood on one cannot starve the others (docs/deployment.md, "Throttling"). */
 
 const stageOf = (resources: Record<string, Resource>) =>
   Object.entries(resources).find(([, r]) => r.Type === "AWS::ApiGatewayV2::Stage") as [string, Resource];

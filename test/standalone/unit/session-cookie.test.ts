@@ -1,7 +1,8 @@
 import { sessionCookieName, sessionFromCookies } from "../../../lib/auth/session-cookie";
 
 /**
- * Issue 23, section 2: a session is only our own cookie (docs/api.md, "Sessions in a cookie").
+ * A session is only our own cookie (docs/api.md, "Sessions in a cookie"): a cookie planted by a
+ * sibling subdomain or over plain http must never act as a session.
  * The HTTP tests (test/local-stack/http/session-cookie.test.ts) prove it through the gateway on the test
  * stack's BASE_URL (localhost); these cover the deployments that stack is not: https on a
  * custom domain, and plain http elsewhere than localhost.
