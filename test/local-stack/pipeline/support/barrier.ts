@@ -1,10 +1,11 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { db, tableName } from "../../../../lib/aws/dynamodb";
-import { newId, nowIso } from "../../../../lib/ids";
+import { newId } from "../../../../lib/ids";
 import { type Form, formItem } from "../../../../lib/store/forms";
 import { keys } from "../../../../lib/store/keys";
 import { submissionItem } from "../../../../lib/store/submissions";
 import { eventually } from "../../../support/eventually";
+import { formFixture } from "../../../support/fixtures";
 import { makeSubmission } from "../../../support/submissions";
 
 /**
@@ -41,22 +42,10 @@ const probeForms = new WeakMap<DynamoDBDocumentClient, Promise<Form>>();
 function probeForm(target: PipelineOf): Promise<Form> {
   let form = probeForms.get(target.db);
   if (!form) {
-    const now = nowIso();
-    const created: Form = {
-      id: newId("form"),
-      orgId: newId("organization"),
-      siteId: newId("site"),
+    const created = formFixture(newId("organization"), newId("site"), {
       name: "Pipeline barrier",
-      origin: "builder",
-      createdByWebhookId: null,
-      status: "published",
       fields: { note: { label: "Note", type: "text", required: false, order: 1 } },
-      settings: { notifyEmails: [] },
-      archivedAt: null,
-      deletedAt: null,
-      createdAt: now,
-      updatedAt: now,
-    };
+    });
     form = target.db.send(new PutCommand({ TableName: target.tableName, Item: formItem(created) })).then(() => created);
     probeForms.set(target.db, form);
   }
