@@ -12,10 +12,11 @@ const shared = {
   extensionsToTreatAsEsm: [".ts"],
   transform: { "^.+\\.ts$": "<rootDir>/test/support/esbuild-transformer.cjs" },
   moduleFileExtensions: ["ts", "js", "mjs", "cjs", "json"],
-  testTimeout: 30_000,
 };
 
 export default {
+  // A run-wide option: jest reads it here, not in a project.
+  testTimeout: 30_000,
   projects: [
     { ...shared, displayName: "standalone", testMatch: ["<rootDir>/test/standalone/**/*.test.ts"] },
     {
