@@ -55,8 +55,8 @@ module.exports = {
       from: { path: "^lib/store/" },
       to: { path: "^lib/", pathNot: `^lib/(store/|aws/)|${LEAVES}` },
     },
-    // The pipeline drives the delivery machinery, never the reverse; neither calls up into a
-    // resource module (issue 24, section 3; docs/architecture.md).
+    // The pipeline drives the delivery machinery, never the reverse, so each can change without
+    // the other; neither calls up into a resource module (docs/architecture.md).
     {
       name: "outbound-never-imports-the-pipeline",
       severity: "error",

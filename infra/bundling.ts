@@ -2,7 +2,7 @@ import type { BuildOptions } from "esbuild";
 
 /**
  * How every function is bundled, in one place: `InletFunction` (infra/inlet-function.ts) hands
- * these to NodejsFunction, and the bench and the bundle-size test (test/bench, test/perf) build
+ * these to NodejsFunction, and the bench and the bundle-size test (test/bench, test/local-stack/perf) build
  * the same bundles through esbuild's JS API with `esbuildOptions()`, so what is measured is what
  * `cdk synth` ships.
  *

@@ -109,7 +109,7 @@ export const P = {
  * The partitions written by attribute only: each holds items of several kinds, or items whose
  * attributes decide who may do what (a member's role, an organization's plan, an address's
  * holder, a key's permissions, a webhook's secret, an endpoint's URL). A put or update of them
- * must name its attributes (test/infra/functions.test.ts); deletes cannot be narrowed so.
+ * must name its attributes (test/standalone/infra/functions.test.ts); deletes cannot be narrowed so.
  */
 export const BY_ATTRIBUTE = [P.org, P.email, P.apiKey, prefix(keys.counter("s", "x", 0)), P.webhook, P.form] as const;
 

@@ -6,7 +6,7 @@
  *
  * A plain table of small parsers rather than a schema library: every function imports this
  * module, and building and running the ~30-field schema it replaced cost ~5-6 ms of CPU per
- * cold start. Keep this module free of dependencies (test/unit/config.test.ts bundles it and
+ * cold start. Keep this module free of dependencies (test/standalone/unit/config.test.ts bundles it and
  * checks that no package comes along).
  *
  * Rules, the same as the schema's:

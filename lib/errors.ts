@@ -1,6 +1,6 @@
 /**
  * Every error code the service answers with, and its HTTP status. docs/api.md lists the same
- * table; test/unit/errors.test.ts keeps the two in step.
+ * table; test/standalone/unit/errors.test.ts keeps the two in step.
  */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * `npm test`: the API and infrastructure tests (jest, against the local emulators), then the
- * dashboard's tests (Playwright, in Chromium). Paths narrow it: `npm test -- test/http/x.test.ts`
- * runs jest on those, `npm test -- test/e2e/inbox.spec.ts` Playwright on those.
+ * `npm test`: jest's two projects (jest.config.mjs: test/standalone needs Node alone,
+ * test/local-stack the local stack its global setup starts), then the dashboard's tests
+ * (Playwright, in Chromium). Paths narrow it: `npm test -- test/local-stack/http/x.test.ts` runs
+ * jest on those, `npm test -- test/e2e/inbox.spec.ts` Playwright on those.
  */
 import { spawnSync } from "node:child_process";
 

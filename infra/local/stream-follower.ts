@@ -45,6 +45,8 @@ export interface StreamFollowerStats {
   read: number;
   sent: number;
   inFlight: number;
+  /** Records finished since the position file was last written (it is written within ~100 ms). */
+  unsaved: boolean;
 }
 
 export interface StreamFollower {
@@ -257,7 +259,7 @@ export async function startStreamFollower(options: StreamFollowerOptions): Promi
 
   return {
     settle: (messageIds) => position.settle(messageIds),
-    stats: () => ({ ...stats, inFlight: position.inFlight() }),
+    stats: () => ({ ...stats, inFlight: position.inFlight(), unsaved: position.unsaved() }),
     stop: async () => {
       abort.abort();
       await loop;

@@ -120,6 +120,11 @@ export class StreamPosition {
     return this.inFlightCount;
   }
 
+  /** Whether the position moved since the file was last written. */
+  unsaved(): boolean {
+    return this.dirty;
+  }
+
   /** A record the filters dropped: finished as soon as everything before it is. */
   skip(shardId: string, sequenceNumber: string): void {
     const shard = this.progress(shardId);

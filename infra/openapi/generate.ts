@@ -11,7 +11,7 @@ import { buildDocument, type OpenApiDocument } from "./document";
  * route table and what each handler module validates (the RouteDescription lib/http/chain.ts
  * attaches to it), written to docs/openapi.json (served by functions/openapi/get-openapi.ts),
  * and the dashboard's typed client types generated from it into web/src/api/schema.d.ts.
- * test/unit/openapi.test.ts fails when either committed file differs from a fresh one.
+ * test/standalone/unit/openapi.test.ts fails when either committed file differs from a fresh one.
  */
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");

@@ -6,7 +6,7 @@ import { loadConfig } from "../config";
  * Inlet's one SES call (SendEmail, v2 API) through `aws4fetch`, the SigV4 signer for `fetch`
  * that already sends the S3 calls (lib/aws/s3.ts), instead of `@aws-sdk/client-sesv2`: the SDK
  * client was 61.5 KB of the queue consumer's bundle, which had reached its 500 KB bar (500.04 KB
- * after issue 17's metrics; docs/performance.md, "Library swaps"). The request is SES's REST
+ * once the consumer recorded its metrics; docs/performance.md, "Library swaps"). The request is SES's REST
  * operation as the SDK sends it (https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_SendEmail.html):
  * `POST /v2/email/outbound-emails` with the same JSON body, which the local SES emulator
  * (aws-ses-v2-local) answers too. Credentials come from the SDK's default chain, which the

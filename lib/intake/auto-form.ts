@@ -50,7 +50,7 @@ export async function formFor(
  * arriving together one creates the form; the other finds the link taken and uses that form.
  * The transaction touches the webhook item, which concurrent submissions also write (their
  * count): on the real service it can be cancelled for a TransactionConflict, which the store
- * retries with backoff (DynamoDB Local never raises it; test/lib/intake-store.test.ts injects it);
+ * retries with backoff (DynamoDB Local never raises it; test/local-stack/lib/intake-store.test.ts injects it);
  * conflicts that outlast the retries are answered 503.
  */
 async function createAutoForm(webhook: Webhook, name: string, data: Record<string, RawValue>, hints: FieldHints): Promise<Form> {

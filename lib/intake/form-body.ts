@@ -19,7 +19,7 @@ import { INTAKE_LIMITS, invalidBody, type ParsedBody } from "./limits";
  * decodes a part's declared windows-1252 as Latin-1 (0x80-0x9F come out wrong, `€` among them)
  * and replaces invalid bytes where a declared charset must refuse them (400), and it reports a
  * truncated body through stream events, which would make intake parsing asynchronous. busboy
- * stays the test oracle: test/unit/intake.test.ts checks this splitter agrees with it on every
+ * stays the test oracle: test/standalone/unit/intake-form-body.test.ts checks this splitter agrees with it on every
  * well-formed UTF-8 body.
  */
 

@@ -15,7 +15,7 @@ export const METRICS_NAMESPACE = "Inlet";
  * Where a submission came from: the webhook's `source` (lib/store/webhooks.ts, WEBHOOK_SOURCES).
  * Written out here, checked against that list by the types only: a value import of the store
  * would put the DynamoDB client into every function that writes a metric or a request line,
- * the constant routes included (test/perf/budgets.test.ts).
+ * the constant routes included (test/local-stack/perf/budgets.test.ts).
  */
 export const SOURCES = ["generic", "partner_ads", "partner_automation"] as const satisfies readonly WebhookSource[];
 // Fails to compile when lib/store/webhooks.ts gains a source this list lacks.

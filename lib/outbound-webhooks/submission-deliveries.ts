@@ -9,7 +9,7 @@ import { deliveryView } from "./endpoints";
 
 /**
  * The outbound deliveries of one submission (its detail view: "did the CRM get this lead?").
- * A delivery's id is derived from (submission, endpoint) (./payload.ts), so no index is needed:
+ * A delivery's id is derived from (submission, endpoint) (lib/outbound/payload.ts), so no index is needed:
  * the submission (organization check), then its form and the form's endpoints in parallel, then
  * the deliveries by id in one BatchGetItem: three round trips whatever the log's size. A delivery
  * to an endpoint deleted since is not listed (its log went with it from the dashboard's view).

@@ -1,7 +1,7 @@
 /**
  * The SSRF guard's address classifier (docs/outbound-webhooks.md, "Which targets are refused"):
  * which IP addresses an outbound webhook may connect to. Pure functions over the address text,
- * so every range is unit-tested (test/unit/outbound-address.test.ts).
+ * so every range is unit-tested (test/standalone/unit/outbound-address.test.ts).
  *
  * Why not ipaddr.js (docs/performance.md, "Library swaps", measured): it took the queue
  * consumer's bundle over the 500 KB bar (505.0 KB), and its regular expressions, compiled at
@@ -25,7 +25,7 @@ interface Range {
 
 /**
  * 4 for an IPv4 address, 6 for an IPv6 address, 0 for anything else: exactly what Node's
- * `net.isIP` answers (test/unit/outbound-address.test.ts checks that, property-based), but by
+ * `net.isIP` answers (test/standalone/unit/outbound-address.test.ts checks that, property-based), but by
  * parsing rather than by Node's giant IPv6 regular expression, whose first use costs ~7 ms of
  * CPU to compile: a cold-start cost for every function that loads the SSRF guard.
  *

@@ -14,7 +14,7 @@ import { once } from "./once";
 import type { RecordHandler } from "./outcome";
 
 /**
- * What happens after a submission is stored (issue 8), for one submission id, whether it came
+ * What happens after a submission is stored, for one submission id, whether it came
  * as an inserted non-spam submission or as a release from spam (infra/intake-filter.ts):
  * 1. qualify: the lead rules (lib/leads.ts) over the data and the form's field types; stored once
  *    on the submission. Storing it is where the pipeline takes the submission up: from then on

@@ -8,7 +8,7 @@ import type { Lead } from "./shapes";
 
 /**
  * Outbound webhook deliveries in the table (docs/data-model.md, "Outbound delivery"); the
- * attempt protocol they serve is in ./attempts.ts. Key strings come from lib/store/keys.ts only.
+ * attempt protocol they serve is in lib/outbound/attempts.ts. Key strings come from lib/store/keys.ts only.
  */
 
 export const DELIVERY_STATUSES = ["pending", "delivered", "retrying", "failed"] as const;

@@ -17,7 +17,7 @@ import {
 } from "./bundles";
 import { median } from "./stats";
 
-/** The issue's bar: an HTTP function loads in at most this multiple of its SDK-only reference. */
+/** The cold-start bar (docs/performance.md): an HTTP function loads in at most this multiple of its SDK-only reference. */
 export const MAX_LOAD_RATIO = 1.25;
 
 /**
@@ -101,7 +101,7 @@ export interface ColdStartRow {
   /** cpuMs / referenceCpuMs: the same comparison, insensitive to other load on the machine. */
   cpuRatio: number;
   bundleOk: boolean;
-  /** Only HTTP functions carry the load bar (on the wall-clock median, as the issue states it). */
+  /** Only HTTP functions carry the load bar (on the wall-clock median: what a caller waits for). */
   loadOk: boolean | null;
   /** The same bar on CPU time: a wall-clock miss that this one does not confirm is noise from other load. */
   cpuLoadOk: boolean | null;

@@ -8,7 +8,7 @@ import { invoke, streamInsertEvent } from "./events";
 import { cleanSubmission, type Fixture, intakeEvent, loadHandlers } from "./scenarios";
 import { mean, median, quantile } from "./stats";
 
-/** Published us-east-1 prices (the list). */
+/** Published us-east-1 prices (docs/performance.md, section 3). */
 export const PRICES = {
   httpApiPerMillionRequests: 1.0,
   lambdaPerMillionRequests: 0.2,
@@ -21,7 +21,7 @@ export const PRICES = {
   cloudwatchLogsPerGbIngested: 0.5,
 } as const;
 
-/** Lambda's own START, END and REPORT lines per invocation (the estimate, not measured here). */
+/** Lambda's own START, END and REPORT lines per invocation (an estimate, not measured here: they are not our output). */
 export const PLATFORM_LOG_BYTES_PER_INVOCATION = 300;
 /**
  * SQS requests per submission: the pipe's SendMessage, the consumer's ReceiveMessage and its

@@ -138,7 +138,7 @@ export function throughputReport(levels: ThroughputLevel[], callsPerIntake?: num
         (callsPerIntake ? ` (calls ${(l.share * callsPerIntake * 100).toFixed(0)}%)` : "") +
         (l.callsShare !== undefined ? `; of its calls alone ${(l.callsShare * 100).toFixed(0)}%` : ""),
       `200s ${l.count.answered}, stored ${l.count.stored}, lost ${l.count.lost}, doubled ${l.count.doubled}, in flight at stop ${l.count.unanswered}; ` +
-        `issue bar (40% of one PutItem): ${l.ok ? "ok" : "MISS"}` +
+        `reference bar (40% of one PutItem): ${l.ok ? "ok" : "MISS"}` +
         (l.callsOk !== undefined ? `; docs bar (50% of its calls alone): ${l.callsOk ? "ok" : "MISS"}` : ""),
     ],
   ]);

@@ -5,17 +5,17 @@ import { adsLead, newWebhook, storedSubmission, type TestWebhook } from "../supp
 import type { Recorder, RecordingSummary } from "../support/recording-client";
 import { type HttpHandler, type HttpResult, httpEvent, invoke } from "./events";
 
-/** The issue's bars for DynamoDB work per request. */
+/** The bars for DynamoDB work per request (docs/performance.md, section 2). */
 export const BARS = {
   /**
-   * 7 write units was the issue's bar until issue 16: the site's daily count (the overview's
-   * chart, docs/data-model.md "Daily counts") is one more, written beside the submission in
-   * the same round trip. Counting on read instead would scan submissions, which issue 16 rules
-   * out; docs/performance.md, section 2, has the cost.
+   * 7 write units until the site's daily count (the overview's chart, docs/data-model.md "Daily
+   * counts"): one more, written beside the submission in the same round trip. Counting on read
+   * instead would scan submissions, a read that grows with the data; docs/performance.md,
+   * section 2, has the cost.
    */
   cleanIntake: { sequentialRoundTrips: 3, wcu: 8 },
   apiKeyRead: { sequentialRoundTrips: 2 },
-  /** Not the issue's: held since the count went beside the lead's transaction (docs/performance.md). */
+  /** Held since the count went beside the lead's transaction, so it cannot creep back (docs/performance.md). */
   adsLead: { sequentialRoundTrips: 3 },
 } as const;
 
@@ -123,7 +123,7 @@ function writtenSubmissionBytes(summary: RecordingSummary): number | undefined {
 }
 
 /**
- * Runs the six scenarios of the issue (and a webhook's first submission, which creates its
+ * Runs the six scenarios of docs/performance.md, section 2 (and a webhook's first submission, which creates its
  * form) in this process, each request through its handler module with an API Gateway v2 event,
  * recording its DynamoDB calls. Intake scenarios run after a warm-up where one is needed, so
  * they measure the steady state: a webhook whose form exists.

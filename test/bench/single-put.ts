@@ -17,7 +17,7 @@ const ok = (id: string) => ({
   body: JSON.stringify({ success: true, id }),
 });
 
-/** The reference: one PutItem of the request body, and nothing else. */
+/** The throughput reference: one PutItem of the request body and nothing else, the least an intake could do. */
 export const singlePutRoute: ExtraRoute = {
   def: { route: "POST /bench/single-put", handler: "bench/single-put", auth: "public", table: "write" },
   handler: async (event) => {

@@ -4,7 +4,7 @@ import type { Account } from "../support/api";
 import { formSubmissions, newWebhook, webhookItem } from "../support/intake";
 import { cleanSubmission } from "./scenarios";
 
-/** The bar: intake throughput at least this share of the single-PutItem reference. */
+/** The reference bar: intake throughput at least this share of the single-PutItem reference (docs/performance.md, section 4). */
 export const MIN_THROUGHPUT_SHARE = 0.4;
 /**
  * The bar docs/performance.md (section 4) holds instead, on this stack: intake at least half the
@@ -51,7 +51,7 @@ export interface ThroughputLevel {
   share: number;
   /** intake rps / intake-calls rps: the share of the same DynamoDB work's rate intake reaches. */
   callsShare?: number;
-  /** The bar (share of the single PutItem) and zero errors, lost, doubled. */
+  /** The reference bar (share of the single PutItem) and zero errors, lost, doubled. */
   ok: boolean;
   /** The restated bar (share of its own calls alone) and zero errors, lost, doubled. */
   callsOk?: boolean;

@@ -3,7 +3,7 @@ import { expectAccessibleInBothThemes as expectAccessible } from "./support/a11y
 import { type Account, apiAs, createSource, expect, submit, test } from "./support/fixtures";
 
 /**
- * axe-core on every page of the daily path (issue 15), in the light and the dark theme: no
+ * axe-core on every page of the daily path, in the light and the dark theme: no
  * serious or critical WCAG 2.1 AA violation. axe is injected as a script, which the dashboard's
  * CSP refuses, so these contexts bypass the CSP (the other specs keep it).
  */

@@ -5,8 +5,8 @@ import { type Account, apiAs, createAccount, expect, PASSWORD, signIn, test } fr
 import { emailedLinkTokens } from "./support/settings";
 
 /**
- * Issue 23: an emailed link's page does nothing on load, confirms only on its button from the
- * account's own session, and offers "this was not me", which takes the address back.
+ * An emailed link's page does nothing on load (mail scanners open links), confirms only on its
+ * button from the account's own session, and offers "this was not me", which takes the address back.
  */
 
 type Me = { user: { email: string; emailVerified: boolean; emailLost: boolean }; organization: { id: string; name: string } };

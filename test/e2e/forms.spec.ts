@@ -6,7 +6,7 @@ import { addField, changeForm, createForm, createSite, fieldRow, fieldRows, read
 const BROWSER = { referer: "http://localhost/quote", "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0" };
 
 /**
- * Issue 16, "Forms": a site's forms, the builder, a form's settings and actions, permanent
+ * A site's forms (docs/dashboard.md, "Forms"): the builder, a form's settings and actions, permanent
  * deletion naming what goes, and edits that never overwrite someone else's (409 CONFLICT).
  */
 

@@ -6,7 +6,7 @@ import { organizationOf, send } from "./support/inbox";
 import { addEndpoint, createForm, createLinkedSource, seedDeliveries, sendTest, settled } from "./support/outbound";
 
 /**
- * A form's outbound webhooks and their delivery log (issue 16), through the real local stack:
+ * A form's outbound webhooks and their delivery log, through the real local stack:
  * deliveries go through the queue and the consumer to a receiver on loopback in this worker,
  * which checks each request's Standard Webhooks signature as a real receiver would.
  */

@@ -3,7 +3,7 @@ import { expectAccessibleInBothThemes as expectAccessible } from "./support/a11y
 import { type Account, expect, signIn, test } from "./support/fixtures";
 import { newestResetLink, otherSession, sessionWorks } from "./support/password";
 
-/** Issue 23, section 4: a forgotten password, a changed one, the other sessions, the name (docs/accounts.md). */
+/** A forgotten password, a changed one, the other sessions, the name (docs/accounts.md). */
 
 const NEW_PASSWORD = "a fresh passphrase 2";
 

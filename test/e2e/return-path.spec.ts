@@ -2,7 +2,7 @@ import { expect, test } from "./support/fixtures";
 
 /**
  * The sign-in page's `?redirect=` in the real dashboard: a link that sends a person to sign in
- * with a hostile return value (OWASP's open-redirect tricks; test/unit/return-path.test.ts has
+ * with a hostile return value (OWASP's open-redirect tricks; test/standalone/unit/return-path.test.ts has
  * them all) lands on the dashboard's home once signed in, never on another site.
  */
 

@@ -1,6 +1,6 @@
 import { type Account, api, setPlan, signupOwner } from "./api";
 
-/** Shared by the API-key tests (test/http/api-keys-*.test.ts). */
+/** Shared by the API-key tests (test/local-stack/http/api-keys-*.test.ts). */
 
 /** Every permission an API key gets when created without `permissions` (spec 5.2, minus the restricted ones). */
 export const DEFAULT_PERMISSIONS = [

@@ -12,7 +12,8 @@ export interface ApiResponse<T = any> {
 
 export const baseUrl = () => {
   const url = process.env.INLET_URL;
-  if (!url) throw new Error("INLET_URL is not set: the jest global setup did not run");
+  if (!url)
+    throw new Error("INLET_URL is not set: the local stack was not started (tests that need it live in test/local-stack)");
   return url;
 };
 

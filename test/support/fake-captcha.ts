@@ -196,7 +196,8 @@ export async function startFakeCaptcha(): Promise<FakeCaptcha> {
 /** What the fake received for `token` (from a test worker: the fake runs in the setup process). */
 export async function receivedFor(token: string): Promise<ReceivedRequest | undefined> {
   const base = process.env.FAKE_CAPTCHA_URL;
-  if (!base) throw new Error("FAKE_CAPTCHA_URL is not set: the jest global setup did not start the fake captcha");
+  if (!base)
+    throw new Error("FAKE_CAPTCHA_URL is not set: the local stack was not started (tests that need it live in test/local-stack)");
   const res = await fetch(`${base}/requests/${encodeURIComponent(token)}`);
   return res.status === 200 ? ((await res.json()) as ReceivedRequest) : undefined;
 }

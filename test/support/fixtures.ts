@@ -4,21 +4,12 @@ import { newId, nowIso } from "../../lib/ids";
 import { type Form, formItem, putForm } from "../../lib/store/forms";
 import { type Account, api, setPlan } from "./api";
 
-/**
- * A builder or auto-created form written straight to the table (the forms API comes later in the
- * suite), counted on its site as the API does. `uncounted`: written as a form stored before sites
- * counted their forms (or a stray one in a site that is not its organization's), site or not.
- */
-export async function insertForm(
-  account: Account,
-  siteId: string,
-  overrides: Partial<Form> = {},
-  { uncounted = false } = {},
-): Promise<Form> {
+/** A published builder form of `orgId` in `siteId`, as the store keeps it, not written anywhere yet. */
+export function formFixture(orgId: string, siteId: string, overrides: Partial<Form> = {}): Form {
   const now = nowIso();
-  const form: Form = {
+  return {
     id: newId("form"),
-    orgId: account.orgId,
+    orgId,
     siteId,
     name: "Contact",
     origin: "builder",
@@ -32,6 +23,20 @@ export async function insertForm(
     updatedAt: now,
     ...overrides,
   };
+}
+
+/**
+ * A builder or auto-created form written straight to the table (the forms API comes later in the
+ * suite), counted on its site as the API does. `uncounted`: written as a form stored before sites
+ * counted their forms (or a stray one in a site that is not its organization's), site or not.
+ */
+export async function insertForm(
+  account: Account,
+  siteId: string,
+  overrides: Partial<Form> = {},
+  { uncounted = false } = {},
+): Promise<Form> {
+  const form = formFixture(account.orgId, siteId, overrides);
   if (uncounted) {
     await db().send(new PutCommand({ TableName: tableName(), Item: formItem(form) }));
   } else if ((await putForm(form)) !== "OK") {

@@ -40,7 +40,7 @@ const unsafeCode = (code: number) => code < 0x20 || (code >= 0x7f && code <= 0x9
  * another site ("//evil.example", "https://…", "/\t/evil.example"), so the sign-in page cannot be
  * an open redirect, whatever the router in front of it strips or keeps. A value holding a control
  * character or a backslash is refused outright; what is left must start with one slash and resolve
- * to the page's own origin. Cases: test/unit/return-path.test.ts (OWASP's open-redirect tricks).
+ * to the page's own origin. Cases: test/standalone/unit/return-path.test.ts (OWASP's open-redirect tricks).
  */
 export function safeReturnPath(value: string | undefined): string {
   if (!value?.startsWith("/") || value.startsWith("//")) return "/";

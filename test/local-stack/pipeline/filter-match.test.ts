@@ -1,0 +1,112 @@
+import { INTAKE_FILTER_PATTERNS } from "../../../infra/intake-filter";
+import { assertSupportedPattern, matchesAny, matchesPattern } from "../../../infra/stream-filter-match";
+import { streamRecord } from "./support/records";
+
+const submission = (extra: Record<string, unknown> = {}) => ({
+  pk: "SUB#sub_1",
+  sk: "SUB",
+  type: "submission",
+  formId: "frm_1",
+  isSpam: false,
+  fields: { email: "ada@example.com" },
+  ...extra,
+});
+const purgeJob = { pk: "PURGE#frm_1", sk: "PURGE", type: "purge", formId: "frm_1", passes: 0, deleted: 0 };
+const passes = (record: Record<string, unknown>) => matchesAny(INTAKE_FILTER_PATTERNS, record);
+
+describe("the intake filter list, as the local follower applies it", () => {
+  test("every pattern uses only what the matcher implements, and a pipe takes them all", () => {
+    for (const pattern of INTAKE_FILTER_PATTERNS) expect(() => assertSupportedPattern(pattern)).not.toThrow();
+    expect(INTAKE_FILTER_PATTERNS.length).toBeLessThanOrEqual(5);
+  });
+
+  test("passes inserted submissions that are not spam", () => {
+    expect(passes(streamRecord("INSERT", submission()))).toBe(true);
+  });
+
+  test("drops spam, and submissions whose spam flag is missing or not a boolean", () => {
+    expect(passes(streamRecord("INSERT", submission({ isSpam: true })))).toBe(false);
+    expect(passes(streamRecord("INSERT", submission({ isSpam: undefined })))).toBe(false);
+    expect(passes(streamRecord("INSERT", submission({ isSpam: "false" })))).toBe(false);
+    expect(passes(streamRecord("INSERT", submission({ isSpam: 0 })))).toBe(false);
+  });
+
+  test("drops modified and removed submissions", () => {
+    expect(passes(streamRecord("MODIFY", submission()))).toBe(false);
+    expect(passes(streamRecord("REMOVE", submission()))).toBe(false);
+  });
+
+  test("passes inserted and modified purge jobs, never their removal", () => {
+    expect(passes(streamRecord("INSERT", purgeJob))).toBe(true);
+    expect(passes(streamRecord("MODIFY", { ...purgeJob, passes: 3, deleted: 1500 }))).toBe(true);
+    expect(passes(streamRecord("REMOVE", purgeJob))).toBe(false);
+  });
+
+  test("passes inserted release markers only: never their rewrite or removal, nor a submission's MODIFY", () => {
+    const marker = {
+      pk: "RELEASE#sub_1",
+      sk: "RELEASE",
+      type: "release",
+      submissionId: "sub_1",
+      releasedAt: "2026-11-22T00:00:00.000Z",
+    };
+    expect(passes(streamRecord("INSERT", marker))).toBe(true);
+    expect(passes(streamRecord("MODIFY", marker))).toBe(false);
+    expect(passes(streamRecord("REMOVE", marker))).toBe(false);
+    // A released submission's later writes (its lead, a re-flag) are MODIFY records of the submission.
+    expect(passes(streamRecord("MODIFY", submission({ releasedAt: "2026-11-22T00:00:00.000Z", lead: { score: 80 } })))).toBe(
+      false,
+    );
+  });
+
+  test("drops every other item type, and a type that is not a string", () => {
+    for (const type of ["form", "webhook", "site", "organization", "member", "session", "Submission", "purge "]) {
+      expect(passes(streamRecord("INSERT", { pk: "X#1", sk: "X", type, isSpam: false }))).toBe(false);
+    }
+    expect(passes(streamRecord("INSERT", { pk: "X#1", sk: "X", isSpam: false }))).toBe(false);
+    expect(passes(streamRecord("INSERT", { pk: "X#1", sk: "X", type: ["submission"], isSpam: false }))).toBe(false);
+  });
+
+  test("drops what is not a stream record at all", () => {
+    expect(passes({})).toBe(false);
+    expect(passes({ eventName: "INSERT" })).toBe(false);
+    expect(passes({ eventName: "INSERT", dynamodb: "{}" })).toBe(false);
+  });
+});
+
+describe("the pattern matcher", () => {
+  test("nested objects must all match (AND); the list matches when any pattern does (OR)", () => {
+    const pattern = { a: ["x"], b: { c: [1, 2] } };
+    expect(matchesPattern(pattern, { a: "x", b: { c: 2 }, extra: true })).toBe(true);
+    expect(matchesPattern(pattern, { a: "x", b: { c: 3 } })).toBe(false);
+    expect(matchesPattern(pattern, { a: "x" })).toBe(false);
+    expect(matchesPattern(pattern, { a: "y", b: { c: 1 } })).toBe(false);
+    expect(matchesAny([pattern, { a: ["y"] }], { a: "y" })).toBe(true);
+    expect(matchesAny([], { a: "y" })).toBe(false);
+  });
+
+  test("values match exactly, type included; null matches only null", () => {
+    expect(matchesPattern({ v: [false] }, { v: false })).toBe(true);
+    expect(matchesPattern({ v: [false] }, { v: "false" })).toBe(false);
+    expect(matchesPattern({ v: [1] }, { v: "1" })).toBe(false);
+    expect(matchesPattern({ v: [null] }, { v: null })).toBe(true);
+    expect(matchesPattern({ v: [null] }, {})).toBe(false);
+  });
+
+  test("an array in the event matches when one of its elements is allowed", () => {
+    expect(matchesPattern({ tags: ["b"] }, { tags: ["a", "b"] })).toBe(true);
+    expect(matchesPattern({ tags: ["c"] }, { tags: ["a", "b"] })).toBe(false);
+  });
+
+  test("a field inherited from Object.prototype is not a field of the event", () => {
+    expect(matchesPattern({ constructor: { name: ["Object"] } }, {})).toBe(false);
+  });
+
+  test("content filters it does not implement are refused, not misread", () => {
+    expect(() => assertSupportedPattern({ type: [{ prefix: "sub" }] })).toThrow(/literal values/);
+    expect(() => assertSupportedPattern({ type: [{ exists: true }] })).toThrow(/literal values/);
+    expect(() => assertSupportedPattern({ type: [] })).toThrow(/literal values/);
+    expect(() => assertSupportedPattern({})).toThrow(/non-empty object/);
+    expect(() => assertSupportedPattern({ a: { b: "x" } })).toThrow(/non-empty object/);
+  });
+});

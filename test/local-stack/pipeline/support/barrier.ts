@@ -1,0 +1,71 @@
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { db, tableName } from "../../../../lib/aws/dynamodb";
+import { newId } from "../../../../lib/ids";
+import { type Form, formItem } from "../../../../lib/store/forms";
+import { keys } from "../../../../lib/store/keys";
+import { submissionItem } from "../../../../lib/store/submissions";
+import { eventually } from "../../../support/eventually";
+import { formFixture } from "../../../support/fixtures";
+import { makeSubmission } from "../../../support/submissions";
+
+/**
+ * A barrier through a local stack's pipeline, for a test that checks something did NOT happen
+ * (no second email, no request to a disabled endpoint): it resolves once the pipeline has handled
+ * every table stream record written and every queue message sent, without delay, before the call.
+ * What has not happened by then would not come from those: the test may look.
+ *
+ * It passes probes through the pipeline one after the other: a submission written to the table
+ * (of a form of its own, with nobody to notify and no endpoint), whose stored lead shows that the
+ * consumer is handling it. The local stack keeps order where this needs it:
+ * - the stream follower reads DynamoDB Local's stream in order and sends each record as it reads
+ *   it (infra/local/stream-follower.ts), and the SQS emulator hands out a queue's messages in the
+ *   order they were sent (fauxqs keeps a standard queue as a list), so whatever was written or
+ *   sent before a probe is received no later than in the probe's batch;
+ * - the queue poller handles one batch at a time and receives the next only when it is done
+ *   (infra/local/queue-poller.ts), so a probe written once the previous probe's lead is stored is
+ *   in a later batch, which starts only after the previous probe's batch (and all it held) ended.
+ * Three probes leave a margin for a stream of several shards, where a record may be read one
+ * polling round after a probe written later.
+ *
+ * A message sent with a delay (a retry due later) is not waited for: a delivery's record says
+ * when its next attempt is due, and the tests wait on that.
+ */
+export interface PipelineOf {
+  db: DynamoDBDocumentClient;
+  tableName: string;
+}
+
+const PROBES = 3;
+const probeForms = new WeakMap<DynamoDBDocumentClient, Promise<Form>>();
+
+/** The probes' form: written once per table client, on no site (no route of the stack reaches it). */
+function probeForm(target: PipelineOf): Promise<Form> {
+  let form = probeForms.get(target.db);
+  if (!form) {
+    const created = formFixture(newId("organization"), newId("site"), {
+      name: "Pipeline barrier",
+      fields: { note: { label: "Note", type: "text", required: false, order: 1 } },
+    });
+    form = target.db.send(new PutCommand({ TableName: target.tableName, Item: formItem(created) })).then(() => created);
+    probeForms.set(target.db, form);
+  }
+  return form;
+}
+
+export async function pipelineBarrier(target: PipelineOf = { db: db(), tableName: tableName() }): Promise<void> {
+  const form = await probeForm(target);
+  for (let probe = 1; probe <= PROBES; probe++) {
+    const submission = makeSubmission(form, { data: { note: `barrier ${probe}` } });
+    await target.db.send(new PutCommand({ TableName: target.tableName, Item: submissionItem(submission) }));
+    await eventually(
+      `the pipeline reaching probe ${probe} of ${PROBES}`,
+      async () =>
+        (
+          await target.db.send(
+            new GetCommand({ TableName: target.tableName, Key: keys.submission(submission.id), ConsistentRead: true }),
+          )
+        ).Item?.lead !== undefined,
+      { timeoutMs: 30_000, intervalMs: 50 },
+    );
+  }
+}
