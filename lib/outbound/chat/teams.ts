@@ -21,7 +21,9 @@ export const TEAMS_CARD_VERSION = "1.5";
 export const TEAMS_MESSAGE_MAX_BYTES = 28 * 1024;
 export const TEAMS_BODY_BUDGET_BYTES = 24 * 1024;
 
-const run = (text: string, extra: Record<string, unknown> = {}) => ({ type: "TextRun", text, ...extra });
+/** `<at>` only mentions with an msteams.entities entry, which we never send; a zero-width space makes sure. */
+const noMention = (text: string) => text.replace(/<(\/?at)>/gi, "<\u200b$1>");
+const run = (text: string, extra: Record<string, unknown> = {}) => ({ type: "TextRun", text: noMention(text), ...extra });
 
 function card(message: LeadMessage) {
   const who = message.submitter;
