@@ -44,11 +44,13 @@ const body = (
   lead: Lead | null = HOT,
 ) => JSON.stringify(BODIES[kind](leadMessage(sub, f, lead, options, BASE), "dlv_6x6pKg6HlmtQA4jO3LqDjA"));
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /** Every string of a JSON text is well formed UTF-16 (no half of a surrogate pair left by a cut). */
 const wellFormed = (json: string) => {
   const walk = (v: unknown): boolean =>
     typeof v === "string"
-      ? v.isWellFormed()
+      ? !LONE_SURROGATE.test(v)
       : Array.isArray(v)
         ? v.every(walk)
         : v && typeof v === "object"
