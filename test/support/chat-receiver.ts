@@ -1,6 +1,6 @@
 import type { EndpointKind } from "../../lib/store/outbound-endpoints";
 import { type ChatPlatform, platformProblems } from "./chat-platforms";
-import { type Receiver, type ReceivedRequest, type Reply, startReceiver } from "./outbound-receiver";
+import { type ReceivedRequest, type Receiver, type Reply, startReceiver } from "./outbound-receiver";
 
 /**
  * A local stand-in for a chat platform's webhook endpoint: every message is checked against
@@ -21,7 +21,11 @@ const ACCEPTED: Record<ChatPlatform, Reply> = {
 const REFUSED: Record<ChatPlatform, (problems: string[]) => Reply> = {
   slack: () => ({ status: 400, body: "invalid_blocks" }),
   teams: (problems) => ({ status: 400, body: problems.join("; ") }),
-  discord: () => ({ status: 400, headers: { "content-type": "application/json" }, body: '{"code": 50035, "message": "Invalid Form Body"}' }),
+  discord: () => ({
+    status: 400,
+    headers: { "content-type": "application/json" },
+    body: '{"code": 50035, "message": "Invalid Form Body"}',
+  }),
   google_chat: () => ({
     status: 400,
     headers: { "content-type": "application/json" },
@@ -45,6 +49,7 @@ export async function startChatReceiver(platform: Exclude<EndpointKind, "webhook
   return {
     ...receiver,
     platform,
-    problems: (path) => receiver.requests(path).map((request) => checked.get(request) ?? platformProblems(platform, request.body)),
+    problems: (path) =>
+      receiver.requests(path).map((request) => checked.get(request) ?? platformProblems(platform, request.body)),
   };
 }

@@ -45,9 +45,7 @@ const flatHeaders = (req: IncomingMessage) =>
  * `replyTo`: how a request with no scripted reply is answered (default 200 "ok"), so a receiver
  * can stand in for a platform (./chat-receiver.ts).
  */
-export async function startReceiver(
-  replyTo: (request: ReceivedRequest) => Reply = () => ({ status: 200 }),
-): Promise<Receiver> {
+export async function startReceiver(replyTo: (request: ReceivedRequest) => Reply = () => ({ status: 200 })): Promise<Receiver> {
   const received = new Map<string, ReceivedRequest[]>();
   const scripts = new Map<string, Reply[]>();
   const waiters = new Set<() => void>();

@@ -131,7 +131,8 @@ describe("chat destinations, end to end", () => {
     const t = await formTarget("chat-hostile");
     const paths = Object.fromEntries(KINDS.map((kind) => [kind, receiverPath(`${kind}-hostile`)])) as Record<ChatKind, string>;
     await Promise.all(KINDS.map((kind) => addDestination(t, kind, paths[kind], { maxFields: 25 })));
-    const hostile = "<!channel> @everyone <@U024BE7LH> [bank.example](https://evil.example) <https://evil.example|bank> <at>Ada</at> <b>x</b> <users/all> **b**";
+    const hostile =
+      "<!channel> @everyone <@U024BE7LH> [bank.example](https://evil.example) <https://evil.example|bank> <at>Ada</at> <b>x</b> <users/all> **b**";
     const fields: Record<string, string> = {};
     // An intake body is at most 256 KB: 200 fields (the lead's 5 among them), four of 10 KB, the others 0.7 KB of
     // emoji and markup. (A builder test covers 200 values of 10 KB: test/standalone/unit/chat-messages.test.ts.)
