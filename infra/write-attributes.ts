@@ -111,8 +111,10 @@ export const ENDPOINT_ITEM = [
   "disabledAt",
   "createdAt",
   "updatedAt",
+  "kind",
+  "chat",
 ] as const;
 /** The management API's changes of an endpoint (`updateEndpoint`); the consumer disables one on a 410 with the same. */
-export const ENDPOINT_CHANGES = ["url", "description", "isEnabled", "disabledReason", "disabledAt", "updatedAt"] as const;
+export const ENDPOINT_CHANGES = ["url", "description", "isEnabled", "disabledReason", "disabledAt", "updatedAt", "chat"] as const;
 /** A fixed-window counter (lib/store/counters.ts). */
 export const COUNTER = ["count", "ttl", "type"] as const;

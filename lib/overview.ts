@@ -1,6 +1,8 @@
 import type { Principal } from "./auth/principal";
 import { notFound } from "./errors";
+import { shownUrl } from "./outbound/chat/kinds";
 import { type FailingEndpoint, listFailingEndpoints } from "./store/failing-endpoints";
+import { kindOf } from "./store/outbound-endpoints";
 import { namesOf, readSiteDays, type SiteDay } from "./store/site-days";
 import { getSite } from "./store/sites";
 import * as z from "./validation";
@@ -47,7 +49,8 @@ function failingView(endpoint: FailingEndpoint, formName: string | null) {
     endpointId: endpoint.id,
     formId: endpoint.formId,
     formName,
-    url: endpoint.url,
+    kind: kindOf(endpoint),
+    url: shownUrl(endpoint),
     description: endpoint.description,
     isEnabled: endpoint.isEnabled,
     disabledReason: endpoint.disabledReason,

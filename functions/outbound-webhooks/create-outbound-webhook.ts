@@ -1,9 +1,20 @@
 import { httpHandler } from "../../lib/http/handler";
-import { createEndpoint, endpointDescription, endpointUrl } from "../../lib/outbound-webhooks/endpoint-changes";
+import {
+  chatOptionsInput,
+  createEndpoint,
+  endpointDescription,
+  endpointKind,
+  endpointUrl,
+} from "../../lib/outbound-webhooks/endpoint-changes";
 import * as z from "../../lib/validation";
 import { route } from "../routes";
 
-const body = z.strictObject({ url: endpointUrl, description: z.optional(endpointDescription) });
+const body = z.strictObject({
+  kind: z.optional(endpointKind),
+  url: endpointUrl,
+  description: z.optional(endpointDescription),
+  chat: z.optional(chatOptionsInput),
+});
 
 export const handler = httpHandler(
   route("POST /api/v1/forms/{formId}/outbound-webhooks"),

@@ -1,5 +1,5 @@
 import { httpHandler } from "../../lib/http/handler";
-import { editEndpoint, endpointDescription, endpointUrl } from "../../lib/outbound-webhooks/endpoint-changes";
+import { chatOptionsInput, editEndpoint, endpointDescription, endpointUrl } from "../../lib/outbound-webhooks/endpoint-changes";
 import * as z from "../../lib/validation";
 import { route } from "../routes";
 
@@ -7,6 +7,7 @@ const body = z.strictObject({
   url: z.optional(endpointUrl),
   description: z.optional(endpointDescription),
   isEnabled: z.optional(z.boolean()),
+  chat: z.optional(chatOptionsInput),
 });
 
 export const handler = httpHandler(

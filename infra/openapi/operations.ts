@@ -206,13 +206,14 @@ export const OPERATIONS: Record<DocumentedRouteKey, OperationExtras> = {
   },
 
   "POST /api/v1/forms/{formId}/outbound-webhooks": {
-    summary: "Create an outbound webhook (its signing secret shown once)",
-    errors: ["OUTBOUND_WEBHOOK_URL_NOT_ALLOWED", "OUTBOUND_WEBHOOK_LIMIT_REACHED"],
+    summary:
+      "Create an outbound webhook (its signing secret shown once) or a chat destination (Slack, Teams, Discord, Google Chat)",
+    errors: ["OUTBOUND_WEBHOOK_URL_NOT_ALLOWED", "OUTBOUND_WEBHOOK_LIMIT_REACHED", "DESTINATION_URL_NOT_ALLOWED"],
   },
-  "GET /api/v1/forms/{formId}/outbound-webhooks": { summary: "List a form's outbound webhooks" },
+  "GET /api/v1/forms/{formId}/outbound-webhooks": { summary: "List a form's outbound webhooks and chat destinations" },
   "PUT /api/v1/forms/{formId}/outbound-webhooks/{endpointId}": {
-    summary: "Update, enable or disable an outbound webhook",
-    errors: ["OUTBOUND_WEBHOOK_URL_NOT_ALLOWED"],
+    summary: "Update, enable or disable an outbound webhook or chat destination",
+    errors: ["OUTBOUND_WEBHOOK_URL_NOT_ALLOWED", "DESTINATION_URL_NOT_ALLOWED"],
   },
   "DELETE /api/v1/forms/{formId}/outbound-webhooks/{endpointId}": { summary: "Delete an outbound webhook" },
   "GET /api/v1/forms/{formId}/outbound-webhooks/{endpointId}/deliveries": {
@@ -224,7 +225,7 @@ export const OPERATIONS: Record<DocumentedRouteKey, OperationExtras> = {
     errors: ["CONFLICT", "OUTBOUND_WEBHOOK_DISABLED"],
   },
   "POST /api/v1/forms/{formId}/outbound-webhooks/{endpointId}/test": {
-    summary: "Send a signed webhook.test event to an outbound webhook (one attempt, in its delivery log)",
+    summary: "Send a test event (a webhook) or test message (a chat destination): one attempt, in its delivery log",
     errors: ["OUTBOUND_WEBHOOK_DISABLED", "RATE_LIMITED", "CONFLICT"],
   },
   "GET /api/v1/submissions/{submissionId}/deliveries": {

@@ -56,9 +56,12 @@ import type { DocumentedRouteKey } from "./operations";
 import {
   apiKey,
   authResult,
+  chatOptions,
   count,
   delivery,
   endpoint,
+  endpointKind,
+  endpointShownUrl,
   formDetail,
   formFields,
   id,
@@ -224,10 +227,14 @@ export const SUCCESS_BODIES: Record<DocumentedRouteKey, Described | null> = {
     z.strictObject({
       id,
       formId: id,
-      url: z.string(),
+      kind: endpointKind,
+      url: endpointShownUrl,
       description: z.nullable(z.string()),
       isEnabled: z.boolean(),
-      signingSecret: z.string(),
+      signingSecret: z.nullable(z.string()).register(z.globalRegistry, {
+        description: "A webhook's `whsec_` secret, in this answer only; null for a chat destination",
+      }),
+      chat: chatOptions,
       createdAt: timestamp,
     }),
   ),
@@ -249,7 +256,7 @@ export const SUCCESS_BODIES: Record<DocumentedRouteKey, Described | null> = {
     z.strictObject({
       deliveries: z.array(
         z.extend(delivery, {
-          endpoint: z.strictObject({ id, url: z.string(), description: z.nullable(z.string()) }),
+          endpoint: z.strictObject({ id, kind: endpointKind, url: endpointShownUrl, description: z.nullable(z.string()) }),
         }),
       ),
     }),

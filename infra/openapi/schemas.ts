@@ -4,6 +4,7 @@ import { ERROR_STATUS, type ErrorCode } from "../../lib/errors";
 import type { ExportFile } from "../../lib/export";
 import { FIELD_TYPES } from "../../lib/store/forms";
 import { DELIVERY_EVENT_TYPES, DELIVERY_STATUSES } from "../../lib/store/outbound-deliveries";
+import { ENDPOINT_KINDS } from "../../lib/store/outbound-endpoints";
 import { WEBHOOK_SOURCES } from "../../lib/store/webhooks";
 import * as z from "../../lib/validation";
 import { type Described, describes } from "./views";
@@ -190,11 +191,26 @@ export const delivery = z.strictObject({
   createdAt: timestamp,
   updatedAt: timestamp,
 });
+export const endpointKind = z.enum(ENDPOINT_KINDS).register(z.globalRegistry, {
+  description: "`webhook`: a Standard Webhooks receiver; the others: a chat destination (docs/notifications.md)",
+});
+export const endpointShownUrl = z.string().register(z.globalRegistry, {
+  description: "A webhook's URL; a chat destination's masked (scheme, host, …, its last four characters): its URL is its secret",
+});
+export const chatOptions = z.nullable(
+  z.strictObject({
+    minGrade: z.nullable(z.enum(["warm", "hot"])),
+    includeFieldValues: z.boolean(),
+    maxFields: count,
+  }),
+);
 export const endpoint = z.strictObject({
   id,
   formId: id,
-  url: z.string(),
+  kind: endpointKind,
+  url: endpointShownUrl,
   description: z.nullable(z.string()),
+  chat: chatOptions,
   isEnabled: z.boolean(),
   disabledReason: z.nullable(z.string()),
   disabledAt: nullableTimestamp,
@@ -297,7 +313,8 @@ export const siteOverview = z.strictObject({
       endpointId: id,
       formId: id,
       formName: z.nullable(z.string()),
-      url: z.string(),
+      kind: endpointKind,
+      url: endpointShownUrl,
       description: z.nullable(z.string()),
       isEnabled: z.boolean(),
       disabledReason: z.nullable(z.string()),

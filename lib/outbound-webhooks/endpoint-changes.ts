@@ -2,43 +2,101 @@ import type { Principal } from "../auth/principal";
 import { AppError, notFound } from "../errors";
 import { findForm } from "../forms";
 import { nowIso, randomBase62 } from "../ids";
+import { isChatKind } from "../outbound/chat/kinds";
+import { DEFAULT_CHAT_OPTIONS, MAX_FIELDS_LIMIT } from "../outbound/chat/message";
+import { checkDestinationUrl, WrongPlatformUrl } from "../outbound/chat/urls";
 import { newSigningSecret } from "../outbound/signing";
-import { checkTargetUrl, MAX_URL_LENGTH, RefusedTarget } from "../outbound/ssrf";
+import { checkTargetUrl, MAX_URL_LENGTH, privateTargetsAllowed, RefusedTarget } from "../outbound/ssrf";
 import { latestDelivery } from "../store/outbound-deliveries";
-import { insertEndpoint, MAX_ENDPOINTS_PER_FORM, type OutboundEndpoint, updateEndpoint } from "../store/outbound-endpoints";
+import {
+  type ChatOptions,
+  ENDPOINT_KINDS,
+  type EndpointKind,
+  insertEndpoint,
+  kindOf,
+  MAX_ENDPOINTS_PER_FORM,
+  type OutboundEndpoint,
+  updateEndpoint,
+} from "../store/outbound-endpoints";
 import * as z from "../validation";
 import { endpointView, findEndpoint } from "./endpoints";
 
-/** Creating and changing a form's outbound webhooks: the URL passes the SSRF guard first. */
+/**
+ * Creating and changing a form's outbound endpoints, webhooks and chat destinations alike: a
+ * chat destination's URL must be one of its platform's webhook URLs, and every URL passes the
+ * SSRF guard.
+ */
 
 /** Request fields of the create and update routes (the SSRF guard checks the URL further). */
 export const endpointUrl = z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_URL_LENGTH));
 export const endpointDescription = z.nullable(z.string().check(z.trim(), z.maxLength(500)));
+export const endpointKind = z.enum(ENDPOINT_KINDS);
+/** A chat destination's filters and message options; each left out keeps its value (its default at creation). */
+export const chatOptionsInput = z.strictObject({
+  minGrade: z.optional(z.nullable(z.enum(["warm", "hot"]))),
+  includeFieldValues: z.optional(z.boolean()),
+  maxFields: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(MAX_FIELDS_LIMIT))),
+});
+type ChatOptionsInput = z.output<typeof chatOptionsInput>;
 
 export const newEndpointId = () => `ep_${randomBase62(22)}`;
 
-async function checkedUrl(url: string): Promise<string> {
+async function checkedUrl(kind: EndpointKind, url: string): Promise<string> {
   try {
+    if (isChatKind(kind)) checkDestinationUrl(kind, url, privateTargetsAllowed());
     return (await checkTargetUrl(url)).toString();
   } catch (error) {
+    if (error instanceof WrongPlatformUrl)
+      throw new AppError("DESTINATION_URL_NOT_ALLOWED", error.message, [{ path: "url", message: error.message }]);
     if (error instanceof RefusedTarget) throw new AppError("OUTBOUND_WEBHOOK_URL_NOT_ALLOWED", error.message);
     throw error;
   }
 }
 
-export async function createEndpoint(principal: Principal, formId: string, input: { url: string; description?: string | null }) {
+/** Chat options apply to chat destinations only: on a webhook they are a mistake worth saying. */
+function chatOptions(kind: EndpointKind, input: ChatOptionsInput | undefined, current?: ChatOptions): ChatOptions | undefined {
+  if (!isChatKind(kind)) {
+    if (input !== undefined) {
+      const message = "Chat options apply to chat destinations (kind slack, teams, discord or google_chat), not to webhooks";
+      throw new AppError("VALIDATION_ERROR", message, [{ path: "chat", message }]);
+    }
+    return undefined;
+  }
+  const base = current ?? DEFAULT_CHAT_OPTIONS;
+  return {
+    minGrade: input?.minGrade !== undefined ? input.minGrade : base.minGrade,
+    includeFieldValues: input?.includeFieldValues ?? base.includeFieldValues,
+    maxFields: input?.maxFields ?? base.maxFields,
+  };
+}
+
+export async function createEndpoint(
+  principal: Principal,
+  formId: string,
+  input: {
+    kind?: EndpointKind | undefined;
+    url: string;
+    description?: string | null | undefined;
+    chat?: ChatOptionsInput | undefined;
+  },
+) {
   const form = await findForm(principal, formId);
-  const url = await checkedUrl(input.url);
+  const kind = input.kind ?? "webhook";
+  const chat = chatOptions(kind, input.chat);
+  const url = await checkedUrl(kind, input.url);
   const now = nowIso();
   const endpoint: OutboundEndpoint = {
     id: newEndpointId(),
+    kind,
     formId: form.id,
     orgId: form.orgId,
     siteId: form.siteId,
     url,
     description: input.description ?? null,
     isEnabled: true,
-    signingSecret: newSigningSecret(),
+    // A chat platform verifies no signature: its URL is the secret.
+    signingSecret: chat ? null : newSigningSecret(),
+    ...(chat ? { chat } : {}),
     disabledReason: null,
     disabledAt: null,
     createdAt: now,
@@ -47,29 +105,35 @@ export async function createEndpoint(principal: Principal, formId: string, input
   if ((await insertEndpoint(endpoint)) === "LIMIT_REACHED") {
     throw new AppError(
       "OUTBOUND_WEBHOOK_LIMIT_REACHED",
-      `A form can have at most ${MAX_ENDPOINTS_PER_FORM} outbound webhooks; delete one first`,
+      `A form can have at most ${MAX_ENDPOINTS_PER_FORM} outbound webhooks and chat destinations; delete one first`,
     );
   }
+  const view = endpointView(endpoint);
   return {
-    id: endpoint.id,
-    formId: endpoint.formId,
-    url: endpoint.url,
-    description: endpoint.description,
-    isEnabled: endpoint.isEnabled,
+    id: view.id,
+    formId: view.formId,
+    kind: view.kind,
+    url: view.url,
+    description: view.description,
+    isEnabled: view.isEnabled,
     signingSecret: endpoint.signingSecret,
-    createdAt: endpoint.createdAt,
+    chat: view.chat,
+    createdAt: view.createdAt,
   };
 }
 
 export interface EndpointUpdate {
-  url?: string;
-  description?: string | null;
-  isEnabled?: boolean;
+  url?: string | undefined;
+  description?: string | null | undefined;
+  isEnabled?: boolean | undefined;
+  chat?: ChatOptionsInput | undefined;
 }
 
 export async function editEndpoint(principal: Principal, formId: string, endpointId: string, update: EndpointUpdate) {
   const endpoint = await findEndpoint(principal, formId, endpointId);
-  const url = update.url !== undefined ? await checkedUrl(update.url) : undefined;
+  const kind = kindOf(endpoint);
+  const chat = update.chat !== undefined ? chatOptions(kind, update.chat, endpoint.chat) : undefined;
+  const url = update.url !== undefined ? await checkedUrl(kind, update.url) : undefined;
   const reenable = update.isEnabled === true && !endpoint.isEnabled;
   const saved = await updateEndpoint(
     endpoint.formId,
@@ -78,6 +142,7 @@ export async function editEndpoint(principal: Principal, formId: string, endpoin
       ...(url !== undefined ? { url } : {}),
       ...(update.description !== undefined ? { description: update.description } : {}),
       ...(update.isEnabled !== undefined ? { isEnabled: update.isEnabled } : {}),
+      ...(chat !== undefined ? { chat } : {}),
       ...(reenable ? { disabledReason: null, disabledAt: null } : {}),
     },
     nowIso(),

@@ -1,8 +1,9 @@
 import type { Principal } from "../auth/principal";
 import { notFound } from "../errors";
 import { findForm } from "../forms";
+import { shownUrl } from "../outbound/chat/kinds";
 import { type Delivery, type DeliveryStatus, latestDelivery, listEndpointDeliveries } from "../store/outbound-deliveries";
-import { deleteEndpoint, getEndpoint, listFormEndpoints, type OutboundEndpoint } from "../store/outbound-endpoints";
+import { deleteEndpoint, getEndpoint, kindOf, listFormEndpoints, type OutboundEndpoint } from "../store/outbound-endpoints";
 
 /**
  * The outbound webhooks API of a form (docs/api.md, "Outbound webhooks"). This folder is the
@@ -52,14 +53,19 @@ export function deliveryView(delivery: Delivery) {
   };
 }
 
-/** Never the signing secret: it is shown once, at creation. */
+/**
+ * Never the signing secret: it is shown once, at creation. A chat destination's URL is its
+ * secret: shown masked (shownUrl), always.
+ */
 export function endpointView(endpoint: OutboundEndpoint, last?: Delivery | null) {
   const lastAttempt = last?.attempts?.at(-1);
   return {
     id: endpoint.id,
     formId: endpoint.formId,
-    url: endpoint.url,
+    kind: kindOf(endpoint),
+    url: shownUrl(endpoint),
     description: endpoint.description,
+    chat: endpoint.chat ?? null,
     isEnabled: endpoint.isEnabled,
     disabledReason: endpoint.disabledReason,
     disabledAt: endpoint.disabledAt,

@@ -1,9 +1,10 @@
 import type { Principal } from "../auth/principal";
 import { notFound } from "../errors";
+import { shownUrl } from "../outbound/chat/kinds";
 import { deliveryIdFor } from "../outbound/payload";
 import { getForm } from "../store/forms";
 import { getDeliveries } from "../store/outbound-deliveries";
-import { listFormEndpoints } from "../store/outbound-endpoints";
+import { kindOf, listFormEndpoints } from "../store/outbound-endpoints";
 import { getSubmission } from "../store/submissions";
 import { deliveryView } from "./endpoints";
 
@@ -26,7 +27,12 @@ export async function listSubmissionDeliveries(principal: Principal, submissionI
     deliveries: deliveries.flatMap((delivery) => {
       const endpoint = byId.get(delivery.id);
       if (!endpoint || delivery.submissionId !== submission.id) return [];
-      return [{ ...deliveryView(delivery), endpoint: { id: endpoint.id, url: endpoint.url, description: endpoint.description } }];
+      return [
+        {
+          ...deliveryView(delivery),
+          endpoint: { id: endpoint.id, kind: kindOf(endpoint), url: shownUrl(endpoint), description: endpoint.description },
+        },
+      ];
     }),
   };
 }

@@ -4,6 +4,7 @@ import { describeError, log } from "../log";
 import * as metrics from "../metrics/record";
 import { type RetryLater, retryLater } from "../queue-message";
 import { clearEndpointFailing, markEndpointFailing } from "../store/failing-endpoints";
+import { getForm } from "../store/forms";
 import {
   claimAttempt,
   type Delivery,
@@ -14,8 +15,11 @@ import {
   MAX_LOGGED_ATTEMPTS,
   recordAttempt,
 } from "../store/outbound-deliveries";
-import { getEndpoint, type OutboundEndpoint, updateEndpoint } from "../store/outbound-endpoints";
+import { getEndpoint, kindOf, type OutboundEndpoint, updateEndpoint } from "../store/outbound-endpoints";
 import { getSubmission } from "../store/submissions";
+import { isChatKind } from "./chat/kinds";
+import { PLATFORMS } from "./chat/platforms";
+import { chatRequest } from "./chat/request";
 import { type HttpAttempt, postWebhook } from "./http";
 import { type DeliveryMessage, queueAttempt, sendDeliveryMessage } from "./messages";
 import { submissionCreatedPayload, testEventPayload } from "./payload";
@@ -83,8 +87,14 @@ async function runAttempt(seen: Delivery, attempt: number, token: string): Promi
     await endDelivery(seen.id, seen.attemptCount, ended ?? "", nowIso());
     return;
   }
-  // A test event carries no submission; a submission's event is read afresh at every attempt.
-  const submission = seen.submissionId === null ? null : await getSubmission(seen.submissionId);
+  const kind = kindOf(endpoint);
+  const chat = isChatKind(kind) ? kind : null;
+  // A test event carries no submission; a submission's event is read afresh at every attempt. A
+  // chat message also names the form and labels its fields: the form is read beside it.
+  const [submission, form] = await Promise.all([
+    seen.submissionId === null ? null : getSubmission(seen.submissionId),
+    chat ? getForm(endpoint.formId) : undefined,
+  ]);
   if (submission === undefined) {
     await endDelivery(seen.id, seen.attemptCount, "the submission was deleted", nowIso());
     return;
@@ -96,21 +106,22 @@ async function runAttempt(seen: Delivery, attempt: number, token: string): Promi
   if (!delivery) return;
 
   const attemptedAt = new Date();
-  const body = submission
-    ? submissionCreatedPayload(submission, delivery.lead, delivery.createdAt)
-    : testEventPayload(endpoint, delivery.createdAt);
+  const request = chat
+    ? chatRequest(chat, endpoint, delivery, submission, form)
+    : webhookRequest(endpoint, delivery, submission, attemptedAt);
   const config = loadConfig();
+  // The URL is never logged: a chat destination's is its secret (docs/notifications.md).
   const response = await postWebhook({
     url: endpoint.url,
-    headers: deliveryHeaders(endpoint.signingSecret, delivery.id, epochSeconds(attemptedAt), body),
-    body,
+    ...request,
     timeoutMs: config.OUTBOUND_TIMEOUT_MS,
     allowPrivate: privateTargetsAllowed(),
   });
-  const outcome = attemptOutcome(response, attempt, delivery.finalAttempt);
+  const outcome = attemptOutcome(response, attempt, delivery.finalAttempt, chat ? { gone: PLATFORMS[chat].gone } : {});
   log.info("outbound webhook attempt", {
     deliveryId: delivery.id,
     endpointId: endpoint.id,
+    kind,
     attempt,
     statusCode: response.statusCode,
     durationMs: response.durationMs,
@@ -123,11 +134,31 @@ async function runAttempt(seen: Delivery, attempt: number, token: string): Promi
     await updateEndpoint(
       endpoint.formId,
       endpoint.id,
-      { isEnabled: false, disabledReason: "The receiver answered 410 Gone", disabledAt: nowIso() },
+      {
+        isEnabled: false,
+        disabledReason: chat
+          ? `${PLATFORMS[chat].name} answered ${response.statusCode}: the webhook was deleted, or its channel archived`
+          : "The receiver answered 410 Gone",
+        disabledAt: nowIso(),
+      },
       nowIso(),
     );
   }
   await finishAttempt(delivery, attempt, leaseUntil, token, response, attemptedAt, outcome, endpoint);
+}
+
+/** A Standard Webhooks request: the event, signed afresh for this attempt. */
+function webhookRequest(
+  endpoint: OutboundEndpoint,
+  delivery: Delivery,
+  submission: Parameters<typeof submissionCreatedPayload>[0] | null,
+  at: Date,
+) {
+  const body = submission
+    ? submissionCreatedPayload(submission, delivery.lead, delivery.createdAt)
+    : testEventPayload(endpoint, delivery.createdAt);
+  // Every webhook has its secret; only chat destinations (which never come here) have none.
+  return { headers: deliveryHeaders(endpoint.signingSecret ?? "", delivery.id, epochSeconds(at), body), body };
 }
 
 /** The runner died mid-attempt (its lease expired): the attempt counts, as interrupted. */
@@ -172,7 +203,7 @@ async function finishAttempt(
     number: attempt,
     statusCode: response.statusCode,
     durationMs: response.durationMs,
-    error: attemptError(response),
+    error: attemptError(response, outcome, endpoint !== undefined && isChatKind(kindOf(endpoint))),
     attemptedAt: attemptedAt.toISOString(),
     nextAttemptAt,
     trigger: delivery.manual ? "manual" : "automatic",

@@ -1,7 +1,7 @@
 import { nowIso } from "../ids";
 import type { Form } from "../store/forms";
 import { createDelivery, type Delivery, getDelivery } from "../store/outbound-deliveries";
-import { listFormEndpoints, type OutboundEndpoint } from "../store/outbound-endpoints";
+import { kindOf, listFormEndpoints, type OutboundEndpoint } from "../store/outbound-endpoints";
 import type { Lead } from "../store/shapes";
 import type { Submission } from "../store/submissions";
 import { queueAttempt } from "./messages";
@@ -41,8 +41,21 @@ export function newDelivery(
 export const receivesEventAt = (endpoint: Pick<OutboundEndpoint, "isEnabled" | "createdAt">, eventAt: string) =>
   endpoint.isEnabled && endpoint.createdAt <= eventAt;
 
+const GRADE_RANK = { cold: 0, warm: 1, hot: 2 } as const;
+
 /**
- * Fans a processed submission out to its form's enabled outbound endpoints (called by the
+ * Whether a chat destination's filter lets `lead` through: its minimum grade, if any (webhooks
+ * have none and receive every lead). A submission without a lead passes no minimum. Spam never
+ * reaches here: the pipeline sends only submissions that are not spam (docs/notifications.md).
+ */
+export function passesFilter(endpoint: Pick<OutboundEndpoint, "kind" | "chat">, lead: Lead | undefined): boolean {
+  const min = kindOf(endpoint) === "webhook" ? null : (endpoint.chat?.minGrade ?? null);
+  if (min === null) return true;
+  return lead !== undefined && GRADE_RANK[lead.grade] >= GRADE_RANK[min];
+}
+
+/**
+ * Fans a processed submission out to its form's enabled outbound endpoints and chat destinations (called by the
  * consumer's submission handler once the lead is known). For each endpoint it creates the
  * delivery item, with an id derived from (submission, endpoint), by a conditional put, then
  * queues its first attempt as an internal message (./messages.ts); the attempts themselves run
@@ -60,7 +73,9 @@ export const receivesEventAt = (endpoint: Pick<OutboundEndpoint, "isEnabled" | "
  * receive it (receivesEventAt).
  */
 export async function startDeliveries(submission: Submission & { lead?: Lead }, form: Form, eventAt: string): Promise<void> {
-  const endpoints = (await listFormEndpoints(form.id)).filter((endpoint) => receivesEventAt(endpoint, eventAt));
+  const endpoints = (await listFormEndpoints(form.id)).filter(
+    (endpoint) => receivesEventAt(endpoint, eventAt) && passesFilter(endpoint, submission.lead),
+  );
   const results = await Promise.allSettled(endpoints.map((endpoint) => startDelivery(submission, endpoint)));
   const failures = results.flatMap((result) => (result.status === "rejected" ? [result.reason as unknown] : []));
   if (failures.length === 1) throw failures[0];

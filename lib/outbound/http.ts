@@ -15,6 +15,12 @@ export interface HttpAttempt {
   location: string | null;
   /** The SSRF guard refused the target. */
   refused: boolean;
+  /**
+   * The start of the response body (BODY_KEPT bytes at most), for the chat platforms whose
+   * "gone" answer is in the body (lib/outbound/chat/platforms.ts); never logged. Absent when
+   * none arrived.
+   */
+  body?: string;
 }
 
 export interface SendOptions {
@@ -27,6 +33,8 @@ export interface SendOptions {
 
 /** How much of a response body is read (and discarded) before the socket is closed. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
+/** How much of it is kept: a platform's error code (`no_service`, `{"code": 10015}`) is at its start. */
+const BODY_KEPT = 1024;
 
 const header = (res: IncomingMessage, name: string) => {
   const value = res.headers[name];
@@ -83,6 +91,7 @@ export function postWebhook(options: SendOptions): Promise<HttpAttempt> {
     request.on("response", (res) => {
       const statusCode = res.statusCode ?? 0;
       let read = 0;
+      const kept: Buffer[] = [];
       const done = () =>
         finish({
           statusCode,
@@ -91,8 +100,10 @@ export function postWebhook(options: SendOptions): Promise<HttpAttempt> {
           retryAfter: header(res, "retry-after"),
           location: statusCode >= 300 && statusCode < 400 ? header(res, "location") : null,
           refused: false,
+          ...(read > 0 ? { body: Buffer.concat(kept).subarray(0, BODY_KEPT).toString("utf8") } : {}),
         });
       res.on("data", (chunk: Buffer) => {
+        if (read < BODY_KEPT) kept.push(chunk);
         read += chunk.length;
         if (read > MAX_RESPONSE_BYTES) {
           // Enough: the status is what counts; close rather than read a large body.

@@ -11,7 +11,7 @@ export type AttemptOutcome =
   | { kind: "delivered" }
   /** Any other failure while attempts remain: try again after `afterMs`. */
   | { kind: "retry"; afterMs: number }
-  /** 410 Gone: the receiver asked to stop; the endpoint is disabled and the delivery ends. */
+  /** 410 Gone (or a chat platform's own "gone" answer): the endpoint is disabled and the delivery ends. */
   | { kind: "disable-endpoint" }
   /** A failure after the last attempt the schedule allows. */
   | { kind: "give-up" };
@@ -57,10 +57,10 @@ export function attemptOutcome(
   response: HttpAttempt,
   attempt: number,
   finalAttempt: number,
-  options: { schedule?: number[]; now?: number; random?: () => number } = {},
+  options: { schedule?: number[]; now?: number; random?: () => number; gone?: (response: HttpAttempt) => boolean } = {},
 ): AttemptOutcome {
   if (isSuccess(response.statusCode)) return { kind: "delivered" };
-  if (response.statusCode === 410) return { kind: "disable-endpoint" };
+  if (options.gone ? options.gone(response) : response.statusCode === 410) return { kind: "disable-endpoint" };
   if (attempt >= finalAttempt) return { kind: "give-up" };
   const schedule = options.schedule ?? retrySchedule();
   const stepSeconds = schedule[Math.min(attempt - 1, schedule.length - 1)] ?? 0;
@@ -69,14 +69,26 @@ export function attemptOutcome(
   return { kind: "retry", afterMs: retryAfter !== undefined && retryAfter > scheduled ? retryAfter : scheduled };
 }
 
-/** The error text an attempt is logged with (null for a success). */
-export function attemptError(response: HttpAttempt): string | null {
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters become spaces
+const oneLine = (text: string) => text.replace(/[\u0000-\u001f\s]+/g, " ").trim();
+
+/**
+ * The error text an attempt is logged with (null for a success). `chat`: the attempt went to a
+ * chat platform, whose short error code (Slack's `invalid_blocks`, Discord's JSON) is worth
+ * showing in the log; a webhook receiver's body is its own business and is not shown.
+ */
+export function attemptError(response: HttpAttempt, outcome?: AttemptOutcome, chat = false): string | null {
   if (response.error) return response.error;
   const code = response.statusCode;
   if (code === null || isSuccess(code)) return null;
   if (code >= 300 && code < 400) {
     return `redirect ${code} not followed${response.location ? ` (location: ${response.location.slice(0, 200)})` : ""}`;
   }
-  if (code === 410) return "410 Gone: the endpoint was disabled";
-  return `HTTP ${code}`;
+  const said = chat && response.body ? ` (${oneLine(response.body).slice(0, 160)})` : "";
+  if (outcome?.kind === "disable-endpoint" || (!outcome && code === 410)) {
+    return code === 410 && !chat
+      ? "410 Gone: the endpoint was disabled"
+      : `HTTP ${code}${said}: the webhook is gone, the destination was disabled`;
+  }
+  return `HTTP ${code}${said}`;
 }

@@ -12,8 +12,29 @@ import { transact } from "./transactions";
  * Key strings come from lib/store/keys.ts only.
  */
 
+/**
+ * What an endpoint is: a Standard Webhooks receiver, or a chat destination whose messages are
+ * built for its platform (lib/outbound/chat/, docs/notifications.md). An item written before
+ * kinds existed has none: it is a `webhook`.
+ */
+export const ENDPOINT_KINDS = ["webhook", "slack", "teams", "discord", "google_chat"] as const;
+export type EndpointKind = (typeof ENDPOINT_KINDS)[number];
+export type ChatKind = Exclude<EndpointKind, "webhook">;
+
+/** A chat destination's filters and message options (docs/notifications.md, "Filters"). */
+export interface ChatOptions {
+  /** Only leads of this grade or better; null: every grade. */
+  minGrade: "warm" | "hot" | null;
+  /** False: the message says only that a lead arrived, with its link (no name, email or values). */
+  includeFieldValues: boolean;
+  /** At most this many of the submission's fields in the message (besides name and email). */
+  maxFields: number;
+}
+
 export interface OutboundEndpoint {
   id: string;
+  /** Absent on items written before destinations existed: a webhook. */
+  kind?: EndpointKind;
   formId: string;
   orgId: string;
   siteId: string;
@@ -23,9 +44,12 @@ export interface OutboundEndpoint {
   /**
    * The Standard Webhooks secret (`whsec_...`), stored as it is: every delivery is signed with
    * it, so it cannot be hashed like inbound secrets. DynamoDB encrypts it at rest; the API
-   * returns it once, at creation, and it is never logged (docs/outbound-webhooks.md).
+   * returns it once, at creation, and it is never logged (docs/outbound-webhooks.md). Null for a
+   * chat destination: the platforms verify nothing, its URL is the secret.
    */
-  signingSecret: string;
+  signingSecret: string | null;
+  /** A chat destination's options (absent on webhooks). */
+  chat?: ChatOptions;
   /** Why the service disabled it (a 410 answer), or null. */
   disabledReason: string | null;
   disabledAt: string | null;
@@ -37,10 +61,12 @@ export interface OutboundEndpoint {
   failing?: unknown;
 }
 
-/** Endpoints per form (the per-form count lives on its own item, see insertEndpoint). */
+/** Endpoints per form, webhooks and chat destinations together (the count lives on its own item, see insertEndpoint). */
 export const MAX_ENDPOINTS_PER_FORM = 10;
 
 const toEndpoint = (item: Record<string, unknown>) => fromItem<OutboundEndpoint>(item, "ttl");
+
+export const kindOf = (endpoint: Pick<OutboundEndpoint, "kind">): EndpointKind => endpoint.kind ?? "webhook";
 
 /**
  * Creates an endpoint and counts it on the form's counter item in one transaction, so the
@@ -78,6 +104,7 @@ export async function listFormEndpoints(formId: string): Promise<OutboundEndpoin
 
 export interface EndpointChanges {
   url?: string;
+  chat?: ChatOptions;
   description?: string | null;
   isEnabled?: boolean;
   disabledReason?: string | null;

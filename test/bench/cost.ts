@@ -317,3 +317,142 @@ export function costPerMillion(input: {
     withEmail: bill(intake(), input.withEmail, true),
   };
 }
+
+/**
+ * A chat destination message (docs/notifications.md): the pipeline's work per destination, per
+ * message, on top of the submission's own. Measured on a Slack destination of the fixture's form
+ * pointing at a local stand-in (test/support/chat-receiver.ts), which answers in about a
+ * millisecond: a real platform answers in 100-300 ms, which the consumer waits for and Lambda
+ * bills, so `platformMs` is added to the billed duration (an estimate, not measured here).
+ */
+export interface DestinationMessageResult {
+  /** The consumer on a delivery message: its attempt (build the message, post it, record it). */
+  attempt: RuntimeStats;
+  attemptWork: RecordingSummary;
+  /** What fanning a submission out to the destination adds to the consumer's work on the submission. */
+  fanOutWork: { wcu: number; rcu: number };
+}
+
+export async function measureDestinationMessage(options: {
+  fixture: Fixture;
+  runs: number;
+  recorderFactory: () => Recorder;
+  /** The consumer's work on a submission of the same form without the destination. */
+  baseline: RecordingSummary;
+}): Promise<DestinationMessageResult> {
+  const { startChatReceiver } = await import("../support/chat-receiver");
+  const { deliveryIdFor } = await import("../../lib/outbound/payload");
+  const { handler } = await import("../../functions/consumer/process-queue");
+  const consumer = handler as (event: SQSEvent) => Promise<unknown>;
+  const { intake } = await loadHandlers();
+  const slack = await startChatReceiver("slack");
+  try {
+    const formId = (await webhookItem(options.fixture.generic.id))?.formId as string;
+    const created = await api("POST", `/api/v1/forms/${formId}/outbound-webhooks`, {
+      token: options.fixture.owner.token,
+      body: { kind: "slack", url: slack.url("/bench"), description: "bench" },
+    });
+    if (created.status !== 201) throw new Error(`destination creation failed: ${created.status} ${created.text}`);
+    const endpointId = created.body.data.id as string;
+    const submitted = async () => {
+      const run = await invoke(intake, intakeEvent(options.fixture.generic, cleanSubmission()), "inlet-intake");
+      if (run.statusCode !== 200) throw new Error(`intake answered ${run.statusCode}`);
+      const id = run.json.submissionId as string;
+      return { id, item: (await storedSubmission(id)) as unknown as Record<string, unknown> };
+    };
+    const deliveryEvent = (deliveryId: string): SQSEvent => {
+      const base = streamInsertEvent({ pk: "x", sk: "x" });
+      const record = base.Records[0] as SQSEvent["Records"][number];
+      const body = { v: 1, kind: "delivery", deliveryId, attempt: 1, dueAt: new Date().toISOString(), token: "bench" };
+      return {
+        Records: [
+          {
+            ...record,
+            body: JSON.stringify(body),
+            messageAttributes: {
+              "inlet-message-kind": { stringValue: "delivery", dataType: "String", stringListValues: [], binaryListValues: [] },
+            },
+          },
+        ],
+      };
+    };
+    const samples: RuntimeSample[] = [];
+    const attemptOne = async () => {
+      const sub = await submitted();
+      await captured(() => consumer(streamInsertEvent(sub.item)));
+      const cpu = process.cpuUsage();
+      const started = performance.now();
+      const run = await captured(() => consumer(deliveryEvent(deliveryIdFor(sub.id, endpointId))));
+      return { durationMs: performance.now() - started, cpuMs: cpuSince(cpu), logBytes: run.bytes, logLines: run.lines };
+    };
+    await attemptOne();
+    for (let i = 0; i < options.runs; i++) samples.push(await attemptOne());
+    if (slack.requests("/bench").length !== options.runs + 1) throw new Error("the Slack stand-in did not get every message");
+    if (slack.problems("/bench").some((p) => p.length > 0)) throw new Error("a bench message was not valid for Slack");
+
+    const fanOutRecorder = options.recorderFactory();
+    const sub = await submitted();
+    let fanOut: RecordingSummary;
+    try {
+      fanOut = (await fanOutRecorder.run(() => captured(() => consumer(streamInsertEvent(sub.item))))).summary;
+    } finally {
+      fanOutRecorder.uninstall();
+    }
+    const attemptRecorder = options.recorderFactory();
+    let attemptWork: RecordingSummary;
+    try {
+      attemptWork = (await attemptRecorder.run(() => captured(() => consumer(deliveryEvent(deliveryIdFor(sub.id, endpointId))))))
+        .summary;
+    } finally {
+      attemptRecorder.uninstall();
+    }
+    return {
+      attempt: stats(samples),
+      attemptWork,
+      fanOutWork: { wcu: fanOut.wcu - options.baseline.wcu, rcu: fanOut.rcu - options.baseline.rcu },
+    };
+  } finally {
+    await slack.close();
+  }
+}
+
+/** One million chat destination messages, line by line (docs/performance.md, "A chat destination message"). */
+export function destinationMessageCost(result: DestinationMessageResult, platformMs = 200): Bill {
+  const M = 1_000_000;
+  const memoryGb = QUEUE_CONSUMER.memoryMb / 1024;
+  const billedMs = result.attempt.meanBilledMs + platformMs;
+  const gbS = (billedMs / 1000) * memoryGb * M;
+  const wcu = result.fanOutWork.wcu + result.attemptWork.wcu;
+  const rcu = result.fanOutWork.rcu + result.attemptWork.rcu;
+  const logBytes = result.attempt.logBytesPerInvocation + PLATFORM_LOG_BYTES_PER_INVOCATION;
+  const r = (n: number) => Math.round(n * 100) / 100;
+  const lines: CostLine[] = [
+    {
+      item: "SQS requests (the delivery message)",
+      quantity: "3 per message (send, receive, delete)",
+      usd: 3 * PRICES.sqsPerMillionRequests,
+    },
+    { item: "Lambda requests, consumer (the attempt)", quantity: "1 per message", usd: PRICES.lambdaPerMillionRequests },
+    {
+      item: "Lambda compute, the attempt",
+      quantity: `${r(result.attempt.meanBilledMs)} ms measured + ${platformMs} ms the platform's answer (estimate) x ${memoryGb * 1024} MB = ${Math.round(gbS)} GB-s`,
+      usd: gbS * PRICES.lambdaArmPerGbSecond,
+    },
+    {
+      item: "DynamoDB writes",
+      quantity: `${wcu} WRU (fan-out ${result.fanOutWork.wcu}, attempt ${result.attemptWork.wcu})`,
+      usd: wcu * PRICES.dynamodbPerMillionWriteUnits,
+    },
+    {
+      item: "DynamoDB reads",
+      quantity: `${rcu} RRU (fan-out ${result.fanOutWork.rcu}, attempt ${result.attemptWork.rcu})`,
+      usd: rcu * PRICES.dynamodbPerMillionReadUnits,
+    },
+    {
+      item: "CloudWatch Logs ingestion",
+      quantity: `${Math.round(logBytes)} bytes per message = ${r((logBytes * M) / 1e9)} GB`,
+      usd: ((logBytes * M) / 1e9) * PRICES.cloudwatchLogsPerGbIngested,
+    },
+  ];
+  return { lines, total: lines.reduce((sum, l) => sum + l.usd, 0), logBytesPerSubmission: logBytes };
+}

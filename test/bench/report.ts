@@ -149,3 +149,16 @@ export function throughputReport(levels: ThroughputLevel[], callsPerIntake?: num
     table(["conc.", "route", "rps", "p50 ms", "p99 ms", "errors", "share", "count"], rows),
   ].join("\n");
 }
+
+/** The cost of one million chat destination messages (./cost.ts, destinationMessageCost). */
+export function destinationMessageReport(d: import("./cost").DestinationMessageResult & { bill: import("./cost").Bill }): string {
+  return [
+    "Cost per million chat destination messages",
+    `  attempt: p50 ${ms(d.attempt.p50Ms)} ms (CPU ${ms(d.attempt.cpuP50Ms)} ms), mean billed ${ms(d.attempt.meanBilledMs)} ms over ${d.attempt.runs} runs, ${Math.round(d.attempt.logBytesPerInvocation)} log bytes`,
+    table(
+      ["line", "quantity", "USD"],
+      d.bill.lines.map((l) => [l.item, l.quantity, `$${l.usd.toFixed(3)}`]),
+    ),
+    `total $${d.bill.total.toFixed(2)} per million messages (one per destination per lead)`,
+  ].join("\n");
+}

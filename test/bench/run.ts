@@ -107,6 +107,16 @@ if (sections.has("db") || sections.has("cost")) {
       result.runtime = { withoutEmail, withEmail, emailsSent: sent };
       result.cost = cost;
       save();
+      const { measureDestinationMessage, destinationMessageCost } = await import("./cost");
+      log(`timing ${costRuns} chat destination messages...`);
+      const destination = await measureDestinationMessage({
+        fixture,
+        runs: costRuns,
+        recorderFactory: () => new Recorder(),
+        baseline: withEmail.consumerWork,
+      });
+      result.destinationMessage = { ...destination, bill: destinationMessageCost(destination) };
+      save();
     }
   } finally {
     await emulated.stop();
@@ -155,6 +165,11 @@ if (result.scenarios) printed.push(report.scenarioReport(result.scenarios as Sce
 const runtime = result.runtime as Runtime | undefined;
 if (result.cost && runtime?.withEmail) {
   printed.push(report.costReport(result.cost as import("./cost").CostResult, runtime.withoutEmail, runtime.withEmail));
+}
+if (result.destinationMessage) {
+  printed.push(
+    report.destinationMessageReport(result.destinationMessage as Parameters<typeof report.destinationMessageReport>[0]),
+  );
 }
 if (result.throughput) {
   const clean = (result.scenarios as Scenarios | undefined)?.find((x) => x.id === "clean-intake");

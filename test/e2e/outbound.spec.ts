@@ -153,7 +153,7 @@ test("the SSRF guard's refusal shows beside the URL, in words; nothing is added"
   await expect(url).toHaveAccessibleDescription(/Inlet sends only to public internet addresses/);
   await page.keyboard.press("Escape");
   await expect(page.getByText("No endpoints yet.")).toBeVisible();
-  await expect(page.getByText("0 of 10 endpoints used")).toBeVisible();
+  await expect(page.getByText("0 of 10 endpoints and chat destinations used")).toBeVisible();
 });
 
 test("a submission's detail shows its deliveries, linked to the log", async ({ signedIn: page, request, account }) => {

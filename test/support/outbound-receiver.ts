@@ -41,7 +41,11 @@ const flatHeaders = (req: IncomingMessage) =>
     Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : (value ?? "")]),
   );
 
-export async function startReceiver(): Promise<Receiver> {
+/**
+ * `replyTo`: how a request with no scripted reply is answered (default 200 "ok"), so a receiver
+ * can stand in for a platform (./chat-receiver.ts).
+ */
+export async function startReceiver(replyTo: (request: ReceivedRequest) => Reply = () => ({ status: 200 })): Promise<Receiver> {
   const received = new Map<string, ReceivedRequest[]>();
   const scripts = new Map<string, Reply[]>();
   const waiters = new Set<() => void>();
@@ -59,7 +63,7 @@ export async function startReceiver(): Promise<Receiver> {
       };
       received.set(path, [...(received.get(path) ?? []), request]);
       for (const wake of waiters) wake();
-      const reply = scripts.get(path)?.shift() ?? { status: 200 };
+      const reply = scripts.get(path)?.shift() ?? replyTo(request);
       const answer = () => {
         if (res.destroyed) return;
         res.writeHead(reply.status, { "content-type": "text/plain", ...(reply.headers ?? {}) });

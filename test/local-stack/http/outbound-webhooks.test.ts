@@ -34,10 +34,12 @@ describe("outbound webhook management", () => {
     expect(data).toEqual({
       id: expect.stringMatching(/^ep_[0-9A-Za-z]{22}$/),
       formId,
+      kind: "webhook",
       url: "http://127.0.0.1:9/hooks/inlet",
       description: "CRM sync",
       isEnabled: true,
       signingSecret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+      chat: null,
       createdAt: expect.any(String),
     });
     const secretBytes = Buffer.from(data.signingSecret.slice("whsec_".length), "base64");
@@ -51,8 +53,10 @@ describe("outbound webhook management", () => {
     expect(listed).toEqual({
       id: data.id,
       formId,
+      kind: "webhook",
       url: data.url,
       description: "CRM sync",
+      chat: null,
       isEnabled: true,
       disabledReason: null,
       disabledAt: null,

@@ -71,6 +71,7 @@ test("an endpoint whose deliveries fail is listed with its last failure, and lea
       endpointId,
       formId,
       formName: "Leads",
+      kind: "webhook",
       url: receiver.url(path),
       description: "CRM",
       isEnabled: true,

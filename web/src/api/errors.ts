@@ -32,7 +32,8 @@ const MESSAGES: Record<string, string> = {
   SITE_NOT_EMPTY: "The site still has sources or forms.",
   OUTBOUND_WEBHOOK_URL_NOT_ALLOWED:
     "Inlet sends only to public internet addresses: this URL is not http(s), or its host cannot be found, or it points to a private, loopback or reserved address.",
-  OUTBOUND_WEBHOOK_LIMIT_REACHED: "This form already has 10 endpoints. Delete one to add another.",
+  OUTBOUND_WEBHOOK_LIMIT_REACHED: "This form already has 10 endpoints and chat destinations. Delete one to add another.",
+  DESTINATION_URL_NOT_ALLOWED: "This is not a webhook URL of the chosen platform. Copy the whole URL the platform gave you.",
   OUTBOUND_WEBHOOK_DISABLED: "This endpoint is disabled. Enable it first, then try again.",
   EMAIL_ALREADY_VERIFIED: "Your email address is already verified.",
   API_KEY_LIMIT_REACHED:

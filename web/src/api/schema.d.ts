@@ -630,10 +630,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a form's outbound webhooks */
+        /** List a form's outbound webhooks and chat destinations */
         get: operations["listOutboundWebhooks"];
         put?: never;
-        /** Create an outbound webhook (its signing secret shown once) */
+        /** Create an outbound webhook (its signing secret shown once) or a chat destination (Slack, Teams, Discord, Google Chat) */
         post: operations["createOutboundWebhook"];
         delete?: never;
         options?: never;
@@ -649,7 +649,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Update, enable or disable an outbound webhook */
+        /** Update, enable or disable an outbound webhook or chat destination */
         put: operations["updateOutboundWebhook"];
         post?: never;
         /** Delete an outbound webhook */
@@ -702,7 +702,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a signed webhook.test event to an outbound webhook (one attempt, in its delivery log) */
+        /** Send a test event (a webhook) or test message (a chat destination): one attempt, in its delivery log */
         post: operations["testOutboundWebhook"];
         delete?: never;
         options?: never;
@@ -893,6 +893,12 @@ export interface components {
                 endpointId: string;
                 formId: string;
                 formName: string | null;
+                /**
+                 * @description `webhook`: a Standard Webhooks receiver; the others: a chat destination (docs/notifications.md)
+                 * @enum {string}
+                 */
+                kind: "webhook" | "slack" | "teams" | "discord" | "google_chat";
+                /** @description A webhook's URL; a chat destination's masked (scheme, host, …, its last four characters): its URL is its secret */
                 url: string;
                 description: string | null;
                 isEnabled: boolean;
@@ -1033,8 +1039,19 @@ export interface components {
         OutboundWebhook: {
             id: string;
             formId: string;
+            /**
+             * @description `webhook`: a Standard Webhooks receiver; the others: a chat destination (docs/notifications.md)
+             * @enum {string}
+             */
+            kind: "webhook" | "slack" | "teams" | "discord" | "google_chat";
+            /** @description A webhook's URL; a chat destination's masked (scheme, host, …, its last four characters): its URL is its secret */
             url: string;
             description: string | null;
+            chat: {
+                minGrade: ("warm" | "hot") | null;
+                includeFieldValues: boolean;
+                maxFields: number;
+            } | null;
             isEnabled: boolean;
             disabledReason: string | null;
             disabledAt: string | null;
@@ -1100,7 +1117,7 @@ export interface components {
             success: false;
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_CURSOR" | "RESTRICTED_PERMISSION" | "INVALID_BODY" | "NO_DATA_FIELDS" | "TOO_MANY_FIELDS" | "FIELD_NAME_TOO_LONG" | "FIELD_VALUE_TOO_LONG" | "INVALID_REDIRECT" | "INVALID_IDEMPOTENCY_KEY" | "CAPTCHA_REQUIRED" | "OUTBOUND_WEBHOOK_URL_NOT_ALLOWED" | "EMAIL_LINK_INVALID" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED" | "WEBHOOK_KEY_REQUIRED" | "WEBHOOK_KEY_INVALID" | "SESSION_REQUIRED" | "ROLE_REQUIRED" | "PLAN_REQUIRED" | "PLATFORM_ADMIN_REQUIRED" | "CSRF_ORIGIN_MISMATCH" | "CURRENT_PASSWORD_INVALID" | "INSUFFICIENT_PERMISSION" | "SIGNUP_CLOSED" | "API_KEY_LIMIT_REACHED" | "CANNOT_CHANGE_OWNER" | "WEBHOOK_LIMIT_REACHED" | "OUTBOUND_WEBHOOK_LIMIT_REACHED" | "WEBHOOK_DISABLED" | "SITE_INACTIVE" | "CAPTCHA_FAILED" | "EMAIL_LINK_OTHER_ACCOUNT" | "NOT_FOUND" | "EMAIL_TAKEN" | "EMAIL_ALREADY_VERIFIED" | "EMAIL_RECLAIMED" | "CONFLICT" | "API_KEY_NOT_REVOKED" | "SITE_NOT_EMPTY" | "WEBHOOK_NOT_ARCHIVED" | "WEBHOOK_RESTORE_REQUIRED" | "FORM_NOT_ARCHIVED" | "OUTBOUND_WEBHOOK_DISABLED" | "INVITE_INVALID" | "EMAIL_LINK_EXPIRED" | "WEBHOOK_ARCHIVED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "CAPTCHA_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_CURSOR" | "RESTRICTED_PERMISSION" | "INVALID_BODY" | "NO_DATA_FIELDS" | "TOO_MANY_FIELDS" | "FIELD_NAME_TOO_LONG" | "FIELD_VALUE_TOO_LONG" | "INVALID_REDIRECT" | "INVALID_IDEMPOTENCY_KEY" | "CAPTCHA_REQUIRED" | "OUTBOUND_WEBHOOK_URL_NOT_ALLOWED" | "EMAIL_LINK_INVALID" | "DESTINATION_URL_NOT_ALLOWED" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED" | "WEBHOOK_KEY_REQUIRED" | "WEBHOOK_KEY_INVALID" | "SESSION_REQUIRED" | "ROLE_REQUIRED" | "PLAN_REQUIRED" | "PLATFORM_ADMIN_REQUIRED" | "CSRF_ORIGIN_MISMATCH" | "CURRENT_PASSWORD_INVALID" | "INSUFFICIENT_PERMISSION" | "SIGNUP_CLOSED" | "API_KEY_LIMIT_REACHED" | "CANNOT_CHANGE_OWNER" | "WEBHOOK_LIMIT_REACHED" | "OUTBOUND_WEBHOOK_LIMIT_REACHED" | "WEBHOOK_DISABLED" | "SITE_INACTIVE" | "CAPTCHA_FAILED" | "EMAIL_LINK_OTHER_ACCOUNT" | "NOT_FOUND" | "EMAIL_TAKEN" | "EMAIL_ALREADY_VERIFIED" | "EMAIL_RECLAIMED" | "CONFLICT" | "API_KEY_NOT_REVOKED" | "SITE_NOT_EMPTY" | "WEBHOOK_NOT_ARCHIVED" | "WEBHOOK_RESTORE_REQUIRED" | "FORM_NOT_ARCHIVED" | "OUTBOUND_WEBHOOK_DISABLED" | "INVITE_INVALID" | "EMAIL_LINK_EXPIRED" | "WEBHOOK_ARCHIVED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "CAPTCHA_UNAVAILABLE";
                 message: string;
                 details?: {
                     path: string;
@@ -1541,10 +1558,22 @@ export interface components {
             data: {
                 id: string;
                 formId: string;
+                /**
+                 * @description `webhook`: a Standard Webhooks receiver; the others: a chat destination (docs/notifications.md)
+                 * @enum {string}
+                 */
+                kind: "webhook" | "slack" | "teams" | "discord" | "google_chat";
+                /** @description A webhook's URL; a chat destination's masked (scheme, host, …, its last four characters): its URL is its secret */
                 url: string;
                 description: string | null;
                 isEnabled: boolean;
-                signingSecret: string;
+                /** @description A webhook's `whsec_` secret, in this answer only; null for a chat destination */
+                signingSecret: string | null;
+                chat: {
+                    minGrade: ("warm" | "hot") | null;
+                    includeFieldValues: boolean;
+                    maxFields: number;
+                } | null;
                 /** Format: date-time */
                 createdAt: string;
             };
@@ -1623,6 +1652,12 @@ export interface components {
                     updatedAt: string;
                     endpoint: {
                         id: string;
+                        /**
+                         * @description `webhook`: a Standard Webhooks receiver; the others: a chat destination (docs/notifications.md)
+                         * @enum {string}
+                         */
+                        kind: "webhook" | "slack" | "teams" | "discord" | "google_chat";
+                        /** @description A webhook's URL; a chat destination's masked (scheme, host, …, its last four characters): its URL is its secret */
                         url: string;
                         description: string | null;
                     };
@@ -8328,8 +8363,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @enum {string} */
+                    kind?: "webhook" | "slack" | "teams" | "discord" | "google_chat";
                     url: string;
                     description?: string | null;
+                    chat?: {
+                        minGrade?: ("warm" | "hot") | null;
+                        includeFieldValues?: boolean;
+                        maxFields?: number;
+                    };
                 };
             };
         };
@@ -8343,7 +8385,7 @@ export interface operations {
                     "application/json": components["schemas"]["createOutboundWebhookResponse"];
                 };
             };
-            /** @description `INVALID_JSON`, `VALIDATION_ERROR`, `OUTBOUND_WEBHOOK_URL_NOT_ALLOWED` */
+            /** @description `INVALID_JSON`, `VALIDATION_ERROR`, `OUTBOUND_WEBHOOK_URL_NOT_ALLOWED`, `DESTINATION_URL_NOT_ALLOWED` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8352,7 +8394,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "INVALID_JSON" | "VALIDATION_ERROR" | "OUTBOUND_WEBHOOK_URL_NOT_ALLOWED";
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR" | "OUTBOUND_WEBHOOK_URL_NOT_ALLOWED" | "DESTINATION_URL_NOT_ALLOWED";
                         };
                     };
                 };
@@ -8492,6 +8534,11 @@ export interface operations {
                     url?: string;
                     description?: string | null;
                     isEnabled?: boolean;
+                    chat?: {
+                        minGrade?: ("warm" | "hot") | null;
+                        includeFieldValues?: boolean;
+                        maxFields?: number;
+                    };
                 };
             };
         };
@@ -8505,7 +8552,7 @@ export interface operations {
                     "application/json": components["schemas"]["updateOutboundWebhookResponse"];
                 };
             };
-            /** @description `INVALID_JSON`, `VALIDATION_ERROR`, `OUTBOUND_WEBHOOK_URL_NOT_ALLOWED` */
+            /** @description `INVALID_JSON`, `VALIDATION_ERROR`, `OUTBOUND_WEBHOOK_URL_NOT_ALLOWED`, `DESTINATION_URL_NOT_ALLOWED` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8514,7 +8561,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "INVALID_JSON" | "VALIDATION_ERROR" | "OUTBOUND_WEBHOOK_URL_NOT_ALLOWED";
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR" | "OUTBOUND_WEBHOOK_URL_NOT_ALLOWED" | "DESTINATION_URL_NOT_ALLOWED";
                         };
                     };
                 };

@@ -8,9 +8,9 @@ import { insertEndpoint, type OutboundEndpoint } from "../../../../lib/store/out
 export async function insertTestEndpoint(
   form: { id: string; orgId: string; siteId: string },
   url: string,
-): Promise<OutboundEndpoint> {
+): Promise<OutboundEndpoint & { signingSecret: string }> {
   const now = nowIso();
-  const endpoint: OutboundEndpoint = {
+  const endpoint: OutboundEndpoint & { signingSecret: string } = {
     id: `ep_${randomBase62(22)}`,
     formId: form.id,
     orgId: form.orgId,

@@ -10,10 +10,11 @@ import { card } from "../../components/ui/page";
 import { Muted } from "../../components/ui/text";
 import { useToast } from "../../components/ui/toast";
 import { formatAgo, formatDateTime } from "../../lib/format";
+import { chatWords, DestinationForm, type DestinationInput, destinationEdit } from "./destination-form";
 import { EndpointForm, type EndpointInput } from "./endpoint-form";
 import { deleteEndpoint, type Endpoint, sendTestEvent, updateEndpoint } from "./queries";
 import { StatusBadge } from "./status-badge";
-import { responseWords } from "./words";
+import { PLATFORMS, responseWords } from "./words";
 
 /** The newest delivery of an endpoint, in one line. */
 function LastDelivery({ endpoint }: { endpoint: Endpoint }) {
@@ -37,7 +38,9 @@ export function EndpointRow({ formId, endpoint }: { formId: string; endpoint: En
   const toast = useToast();
   const [editing, setEditing] = useState(false);
   const [tested, setTested] = useState(false);
-  const name = endpoint.description ?? endpoint.url;
+  const chat = endpoint.kind === "webhook" ? null : endpoint.kind;
+  const name = endpoint.description ?? (chat ? PLATFORMS[chat].label : endpoint.url);
+  const testWord = chat ? "test message" : "test event";
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.outboundWebhooks.ofForm(formId) });
   const act = useMutation({
     mutationFn: async (action: "enable" | "disable" | "delete" | "test") => {
@@ -55,7 +58,8 @@ export function EndpointRow({ formId, endpoint }: { formId: string; endpoint: En
     },
   });
   const edit = useMutation({
-    mutationFn: (input: EndpointInput) => updateEndpoint(formId, endpoint.id, input),
+    mutationFn: (input: EndpointInput | DestinationInput) =>
+      updateEndpoint(formId, endpoint.id, "kind" in input ? destinationEdit(input) : input),
     onSuccess: async () => {
       setEditing(false);
       toast("Endpoint saved");
@@ -67,7 +71,8 @@ export function EndpointRow({ formId, endpoint }: { formId: string; endpoint: En
     <li className={card} aria-label={name}>
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0 flex-1">
-          <h3 className="font-medium break-all">{endpoint.description ?? "Endpoint"}</h3>
+          <h3 className="font-medium break-all">{endpoint.description ?? (chat ? PLATFORMS[chat].label : "Endpoint")}</h3>
+          {chat && <p className="text-sm">{chatWords(endpoint)}</p>}
           <p className="font-mono text-sm break-all">{endpoint.url}</p>
           <Muted>{endpoint.isEnabled ? "Enabled" : "Disabled"}</Muted>
           {!endpoint.isEnabled && endpoint.disabledReason && (
@@ -79,8 +84,10 @@ export function EndpointRow({ formId, endpoint }: { formId: string; endpoint: En
                   <time dateTime={endpoint.disabledAt}>{formatDateTime(endpoint.disabledAt)}</time>
                 </>
               )}
-              : {endpoint.disabledReason}. The receiver said it no longer wants these requests; fix it, then enable the endpoint
-              again.
+              : {endpoint.disabledReason}.{" "}
+              {chat
+                ? "Its webhook no longer exists: create a new one, save its URL here (Edit), then enable the destination."
+                : "The receiver said it no longer wants these requests; fix it, then enable the endpoint again."}
             </p>
           )}
           <p className="mt-1 text-sm">
@@ -96,10 +103,10 @@ export function EndpointRow({ formId, endpoint }: { formId: string; endpoint: En
           <Button
             variant="secondary"
             disabled={act.isPending || !endpoint.isEnabled}
-            title={endpoint.isEnabled ? undefined : "Enable the endpoint to send a test event"}
+            title={endpoint.isEnabled ? undefined : `Enable it to send a ${testWord}`}
             onClick={() => act.mutate("test")}
           >
-            Send test event
+            Send {testWord}
           </Button>
           <Button
             variant="secondary"
@@ -121,7 +128,9 @@ export function EndpointRow({ formId, endpoint }: { formId: string; endpoint: En
                   Inlet stops sending to <code className="break-all">{endpoint.url}</code> at once. Deliveries still waiting for a
                   retry end as failed, and its delivery log is no longer shown here.
                 </p>
-                <p className="mt-2">Its signing secret stops being used: adding the URL again gives it a new secret.</p>
+                {!chat && (
+                  <p className="mt-2">Its signing secret stops being used: adding the URL again gives it a new secret.</p>
+                )}
               </>
             }
             confirmLabel="Delete endpoint"
@@ -130,11 +139,11 @@ export function EndpointRow({ formId, endpoint }: { formId: string; endpoint: En
         </div>
       </div>
       {!endpoint.isEnabled && !endpoint.disabledReason && (
-        <Muted className="mt-2">Enable it to send test events and new submissions.</Muted>
+        <Muted className="mt-2">Enable it to send {testWord}s and new submissions.</Muted>
       )}
       {tested && (
         <p role="status" className="mt-2 text-sm">
-          Test event sent. Its result shows above and in the{" "}
+          {chat ? "Test message sent" : "Test event sent"}. Its result shows above and in the{" "}
           <Link to="/forms/$formId/webhooks/$endpointId" params={{ formId, endpointId: endpoint.id }} search={{}}>
             delivery log
           </Link>
@@ -150,13 +159,27 @@ export function EndpointRow({ formId, endpoint }: { formId: string; endpoint: En
         }}
         title={`Edit ${name}`}
       >
-        <EndpointForm
-          initial={{ url: endpoint.url, description: endpoint.description }}
-          submitLabel="Save"
-          pending={edit.isPending}
-          error={apiError(edit.error)}
-          onSubmit={(input) => edit.mutate(input)}
-        />
+        {chat ? (
+          <DestinationForm
+            initial={{
+              kind: chat,
+              description: endpoint.description,
+              chat: endpoint.chat ?? { minGrade: null, includeFieldValues: true, maxFields: 10 },
+            }}
+            submitLabel="Save"
+            pending={edit.isPending}
+            error={apiError(edit.error)}
+            onSubmit={(input) => edit.mutate(input)}
+          />
+        ) : (
+          <EndpointForm
+            initial={{ url: endpoint.url, description: endpoint.description }}
+            submitLabel="Save"
+            pending={edit.isPending}
+            error={apiError(edit.error)}
+            onSubmit={(input) => edit.mutate(input)}
+          />
+        )}
       </Modal>
     </li>
   );

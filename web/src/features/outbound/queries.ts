@@ -4,12 +4,15 @@ import { queryKeys } from "../../api/keys";
 import type { DeliveryStatus, Schema } from "../../api/types";
 
 export type Endpoint = Schema<"OutboundWebhook">;
+export type EndpointKind = Endpoint["kind"];
+export type ChatKind = Exclude<EndpointKind, "webhook">;
+export type ChatOptions = NonNullable<Endpoint["chat"]>;
 export type Delivery = Schema<"Delivery">;
 
 /** Deliveries per page of a log: a screenful; "Load more" reads on with the API's cursor. */
 export const LOG_PAGE_SIZE = 25;
 
-/** Endpoints a form may have (docs/outbound-webhooks.md, "Limits"). */
+/** Endpoints a form may have, webhooks and chat destinations together (docs/outbound-webhooks.md, "Limits"). */
 export const MAX_ENDPOINTS = 10;
 
 /** Still moving: worth polling until it settles. */
@@ -55,13 +58,15 @@ export const submissionDeliveriesQuery = (submissionId: string) =>
 
 const endpointPath = (formId: string, endpointId: string) => ({ params: { path: { formId, endpointId } } });
 
-export const createEndpoint = (formId: string, body: { url: string; description?: string | null }) =>
-  unwrap(api.POST("/api/v1/forms/{formId}/outbound-webhooks", { params: { path: { formId } }, body })).then((r) => r.data);
+export const createEndpoint = (
+  formId: string,
+  body: { kind?: EndpointKind; url: string; description?: string | null; chat?: Partial<ChatOptions> },
+) => unwrap(api.POST("/api/v1/forms/{formId}/outbound-webhooks", { params: { path: { formId } }, body })).then((r) => r.data);
 
 export const updateEndpoint = (
   formId: string,
   endpointId: string,
-  body: { url?: string; description?: string | null; isEnabled?: boolean },
+  body: { url?: string; description?: string | null; isEnabled?: boolean; chat?: Partial<ChatOptions> },
 ) => unwrap(api.PUT("/api/v1/forms/{formId}/outbound-webhooks/{endpointId}", { ...endpointPath(formId, endpointId), body }));
 
 export const deleteEndpoint = (formId: string, endpointId: string) =>

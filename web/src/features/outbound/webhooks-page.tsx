@@ -8,6 +8,7 @@ import { CloseButton, Modal } from "../../components/ui/dialog";
 import { FormError } from "../../components/ui/field";
 import { Loading, PageHeader } from "../../components/ui/page";
 import { Muted } from "../../components/ui/text";
+import { Destinations } from "./destinations";
 import { EndpointForm, type EndpointInput } from "./endpoint-form";
 import { EndpointRow } from "./endpoint-row";
 import { createEndpoint, endpointsQuery, MAX_ENDPOINTS } from "./queries";
@@ -37,6 +38,8 @@ export function WebhooksPage({ formName }: { formName: string | undefined }) {
   };
   const used = endpoints.data?.length ?? 0;
   const full = used >= MAX_ENDPOINTS;
+  const webhooks = endpoints.data?.filter((e) => e.kind === "webhook") ?? [];
+  const destinations = endpoints.data?.filter((e) => e.kind !== "webhook") ?? [];
   return (
     <>
       <PageHeader
@@ -50,21 +53,22 @@ export function WebhooksPage({ formName }: { formName: string | undefined }) {
         }
       />
       <p className="mb-4 text-sm">
-        {used} of {MAX_ENDPOINTS} endpoints used{full ? ": delete one to add another." : ""}
+        {used} of {MAX_ENDPOINTS} endpoints and chat destinations used{full ? ": delete one to add another." : ""}
       </p>
       {endpoints.isPending ? (
         <Loading />
       ) : endpoints.isError ? (
         <FormError message={endpoints.error.message} />
-      ) : endpoints.data.length === 0 ? (
+      ) : webhooks.length === 0 ? (
         <Muted>No endpoints yet. Add your CRM's or automation's webhook URL to receive each new lead as it arrives.</Muted>
       ) : (
         <ul className="flex flex-col gap-3" aria-label="Endpoints">
-          {endpoints.data.map((endpoint) => (
+          {webhooks.map((endpoint) => (
             <EndpointRow key={endpoint.id} formId={formId} endpoint={endpoint} />
           ))}
         </ul>
       )}
+      {endpoints.isSuccess && <Destinations formId={formId} destinations={destinations} full={full} />}
       <Modal
         open={adding}
         onOpenChange={(open) => (open ? setAdding(true) : close())}
@@ -72,7 +76,7 @@ export function WebhooksPage({ formName }: { formName: string | undefined }) {
       >
         {created ? (
           <>
-            <SigningSecret secret={created.signingSecret} />
+            <SigningSecret secret={created.signingSecret ?? ""} />
             <CloseButton label="Done" />
           </>
         ) : (

@@ -1,4 +1,29 @@
 import type { DeliveryStatus } from "../../api/types";
+import type { ChatKind } from "./queries";
+
+/** The chat platforms, named as their users know them, with where their webhook URL comes from (docs/notifications.md). */
+export const PLATFORMS: Record<ChatKind, { label: string; hint: string; placeholder: string }> = {
+  slack: {
+    label: "Slack",
+    hint: "A Slack app's incoming webhook for the channel (api.slack.com/apps → Incoming Webhooks → Add New Webhook).",
+    placeholder: "https://hooks.slack.com/services/T…/B…/…",
+  },
+  teams: {
+    label: "Microsoft Teams",
+    hint: 'A Workflows webhook: in the channel, Workflows → "Post to a channel when a webhook request is received". Office 365 connector URLs are retired.',
+    placeholder: "https://….environment.api.powerplatform.com/powerautomate/…",
+  },
+  discord: {
+    label: "Discord",
+    hint: "The channel's webhook: Edit Channel → Integrations → Webhooks → New Webhook → Copy Webhook URL.",
+    placeholder: "https://discord.com/api/webhooks/…/…",
+  },
+  google_chat: {
+    label: "Google Chat",
+    hint: "The space's webhook: space name → Apps & integrations → Webhooks → Add webhook.",
+    placeholder: "https://chat.googleapis.com/v1/spaces/…/messages?key=…&token=…",
+  },
+};
 
 /** A delivery's status in words (never colour alone: docs/dashboard.md, quality bars). */
 export const STATUS_LABELS: Record<DeliveryStatus, string> = {
