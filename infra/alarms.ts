@@ -4,7 +4,6 @@ import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import { PolicyStatement, ServicePrincipal } from "aws-cdk-lib/aws-iam";
 import { Key } from "aws-cdk-lib/aws-kms";
-import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import { Topic } from "aws-cdk-lib/aws-sns";
 import { EmailSubscription } from "aws-cdk-lib/aws-sns-subscriptions";
 import type { IQueue } from "aws-cdk-lib/aws-sqs";
@@ -17,11 +16,6 @@ import type { FamilyMetrics } from "./api-metrics";
 export const INTAKE_P99_THRESHOLD_MS = 1000;
 /** The age of the intake queue's oldest message above which the consumer is falling behind. */
 export const QUEUE_AGE_THRESHOLD_SECONDS = 5 * 60;
-/**
- * The bookkeeper's iterator age (how old the last record it read was when it read it) above which
- * the counts are falling behind: a shard is blocked by a failing batch, or the function throttled.
- */
-export const BOOKKEEPER_LAG_THRESHOLD_SECONDS = 5 * 60;
 /** Outbound attempts that were retried or given up, in percent of all attempts, above which it alarms. */
 export const OUTBOUND_FAILURE_THRESHOLD_PERCENT = 20;
 /** Attempts in the window below which the failure rate is not judged (one failure of two is no trend). */
@@ -111,8 +105,6 @@ export function alarmPublishing(topic: Topic): PolicyStatement {
 export interface InletAlarmsProps {
   table: ITable;
   queue: IQueue;
-  /** The bookkeeper (infra/bookkeeping.ts): its function and its dead-letter queue. */
-  bookkeeper: { fn: IFunction; deadLetterQueue: IQueue };
   intakeFamily: FamilyMetrics;
   /** Alarms created elsewhere that must notify the topic too. */
   existing: readonly Alarm[];
@@ -208,19 +200,6 @@ export class InletAlarms extends Construct {
         `The intake queue's oldest message stayed older than ${QUEUE_AGE_THRESHOLD_SECONDS / 60} minutes for 15 minutes: the consumer is falling behind or failing.`,
         props.queue.metricApproximateAgeOfOldestMessage({ period: five, statistic: "Maximum" }),
         QUEUE_AGE_THRESHOLD_SECONDS,
-        { evaluationPeriods: 3, datapointsToAlarm: 3 },
-      ),
-      alarm(
-        "AlarmBookkeeperDeadLetter",
-        "The bookkeeper gave up a batch of table stream records (its dead-letter queue holds its description): the counts of their forms, webhooks and days miss them until it is replayed.",
-        props.bookkeeper.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: five, statistic: "Maximum" }),
-        0,
-      ),
-      alarm(
-        "AlarmBookkeeperLag",
-        `The bookkeeper read records older than ${BOOKKEEPER_LAG_THRESHOLD_SECONDS / 60} minutes for 15 minutes: a batch keeps failing (its shard waits) or the function is throttled, and counts are stale.`,
-        props.bookkeeper.fn.metric("IteratorAge", { period: five, statistic: "Maximum" }),
-        BOOKKEEPER_LAG_THRESHOLD_SECONDS * 1000,
         { evaluationPeriods: 3, datapointsToAlarm: 3 },
       ),
       alarm(

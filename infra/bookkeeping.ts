@@ -1,4 +1,5 @@
-import { Duration, RemovalPolicy } from "aws-cdk-lib";
+import { Duration, NestedStack, RemovalPolicy } from "aws-cdk-lib";
+import { Alarm, ComparisonOperator, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import { FilterCriteria, StartingPosition } from "aws-cdk-lib/aws-lambda";
 import { DynamoEventSource, SqsDlq } from "aws-cdk-lib/aws-lambda-event-sources";
@@ -35,6 +36,12 @@ export const BOOKKEEPER_MAX_RETRY_ATTEMPTS = 50;
  */
 export const BOOKKEEPER_MAX_RECORD_AGE_SECONDS = 6 * 60 * 60;
 
+/**
+ * The bookkeeper's iterator age (how old the last record it read was when it read it) above which
+ * the counts are falling behind: a shard is blocked by a failing batch, or the function throttled.
+ */
+export const BOOKKEEPER_LAG_THRESHOLD_SECONDS = 5 * 60;
+
 export interface BookkeepingProps {
   /** The table whose stream (NEW_AND_OLD_IMAGES) the bookkeeper follows. */
   table: ITable;
@@ -68,20 +75,25 @@ export interface BookkeepingProps {
 export class Bookkeeping extends Construct {
   readonly fn: InletFunction;
   readonly deadLetterQueue: Queue;
+  /** A batch given up (in the dead-letter queue), and the stream lag; the stack's topic is their action (infra/alarms.ts). */
+  readonly alarms: Alarm[];
 
   constructor(scope: Construct, id: string, props: BookkeepingProps) {
     super(scope, id);
-    this.fn = new InletFunction(this, "FunctionBookkeeper", {
+    // A nested stack of its own, as the route families have (infra/http-api.ts), so the parent
+    // template stays small (docs/deployment.md, "Headroom").
+    const stack = new NestedStack(this, "Stack", { description: "Inlet: the bookkeeper" });
+    this.fn = new InletFunction(stack, "FunctionBookkeeper", {
       handler: BOOKKEEPER.handler,
       description: "Inlet bookkeeper: counts from the table stream",
       memoryMb: BOOKKEEPER.memoryMb,
       timeoutSeconds: BOOKKEEPER.timeoutSeconds,
-      environment: settingsFromContext(this),
+      environment: settingsFromContext(stack),
     });
     bindTable(this.fn.fn, props.table, grantOf(BOOKKEEPER));
 
     // Descriptions of batches given up: kept (they say which records were never counted).
-    this.deadLetterQueue = new Queue(this, "QueueBookkeeperDeadLetter", {
+    this.deadLetterQueue = new Queue(stack, "QueueBookkeeperDeadLetter", {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
@@ -123,5 +135,27 @@ export class Bookkeeping extends Construct {
       ],
       true,
     );
+
+    const five = Duration.minutes(5);
+    this.alarms = [
+      new Alarm(stack, "AlarmBookkeeperDeadLetter", {
+        alarmDescription:
+          "The bookkeeper gave up a batch of table stream records (its dead-letter queue holds its description): the counts of their forms, webhooks and days miss them until it is replayed. See docs/operations.md (Alarms).",
+        metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: five, statistic: "Maximum" }),
+        threshold: 0,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
+      new Alarm(stack, "AlarmBookkeeperLag", {
+        alarmDescription: `The bookkeeper read records older than ${BOOKKEEPER_LAG_THRESHOLD_SECONDS / 60} minutes for 15 minutes: a batch keeps failing (its shard waits) or the function is throttled, and counts are stale. See docs/operations.md (Alarms).`,
+        metric: this.fn.fn.metric("IteratorAge", { period: five, statistic: "Maximum" }),
+        threshold: BOOKKEEPER_LAG_THRESHOLD_SECONDS * 1000,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 3,
+        datapointsToAlarm: 3,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
+    ];
   }
 }

@@ -71,12 +71,12 @@ export class InletStack extends Stack {
     this.alarms = new InletAlarms(this, "Alarms", {
       table: this.dataStore.table,
       queue: this.intake.queue,
-      bookkeeper: { fn: this.bookkeeping.fn.fn, deadLetterQueue: this.bookkeeping.deadLetterQueue },
       intakeFamily: families.families.intake,
       existing: [
         this.http.serverErrorAlarm,
         this.intake.deadLetterAlarm,
         this.intake.consumerErrorAlarm,
+        ...this.bookkeeping.alarms,
         ...(this.intake.emailEvents?.alarms ?? []),
       ],
       email: alarmEmailFromContext(this),
