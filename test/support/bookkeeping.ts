@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { marshall } from "@aws-sdk/util-dynamodb";
+import { expect } from "@jest/globals";
 import type { DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import { db, tableName } from "../../lib/aws/dynamodb";
 import { keys } from "../../lib/store/keys";
 import { type Submission, submissionItem } from "../../lib/store/submissions";
+import { pipelineBarrier } from "../local-stack/pipeline/support/barrier";
 import { eventually } from "./eventually";
 
 /**
@@ -79,4 +81,27 @@ export async function countsSettle(formId: string, expected: { inbox: number; sp
     },
     { timeoutMs },
   );
+}
+
+/**
+ * A webhook's submissionCount as the API answers it: what its own item held before the
+ * bookkeeper (0 for any webhook a test creates) plus its counts item.
+ */
+export async function webhookReceived(webhookId: string): Promise<number> {
+  const hook = await item(keys.webhook(webhookId));
+  const counts = hook ? await item(keys.webhookCounts(String(hook.siteId), webhookId)) : undefined;
+  return Number(hook?.submissionCount ?? 0) + Number(counts?.submissionCount ?? 0);
+}
+
+/**
+ * Waits until the stack's bookkeeper has counted `expected` submissions on the webhook, then
+ * passes a pipeline barrier (every record written before it is bookkept) and checks the count
+ * still holds: exactly `expected`, none counted twice, none on its way.
+ */
+export async function receivedSettles(webhookId: string, expected: number): Promise<void> {
+  await eventually(`webhook ${webhookId} counted ${expected}`, async () => (await webhookReceived(webhookId)) === expected, {
+    timeoutMs: 15_000,
+  });
+  await pipelineBarrier();
+  expect(await webhookReceived(webhookId)).toBe(expected);
 }
