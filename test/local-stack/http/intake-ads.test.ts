@@ -14,7 +14,6 @@ import {
   postIntake,
   siblingWebhook,
   storedSubmission,
-  webhookItem,
 } from "../../support/intake";
 
 /**

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { afterEach, jest } from "@jest/globals";
 import { db, tableName } from "../../../lib/aws/dynamodb";
 import { AppError } from "../../../lib/errors";
@@ -10,7 +10,7 @@ import type { Submission } from "../../../lib/store/submissions";
 import { TRANSACTION_ATTEMPTS } from "../../../lib/store/transactions";
 import { type Account, signupOwner } from "../../support/api";
 import { receivedSettles } from "../../support/bookkeeping";
-import { formSubmissions, type IntakeTarget, intakeTarget, storedSubmission, webhookItem } from "../../support/intake";
+import { formSubmissions, type IntakeTarget, intakeTarget, webhookItem } from "../../support/intake";
 
 /**
  * Faults DynamoDB Local cannot produce, injected into the process's client: a transaction
