@@ -175,6 +175,20 @@ export const QUEUE_CONSUMER = {
 };
 
 /**
+ * The bookkeeper: the table stream's submission records, in batches, from Lambda's event source
+ * mapping (infra/bookkeeping.ts), kept as counts exactly once (lib/bookkeeping/). Not an HTTP
+ * route either; the CDK stack, the local stream follower (infra/local/stream-follower.ts) and the
+ * handler test read this entry. `batchSize` is both the event source's and the follower's.
+ */
+export const BOOKKEEPER = {
+  handler: "bookkeeping/keep-books",
+  table: "write",
+  timeoutSeconds: 30,
+  memoryMb: 256,
+  batchSize: 100,
+} as const satisfies Pick<RouteDef, "handler" | "table" | "timeoutSeconds" | "memoryMb"> & { batchSize: number };
+
+/**
  * The function SES's bounce and complaint events reach through EventBridge (infra/notifications.ts
  * creates the configuration set, its event destination and the rule): it records suppressed
  * recipients on their forms (lib/notifications/suppression.ts), so it writes the table.

@@ -51,7 +51,7 @@ export const PIPE_BATCH_SIZE = 10;
 export const PIPE_MAX_RETRY_ATTEMPTS = 10;
 
 export interface IntakePipelineProps {
-  /** The table whose stream (NEW_IMAGE) feeds the queue. */
+  /** The table whose stream (NEW_AND_OLD_IMAGES) feeds the queue. */
   table: ITable;
 }
 

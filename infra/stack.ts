@@ -2,6 +2,7 @@ import { CfnOutput, Stack, type StackProps } from "aws-cdk-lib";
 import type { Construct } from "constructs";
 import { InletAlarms } from "./alarms";
 import { ApiFamilyMetrics } from "./api-metrics";
+import { Bookkeeping } from "./bookkeeping";
 import { DataStore } from "./data-store";
 import { requirePlatformAdmins, setEnvironment, webDomainFromContext } from "./environment";
 import { ExportStorage } from "./exports";
@@ -19,13 +20,14 @@ export interface InletStackProps extends StackProps {
 }
 
 /**
- * Inlet in one stack: the table, the intake pipeline fed by its stream, the HTTP API with one
+ * Inlet in one stack: the table, the intake pipeline and the bookkeeper fed by its stream, the HTTP API with one
  * function per route, and the CloudFront distribution that serves the dashboard and the API. Construct ids here are part of every logical id: never rename them, or
  * CloudFormation replaces (and, for the retained table and queues, orphans) the resources.
  */
 export class InletStack extends Stack {
   readonly dataStore: DataStore;
   readonly intake: IntakePipeline;
+  readonly bookkeeping: Bookkeeping;
   readonly http: InletHttpApi;
   readonly exports: ExportStorage;
   readonly web: WebHosting;
@@ -41,6 +43,7 @@ export class InletStack extends Stack {
 
     this.dataStore = new DataStore(this, "DataStore");
     this.intake = new IntakePipeline(this, "Intake", { table: this.dataStore.table });
+    this.bookkeeping = new Bookkeeping(this, "Bookkeeping", { table: this.dataStore.table });
     this.exports = new ExportStorage(this, "Exports");
     this.http = new InletHttpApi(this, "Http", {
       table: this.dataStore.table,
@@ -73,6 +76,7 @@ export class InletStack extends Stack {
         this.http.serverErrorAlarm,
         this.intake.deadLetterAlarm,
         this.intake.consumerErrorAlarm,
+        ...this.bookkeeping.alarms,
         ...(this.intake.emailEvents?.alarms ?? []),
       ],
       email: alarmEmailFromContext(this),
@@ -117,6 +121,11 @@ export class InletStack extends Stack {
     new CfnOutput(this, "OutputDeadLetterQueueUrl", {
       key: "DeadLetterQueueUrl",
       value: this.intake.deadLetterQueue.queueUrl,
+    });
+    new CfnOutput(this, "OutputBookkeeperDeadLetterQueueUrl", {
+      key: "BookkeeperDeadLetterQueueUrl",
+      description: "Stream batches the bookkeeper gave up (docs/operations.md, Bookkeeper)",
+      value: this.bookkeeping.deadLetterQueue.queueUrl,
     });
     if (this.intake.emailEvents) {
       new CfnOutput(this, "OutputEmailEventsDeadLetterQueueUrl", {

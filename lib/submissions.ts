@@ -3,10 +3,8 @@ import { loadConfig } from "./config";
 import { AppError, notFound } from "./errors";
 import { findForm } from "./forms";
 import { nowIso } from "./ids";
-import { describeError, log } from "./log";
 import { allSiteForms, getForm } from "./store/forms";
 import { setSpamState } from "./store/moderation";
-import { moveOnSiteDay } from "./store/site-days";
 import { getSite } from "./store/sites";
 import {
   deleteSubmission,
@@ -119,29 +117,16 @@ export async function readSubmission(principal: Principal, submissionId: string)
 
 /**
  * Flags or unflags. Unflagging a submission intake stored as spam releases it into the pipeline
- * once (its notifications and outbound webhooks fire); see setSpamState. The site's daily counts
- * move between inbox and spam on the day the submission was received, in the same round trip as
- * the flag (outside its write: the day item is as hot as the site's intake), and move back when
- * the flag did not change after all (a racing moderation, a deletion).
+ * once (its notifications and outbound webhooks fire); see setSpamState. The form's counts and
+ * the site's daily counts move between inbox and spam (on the day the submission was received)
+ * in the same transaction as the flag, so they move exactly when it changes.
  */
 export async function moderateSubmission(principal: Principal, submissionId: string, isSpam: boolean) {
   const submission = await findSubmission(principal, submissionId);
   if (submission.isSpam === isSpam) return { submission: submissionView(submission) };
-  const [saved, moved] = await Promise.allSettled([
-    setSpamState(submission, isSpam, nowIso()),
-    moveOnSiteDay(submission, isSpam),
-  ]);
-  const changed = saved.status === "fulfilled" && saved.value?.changed === true;
-  if (moved.status === "rejected") logNotMoved(submission, moved.reason);
-  else if (!changed) await moveOnSiteDay(submission, !isSpam).catch((error: unknown) => logNotMoved(submission, error));
-  if (saved.status === "rejected") throw saved.reason;
-  if (!saved.value) throw notFound("Submission");
-  return { submission: submissionView(saved.value.submission) };
-}
-
-/** A daily count is not worth failing a moderation for: logged, and the day reads one off. */
-function logNotMoved(submission: StoredSubmission, error: unknown): void {
-  log.error("daily count not moved", { siteId: submission.siteId, submissionId: submission.id, ...describeError(error) });
+  const saved = await setSpamState(submission, isSpam, nowIso());
+  if (!saved) throw notFound("Submission");
+  return { submission: submissionView(saved.submission) };
 }
 
 export async function removeSubmission(principal: Principal, submissionId: string) {

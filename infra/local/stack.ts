@@ -1,6 +1,7 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { QUEUE_CONSUMER } from "../../functions/routes";
+import type { DynamoDBStreamEvent } from "aws-lambda";
+import { BOOKKEEPER, QUEUE_CONSUMER } from "../../functions/routes";
 import { db } from "../../lib/aws/dynamodb";
 import type { LocalConfig } from "../../lib/config";
 import {
@@ -64,7 +65,11 @@ export async function startLocalStack(local: LocalConfig, options: { webDir?: st
   // lib's client reads the config, so only now that it is complete.
   guardTableGrants(db(), process.env.INLET_GRANTS);
 
-  // Table stream → queue, with the position kept in the data folder: see stream-follower.ts.
+  // The bookkeeper's handler, run in process by the stream follower as Lambda's event source
+  // mapping runs it in AWS (infra/bookkeeping.ts), under its own table grant.
+  const bookkeeperUrl = new URL(`../../functions/${BOOKKEEPER.handler}.ts`, import.meta.url);
+  const bookkeeper = (await import(bookkeeperUrl.href)) as { handler: (event: DynamoDBStreamEvent) => Promise<unknown> };
+  // Table stream → bookkeeper and queue, with the position kept in the data folder: see stream-follower.ts.
   const follower = await startStreamFollower({
     dynamodb: dynamo.client,
     dynamodbEndpoint: dynamo.endpoint,
@@ -74,6 +79,10 @@ export async function startLocalStack(local: LocalConfig, options: { webDir?: st
     sqs: sqs.client,
     queueUrl: sqs.queueUrl,
     positionFile: resolve(dataDir, "stream-position.json"),
+    bookkeeper: {
+      handler: (event) => runAs(BOOKKEEPER.handler, localGrant(BOOKKEEPER), () => bookkeeper.handler(event)),
+      batchSize: BOOKKEEPER.batchSize,
+    },
   });
   // Like the gateway's handlers, the consumer reads the config set above (BASE_URL included), so
   // it loads only now: lib/config.ts parses the environment once per process.

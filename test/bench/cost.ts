@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import type { SQSEvent } from "aws-lambda";
-import { QUEUE_CONSUMER, type RouteDef, route } from "../../functions/routes";
+import { BOOKKEEPER, QUEUE_CONSUMER, type RouteDef, route } from "../../functions/routes";
 import { api } from "../support/api";
 import { storedSubmission, webhookItem } from "../support/intake";
 import type { Recorder, RecordingSummary } from "../support/recording-client";
@@ -209,6 +209,8 @@ export interface Bill {
 
 export interface CostResult {
   assumptions: string[];
+  /** The bookkeeper's share at each measured batch size (its batch-of-one lines are in both bills). */
+  bookkeeper?: ReturnType<typeof bookkeeperCost>;
   /** The intake's runtime over all timed runs (both bills use it). */
   intake: RuntimeStats;
   withoutEmail: Bill;
@@ -299,11 +301,25 @@ export function costPerMillion(input: {
   intakeRcu: number;
   withoutEmail: RuntimeResult;
   withEmail: RuntimeResult;
+  /** The bookkeeper, measured (measureBookkeeperRuntime); its batch-of-one lines join both bills. */
+  bookkeeper?: BookkeeperRuntime;
 }): CostResult {
   // The intake does the same work in both: one bill, from all its runs.
   const pooled = stats([...input.withoutEmail.intake.samples, ...input.withEmail.intake.samples]);
   const intake = () => ({ wcu: input.intakeWcu, rcu: input.intakeRcu, runtime: pooled });
-  return {
+  const { bookkeeper } = input;
+  const withBookkeeper = (b: Bill): Bill => {
+    if (!bookkeeper) return b;
+    const lines = bookkeeperLines(bookkeeper, 1);
+    const one = bookkeeper.bySize.find((x) => x.batchSize === 1);
+    const logBytes = ((one?.runtime.logBytesPerInvocation ?? 0) + PLATFORM_LOG_BYTES_PER_INVOCATION) / 1;
+    return {
+      lines: [...b.lines, ...lines],
+      total: b.total + lines.reduce((sum, l) => sum + l.usd, 0),
+      logBytesPerSubmission: b.logBytesPerSubmission + logBytes,
+    };
+  };
+  const result = {
     assumptions: [
       "one million clean (non-spam) submissions: every one goes through the pipeline",
       "DynamoDB units of the intake: the clean-intake scenario; of the consumer: one submission recorded on a form without, then with, a notification address (no outbound webhook endpoints)",
@@ -313,9 +329,122 @@ export function costPerMillion(input: {
       "not per submission, so not included: storage, DynamoDB Streams GetRecords by the pipe (polled per shard whatever the traffic), alarms, the DLQ",
     ],
     intake: { ...pooled, samples: [] },
-    withoutEmail: bill(intake(), input.withoutEmail, false),
-    withEmail: bill(intake(), input.withEmail, true),
+    withoutEmail: withBookkeeper(bill(intake(), input.withoutEmail, false)),
+    withEmail: withBookkeeper(bill(intake(), input.withEmail, true)),
   };
+  if (!bookkeeper) return result;
+  return {
+    ...result,
+    assumptions: [
+      ...result.assumptions,
+      `the bookkeeper (counts from the table stream): in the bills at batches of one (the low-traffic worst case); at the measured batch sizes: ${bookkeeperCost(
+        bookkeeper,
+      )
+        .map((b) => `${b.batchSize} per batch $${b.total.toFixed(3)}`)
+        .join(", ")} per million; its stream reads are free`,
+    ],
+    bookkeeper: bookkeeperCost(bookkeeper),
+  };
+}
+
+/** The bookkeeper's measured work (BOOKKEEPER in functions/routes.ts): per batch, at the batch sizes measured. */
+export interface BookkeeperRuntime {
+  /** Records per batch → the handler's runtime and its DynamoDB work for one batch of that size. */
+  bySize: { batchSize: number; runtime: RuntimeStats; work: RecordingSummary }[];
+}
+
+/**
+ * Times the bookkeeper's handler on synthesized stream batches of each size (stored submissions
+ * of one form through one webhook, the common case), `runs` times each, and records one more
+ * batch of each size for its DynamoDB work.
+ */
+export async function measureBookkeeperRuntime(options: {
+  runs: number;
+  sizes: readonly number[];
+  recorderFactory: () => Recorder;
+}): Promise<BookkeeperRuntime> {
+  const { handler } = await import("../../functions/bookkeeping/keep-books");
+  const { newId } = await import("../../lib/ids");
+  const { makeSubmission } = await import("../support/submissions");
+  const { storedRecord, streamEvent } = await import("../support/bookkeeping");
+  const target = { id: newId("form"), orgId: newId("organization"), siteId: newId("site") };
+  const webhookId = newId("webhook");
+  const batch = (size: number) =>
+    streamEvent(Array.from({ length: size }, () => storedRecord(makeSubmission(target, { webhookId }))));
+  const context = { awsRequestId: "bench", functionName: "inlet-bookkeeper" };
+  // One warm-up, as a warm Lambda instance would have had.
+  await handler(batch(1), context);
+  const bySize: BookkeeperRuntime["bySize"] = [];
+  for (const batchSize of options.sizes) {
+    const samples: RuntimeSample[] = [];
+    let sampleLog = "";
+    for (let i = 0; i < options.runs; i++) {
+      const event = batch(batchSize);
+      const cpu = process.cpuUsage();
+      const started = performance.now();
+      const run = await captured(() => handler(event, context));
+      samples.push({ durationMs: performance.now() - started, cpuMs: cpuSince(cpu), logBytes: run.bytes, logLines: run.lines });
+      sampleLog ||= run.text;
+    }
+    const recorder = options.recorderFactory();
+    let work: RecordingSummary;
+    try {
+      const event = batch(batchSize);
+      work = (await recorder.run(() => captured(() => handler(event, context)))).summary;
+    } finally {
+      recorder.uninstall();
+    }
+    bySize.push({ batchSize, runtime: stats(samples, sampleLog.slice(0, 2000) || undefined), work });
+  }
+  return { bySize };
+}
+
+/**
+ * The bookkeeper's lines of the bill for one million stored submissions at `batchSize` records
+ * per batch: its invocations, its compute, its writes and its log lines. Its reads of the stream
+ * cost nothing: "GetRecords API calls invoked by AWS Lambda as part of DynamoDB triggers are
+ * free" (https://aws.amazon.com/dynamodb/pricing/on-demand/, "DynamoDB Streams").
+ */
+export function bookkeeperLines(bookkeeper: BookkeeperRuntime, batchSize: number): CostLine[] {
+  const measured = bookkeeper.bySize.find((b) => b.batchSize === batchSize);
+  if (!measured) throw new Error(`the bookkeeper was not measured at batches of ${batchSize}`);
+  const M = 1_000_000;
+  const invocations = M / batchSize;
+  const memoryGb = BOOKKEEPER.memoryMb / 1024;
+  const gbS = (measured.runtime.meanBilledMs / 1000) * memoryGb * invocations;
+  const wcuPerSubmission = measured.work.wcu / batchSize;
+  const logBytes = (measured.runtime.logBytesPerInvocation + PLATFORM_LOG_BYTES_PER_INVOCATION) / batchSize;
+  const r = (n: number) => Math.round(n * 1000) / 1000;
+  return [
+    {
+      item: "Lambda requests, bookkeeper",
+      quantity: `1 per batch of ${batchSize}: ${r(1 / batchSize)} per submission`,
+      usd: (invocations / M) * PRICES.lambdaPerMillionRequests,
+    },
+    {
+      item: "Lambda compute, bookkeeper",
+      quantity: `${r(measured.runtime.meanBilledMs)} ms x ${BOOKKEEPER.memoryMb} MB per batch = ${Math.round(gbS)} GB-s`,
+      usd: gbS * PRICES.lambdaArmPerGbSecond,
+    },
+    {
+      item: "DynamoDB writes, bookkeeper",
+      quantity: `${measured.work.wcu} WRU per batch of ${batchSize}: ${r(wcuPerSubmission)} per submission`,
+      usd: wcuPerSubmission * PRICES.dynamodbPerMillionWriteUnits,
+    },
+    {
+      item: "CloudWatch Logs ingestion, bookkeeper",
+      quantity: `${Math.round(logBytes)} bytes per submission`,
+      usd: ((logBytes * M) / 1e9) * PRICES.cloudwatchLogsPerGbIngested,
+    },
+  ];
+}
+
+/** The bookkeeper's share of the bill per million submissions, at each measured batch size. */
+export function bookkeeperCost(bookkeeper: BookkeeperRuntime) {
+  return bookkeeper.bySize.map(({ batchSize }) => {
+    const lines = bookkeeperLines(bookkeeper, batchSize);
+    return { batchSize, lines, total: lines.reduce((sum, l) => sum + l.usd, 0) };
+  });
 }
 
 /**

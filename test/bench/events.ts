@@ -108,7 +108,7 @@ export function streamInsertEvent(item: Record<string, unknown>): SQSEvent {
       NewImage: marshall(item, { removeUndefinedValues: true }),
       SequenceNumber: String(Date.now()),
       SizeBytes: JSON.stringify(item).length,
-      StreamViewType: "NEW_IMAGE",
+      StreamViewType: "NEW_AND_OLD_IMAGES",
     },
     eventSourceARN: "arn:aws:dynamodb:us-east-1:000000000000:table/inlet/stream/2026-01-01T00:00:00.000",
   };

@@ -103,8 +103,19 @@ if (sections.has("db") || sections.has("cost")) {
       const sent = (await emailsHeld(emulated.sesEndpoint)) - before;
       // The warm-up, the timed runs and the recorded one: one email each.
       if (sent !== costRuns + 2) throw new Error(`expected ${costRuns + 2} notification emails, the SES emulator got ${sent}`);
-      const cost = costPerMillion({ intakeWcu: clean.summary.wcu, intakeRcu: clean.summary.rcu, withoutEmail, withEmail });
-      result.runtime = { withoutEmail, withEmail, emailsSent: sent };
+      const { measureBookkeeperRuntime } = await import("./cost");
+      log(`timing the bookkeeper at batches of 1 and 100 (${costRuns} and 5 runs)...`);
+      const one = await measureBookkeeperRuntime({ runs: costRuns, sizes: [1], recorderFactory: () => new Recorder() });
+      const hundred = await measureBookkeeperRuntime({ runs: 5, sizes: [100], recorderFactory: () => new Recorder() });
+      const bookkeeper = { bySize: [...one.bySize, ...hundred.bySize] };
+      const cost = costPerMillion({
+        intakeWcu: clean.summary.wcu,
+        intakeRcu: clean.summary.rcu,
+        withoutEmail,
+        withEmail,
+        bookkeeper,
+      });
+      result.runtime = { withoutEmail, withEmail, emailsSent: sent, bookkeeper };
       result.cost = cost;
       save();
       const { measureDestinationMessage, destinationMessageCost } = await import("./cost");

@@ -352,10 +352,12 @@ export async function submitted(res: Awaited<ReturnType<typeof postIntake>>) {
   return { result, stored };
 }
 
-/** Nothing was stored for the webhook: no count, no form, no submission. */
+/**
+ * Nothing was stored for the webhook: no form, or one without submissions (so the bookkeeper,
+ * which counts stored submissions from the table stream, has nothing to count).
+ */
 export async function expectNothingStored(t: IntakeTarget) {
   const item = await webhookItem(t.webhook.id);
-  expect(item?.submissionCount).toBe(0);
-  expect(item?.lastReceivedAt).toBeNull();
+  expect(item).toBeDefined();
   if (item?.formId) expect(await formSubmissions(item.formId)).toEqual([]);
 }

@@ -11,6 +11,15 @@ import {
   MAX_BUNDLE_BYTES,
   type SdkClient,
 } from "../../bench/bundles";
+import {
+  type BookkeeperWork,
+  COUNT_BARS,
+  type CountReadResult,
+  FORM_SIZES,
+  measureBookkeeper,
+  prepareCountFixture,
+  runCountReads,
+} from "../../bench/count-scenarios";
 import { BARS, prepareFixture, runScenarios, type ScenarioResult } from "../../bench/scenarios";
 import { describeCalls, Recorder, type RecordingSummary } from "../../support/recording-client";
 
@@ -154,5 +163,60 @@ describe("DynamoDB work per request (recording client, units by DynamoDB's rules
 
   test(`an API-key read takes at most ${BARS.apiKeyRead.sequentialRoundTrips} sequential round trips, auth and rate limit included`, () => {
     atMost("api-key-read", "sequentialRoundTrips", BARS.apiKeyRead.sequentialRoundTrips);
+  });
+});
+
+describe("counts: reads that do not grow with the form, and the bookkeeper's writes per batch", () => {
+  let reads: CountReadResult[];
+  let bookkeeper: BookkeeperWork;
+  beforeAll(async () => {
+    const fixture = await prepareCountFixture();
+    const recorder = new Recorder();
+    try {
+      reads = await runCountReads(recorder, fixture);
+      bookkeeper = await measureBookkeeper(recorder);
+    } finally {
+      recorder.uninstall();
+    }
+  }, 300_000);
+
+  const over = (what: string, summary: RecordingSummary, key: "rcu" | "wcu" | "sequentialRoundTrips", limit: number) => {
+    if (summary[key] > limit) throw new Error(`${what}: ${key} ${summary[key]} > ${limit}\n${describeCalls(summary)}`);
+  };
+
+  test("the forms answer their counts, exact, for each size", () => {
+    expect(reads.map((r) => [r.size, r.counts])).toEqual(
+      FORM_SIZES.map((size) => [size, { submissionCount: 40, spamCount: size - 40 }]),
+    );
+  });
+
+  test(`form detail: at most ${COUNT_BARS.formDetail.rcu} read units and ${COUNT_BARS.formDetail.sequentialRoundTrips} round trips, the same for ${FORM_SIZES.join(" and ")} submissions`, () => {
+    for (const r of reads) {
+      over(`form detail, ${r.size}`, r.detail, "rcu", COUNT_BARS.formDetail.rcu);
+      over(`form detail, ${r.size}`, r.detail, "sequentialRoundTrips", COUNT_BARS.formDetail.sequentialRoundTrips);
+    }
+    expect(new Set(reads.map((r) => r.detail.rcu)).size).toBe(1);
+  });
+
+  test(`forms list: at most ${COUNT_BARS.formsList.rcu} read units and ${COUNT_BARS.formsList.sequentialRoundTrips} round trips, the same for ${FORM_SIZES.join(" and ")} submissions`, () => {
+    for (const r of reads) {
+      over(`forms list, ${r.size}`, r.list, "rcu", COUNT_BARS.formsList.rcu);
+      over(`forms list, ${r.size}`, r.list, "sequentialRoundTrips", COUNT_BARS.formsList.sequentialRoundTrips);
+    }
+    expect(new Set(reads.map((r) => r.list.rcu)).size).toBe(1);
+  });
+
+  test(`the bookkeeper writes at most ${COUNT_BARS.bookkeeperBatchOfOne.wcu} units for a batch of one, and ${COUNT_BARS.bookkeeperBatchOf100.wcu} for 100 submissions of one form`, () => {
+    over("bookkeeper, batch of one", bookkeeper.batchOfOne, "wcu", COUNT_BARS.bookkeeperBatchOfOne.wcu);
+    over("bookkeeper, batch of 100", bookkeeper.batchOf100, "wcu", COUNT_BARS.bookkeeperBatchOf100.wcu);
+    // One transaction each: the counters of one form, webhook and day, and the checkpoint.
+    expect(bookkeeper.batchOfOne.calls.map((c) => c.command)).toEqual(["TransactWriteItems"]);
+    expect(bookkeeper.batchOf100.calls.map((c) => c.command)).toEqual(["TransactWriteItems"]);
+    // 100 forms and webhooks: 201 counters, so three transactions of at most 100 items.
+    expect(bookkeeper.batchOf100Spread.calls.map((c) => c.command)).toEqual(Array(3).fill("TransactWriteItems"));
+    console.log(
+      `bookkeeper WCU per batch: one ${bookkeeper.batchOfOne.wcu}, 100 of one form ${bookkeeper.batchOf100.wcu}, 100 of 100 forms ${bookkeeper.batchOf100Spread.wcu}; ` +
+        `form detail RCU ${reads.map((r) => `${r.size}: ${r.detail.rcu}`).join(", ")}; forms list RCU ${reads.map((r) => `${r.size}: ${r.list.rcu}`).join(", ")}`,
+    );
   });
 });

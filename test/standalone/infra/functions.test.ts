@@ -16,12 +16,12 @@ beforeAll(() => {
 });
 
 describe("functions", () => {
-  test("one function per route entry and the queue consumer, nothing else", () => {
+  test("one function per route entry, the queue consumer and the bookkeeper, nothing else", () => {
     // Besides them, the SES events' function (EMAIL_EVENTS), aws-s3-deployment's function that
     // copies the dashboard into its bucket, and the one that empties the buckets when they are
     // deleted (autoDeleteObjects).
-    expect(inletFunctions(template)).toHaveLength(ROUTES.length + 1);
-    template.resourceCountIs("AWS::Lambda::Function", ROUTES.length + 4);
+    expect(inletFunctions(template)).toHaveLength(ROUTES.length + 2);
+    template.resourceCountIs("AWS::Lambda::Function", ROUTES.length + 5);
     for (const route of routes) functionOf(route);
   });
 

@@ -1,4 +1,4 @@
-import { EMAIL_EVENTS, QUEUE_CONSUMER, ROUTES, type RouteDef, route } from "../../../functions/routes";
+import { BOOKKEEPER, EMAIL_EVENTS, QUEUE_CONSUMER, ROUTES, type RouteDef, route } from "../../../functions/routes";
 import { grantContextOf, settingsFromContext } from "../../../infra/environment";
 import {
   BY_ATTRIBUTE,
@@ -103,6 +103,11 @@ const everyFunction = () => [
     statements: roleStatements("Inlet: SES bounces and complaints recorded on their forms"),
     grant: grantOf(EMAIL_EVENTS),
   },
+  {
+    name: BOOKKEEPER.handler,
+    statements: roleStatements("Inlet bookkeeper: counts from the table stream"),
+    grant: grantOf(BOOKKEEPER),
+  },
 ];
 
 /** The attributes a function may name in puts and updates of `partition`, each target apart. */
@@ -172,7 +177,9 @@ describe("each role holds exactly its declared table grant", () => {
     const writeHandlers = routes.filter((r) => r.table === "write").map((r) => r.handler as string);
     for (const handler of writeHandlers)
       expect([handler, Object.keys(TABLE_WRITES[handler] ?? {}).length > 0]).toEqual([handler, true]);
-    expect(Object.keys(TABLE_WRITES).sort()).toEqual([...writeHandlers, QUEUE_CONSUMER.handler, EMAIL_EVENTS.handler].sort());
+    expect(Object.keys(TABLE_WRITES).sort()).toEqual(
+      [...writeHandlers, QUEUE_CONSUMER.handler, EMAIL_EVENTS.handler, BOOKKEEPER.handler].sort(),
+    );
     for (const handler of Object.keys(FIRST_ACCOUNT_WRITES)) expect(writeHandlers).toContain(handler);
   });
 
@@ -313,15 +320,34 @@ describe("what each function may write, by partition and attribute", () => {
     }
   });
 
-  test("intake's writes: whole submissions and markers; of shared items only the counts, links and new fields it keeps", () => {
+  test("intake's writes: whole submissions and markers; of shared items only the links and new fields it keeps, no count", () => {
     const intake = statementsOf(route("POST /api/v1/incoming/{webhookId}"));
-    expect(sortJson(attributeSets(intake, P.webhook).map(sorted))).toEqual([["formId", "lastReceivedAt", "submissionCount"]]);
+    expect(sortJson(attributeSets(intake, P.webhook).map(sorted))).toEqual([["formId"]]);
+    // Counts are the bookkeeper's: intake writes no day item, no form's or webhook's counts.
+    const partitions = grantedWrites(intake).flatMap((g) => g.leadingKeys);
+    expect(partitions).not.toContain(`${P.webhookCounts}*`);
+    expect(attributeSets(intake, P.form).flat()).not.toContain("inbox");
     expect(sortJson(attributeSets(intake, P.form).map(sorted))).toEqual(sortJson([["fields", "updatedAt"], sorted(FORM_ITEM)]));
     expect(attributeSets(intake, P.org)).toEqual([["formCount"]]);
     expect(grantedWrites(intake).filter((g) => g.actions.includes("dynamodb:DeleteItem"))).toEqual([
       { actions: ["dynamodb:DeleteItem"], leadingKeys: ["DUP#*"], attributes: null },
     ]);
   });
+});
+
+test("the bookkeeper writes only counters and its checkpoints: day items, a form's counts (those attributes only), webhooks' counts", () => {
+  const bookkeeper = roleStatements("Inlet bookkeeper: counts from the table stream");
+  expect(sortJson(grantedWrites(bookkeeper))).toEqual(
+    sortJson([
+      { actions: ["dynamodb:UpdateItem"], leadingKeys: [`${P.siteDay}*`, `${P.webhookCounts}*`], attributes: null },
+      {
+        actions: ["dynamodb:UpdateItem"],
+        leadingKeys: [`${P.form}*`],
+        attributes: ["gone", "inbox", "pk", "sk", "spam", "type"],
+      },
+      { actions: ["dynamodb:PutItem"], leadingKeys: [`${P.streamCheckpoint}*`], attributes: null },
+    ]),
+  );
 });
 
 describe("signup's first-account claim", () => {
