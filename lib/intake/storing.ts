@@ -8,8 +8,8 @@ import type { Submission } from "../store/submissions";
 import { countOnWebhook, uncountOnWebhook, type Webhook } from "../store/webhooks";
 
 /**
- * Round trip 3 of an intake (lib/intake/intake.ts): the submission's write and what goes beside
- * it, in one of two shapes, each taking back what it did when the write does not store.
+ * The write round trip of an intake (lib/intake/intake.ts): the submission's write and what goes
+ * beside it, in one of two shapes, each taking back what it did when the write does not store.
  */
 
 type WebhookRef = Pick<Webhook, "id" | "source">;
@@ -46,8 +46,8 @@ function store(submission: Submission, result: IntakeResult, markers: Marker[]) 
 
 /**
  * With repeat markers (Idempotency-Key, ads lead id), a repeat may lose the race inside the
- * transaction: the count goes beside it and is taken back if this request did not store (an
- * advertising lead takes three round trips, like a clean submission). The duplicate marker waits
+ * transaction: the count goes beside it and is taken back if this request did not store (so the
+ * write stays one round trip, as for a clean submission). The duplicate marker waits
  * for the outcome: the winner and a losing repeat share one marker, which the loser must not
  * remove.
  */
@@ -83,7 +83,7 @@ export async function storeWithRepeatMarkers(
 
 /**
  * Without markers nothing can make the put lose, so the count and the duplicate marker go beside
- * it (three sequential round trips in all, docs/performance.md); if the put fails they are taken
+ * it (two sequential round trips in all on a warm instance, docs/performance.md); if the put fails they are taken
  * back, best effort, before the error reaches the sender.
  */
 export async function storeAndCount(
