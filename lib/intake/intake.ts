@@ -214,7 +214,7 @@ async function readContext(
     kept ?? readSiteAndForm(webhook),
     Promise.all(markers.map((m) => readMarker(m))),
     gatherEvidence(webhook.source, sourceIp, print, now),
-    markers.length === 0 ? holdReferenceNumber(webhook.siteId, Date.now()) : undefined,
+    markers.length === 0 ? holdReferenceNumber(webhook.siteId) : undefined,
   ]);
   const config: IntakeConfig = kept ?? { webhook, ...siteAndForm, readAt };
   const hit = markers.findIndex((_, i) => firstResults[i] !== undefined);
@@ -238,7 +238,7 @@ async function placeInForm(
   // repeat markers on an instance that holds no number).
   const [targetForm, referenceNumber] = await Promise.all([
     formFor(webhook, config.form, formName, submission.data, hints),
-    takeReferenceNumber(webhook.siteId, Date.now()),
+    takeReferenceNumber(webhook.siteId),
   ]);
   const mapping = mapToForm(targetForm, submission.data, hints);
   const stored: Submission = {

@@ -23,6 +23,8 @@ interface Pool {
   /** The size of the last block reserved (0: none yet), and when it was reserved (epoch ms). */
   size: number;
   reservedAt: number;
+  /** The reservation in flight, which concurrent requests in this process wait for rather than each reserving one. */
+  pending: Promise<void> | undefined;
 }
 
 const pools = new InstanceMap<Pool>(REFERENCE_BLOCKS.sites);
@@ -30,7 +32,7 @@ const pools = new InstanceMap<Pool>(REFERENCE_BLOCKS.sites);
 function poolOf(siteId: string): Pool {
   let pool = pools.get(siteId);
   if (!pool) {
-    pool = { ranges: [], size: 0, reservedAt: 0 };
+    pool = { ranges: [], size: 0, reservedAt: 0, pending: undefined };
     pools.set(siteId, pool);
   }
   return pool;
@@ -45,20 +47,26 @@ export function nextBlockSize(last: { size: number; reservedAt: number }, now: n
   return 1;
 }
 
-/** Reserves the site's next block; `keepFirst` keeps its first number out of the pool for the caller. */
-async function reserve(siteId: string, pool: Pool, now: number, keepFirst: boolean): Promise<number> {
-  const size = nextBlockSize(pool, now);
-  // Set before the call: a concurrent reservation in this process (the local gateway serves
-  // requests side by side; a Lambda instance one at a time) sizes its block from this one.
-  pool.size = size;
-  pool.reservedAt = now;
-  const { first, last } = await reserveReferenceNumbers(siteId, size);
-  const from = keepFirst ? first + 1 : first;
-  if (from <= last) {
-    pool.ranges.push([from, last]);
-    pool.ranges.sort((a, b) => a[0] - b[0]);
-  }
-  return first;
+/**
+ * Reserves the site's next block into the pool. A Lambda instance serves one request at a time;
+ * the local gateway serves many side by side in one process, and there requests that find the
+ * pool empty together share one reservation instead of each reserving a block.
+ */
+function refill(siteId: string, pool: Pool): Promise<void> {
+  pool.pending ??= (async () => {
+    try {
+      const now = Date.now();
+      const size = nextBlockSize(pool, now);
+      const { first, last } = await reserveReferenceNumbers(siteId, size);
+      pool.size = size;
+      pool.reservedAt = now;
+      pool.ranges.push([first, last]);
+      pool.ranges.sort((a, b) => a[0] - b[0]);
+    } finally {
+      pool.pending = undefined;
+    }
+  })();
+  return pool.pending;
 }
 
 function takeLowest(pool: Pool): number | undefined {
@@ -75,19 +83,24 @@ function takeLowest(pool: Pool): number | undefined {
  * called in the round trip of the spam evidence, by requests that cannot be repeats. A request
  * refused after this leaves its numbers to the next one, so a refusal skips no number.
  */
-export async function holdReferenceNumber(siteId: string, now: number): Promise<void> {
+export async function holdReferenceNumber(siteId: string): Promise<void> {
   const pool = poolOf(siteId);
-  if (pool.ranges.length === 0) await reserve(siteId, pool, now, false);
+  if (pool.ranges.length === 0) await refill(siteId, pool);
 }
 
 /**
  * Hands out the site's next number: the lowest the instance holds, after reserving a block if it
  * holds none (one more round trip, for requests that only now know they are no repeat). Taken
- * just before the submission is written: a number is skipped only when that write fails.
+ * just before the submission's write: a number is skipped only when what follows fails.
  */
-export async function takeReferenceNumber(siteId: string, now: number): Promise<number> {
+export async function takeReferenceNumber(siteId: string): Promise<number> {
   const pool = poolOf(siteId);
-  return takeLowest(pool) ?? reserve(siteId, pool, now, true);
+  for (;;) {
+    const n = takeLowest(pool);
+    if (n !== undefined) return n;
+    // Each reservation adds numbers; in the local gateway a concurrent request may take them first.
+    await refill(siteId, pool);
+  }
 }
 
 /** Forgets every block this instance holds, as a new instance starts (the bench measures from there). */

@@ -249,7 +249,7 @@ export async function runScenarios(recorder: Recorder, fixture: Fixture, handler
 
   // A busy instance holds numbers of its last block: the request takes one without a write.
   const held = cleanSubmission();
-  await holdReferenceNumber(fixture.siteId, Date.now());
+  await holdReferenceNumber(fixture.siteId);
   await run(
     "clean-intake-held",
     "intake: accepted clean submission (warm, a number held)",
