@@ -218,106 +218,92 @@ export async function runScenarios(recorder: Recorder, fixture: Fixture, handler
     });
     return result;
   };
-  const post = (webhook: TestWebhook, body: unknown, options: { key?: boolean; headers?: Record<string, string> } = {}) =>
+  type PostOptions = { key?: boolean; headers?: Record<string, string> };
+  type IntakeRequest = [TestWebhook, unknown, PostOptions?];
+  const post = (webhook: TestWebhook, body: unknown, options: PostOptions = {}) =>
     invoke(h.intake, intakeEvent(webhook, body, options));
-  const bytes = (body: unknown) => Buffer.byteLength(JSON.stringify(body));
-  const warmReserving: InstanceState = { configKept: true, reserves: true };
+  /** One measured intake request: 200, in the instance state it names. */
+  const intake = (
+    id: ScenarioResult["id"],
+    name: string,
+    [webhook, body, options]: IntakeRequest,
+    state: InstanceState,
+    measureBytes = true,
+  ) =>
+    run(id, name, 200, () => post(webhook, body, options), {
+      ...(measureBytes ? { requestBytes: Buffer.byteLength(JSON.stringify(body)) } : {}),
+      state,
+    });
+  const warm = (reserves: boolean): InstanceState => ({ configKept: true, reserves });
+  const cold: InstanceState = { configKept: false, reserves: true };
+  const sameResult = (what: string, a: HttpResult, b: HttpResult) => {
+    if (a.json?.submissionId !== b.json?.submissionId) throw new Error(`${what} was stored again: ${b.body} vs ${a.body}`);
+  };
 
-  forgetIntakeConfigs();
-  forgetReferenceBlocks();
-  await run(
-    "first-intake",
-    "intake: a webhook's first submission (creates its form)",
-    200,
-    () => post(fixture.generic, cleanSubmission()),
-    { state: { configKept: false, reserves: true } },
-  );
-
-  // At low traffic every block is one number: the instance holds none when a request arrives.
-  const clean = cleanSubmission();
-  forgetReferenceBlocks();
-  await run(
-    "clean-intake",
-    "intake: accepted clean submission (warm, reserves its number)",
-    200,
-    () => post(fixture.generic, clean),
-    {
-      requestBytes: bytes(clean),
-      state: warmReserving,
-    },
-  );
-
-  // A busy instance holds numbers of its last block: the request takes one without a write.
-  const held = cleanSubmission();
-  await holdReferenceNumber(fixture.siteId);
-  await run(
-    "clean-intake-held",
-    "intake: accepted clean submission (warm, a number held)",
-    200,
-    () => post(fixture.generic, held),
-    {
-      requestBytes: bytes(held),
-      state: { configKept: true, reserves: false },
-    },
-  );
-
-  const missed = cleanSubmission();
-  forgetIntakeConfigs();
-  forgetReferenceBlocks();
-  await run(
-    "config-miss",
-    "intake: accepted clean submission (configuration not kept)",
-    200,
-    () => post(fixture.generic, missed),
-    { requestBytes: bytes(missed), state: { configKept: false, reserves: true } },
-  );
-
-  const spam = { ...cleanSubmission(), _hp: "https://cheap-backlinks.example" };
-  forgetReferenceBlocks();
-  await run("spam-intake", "intake: spam-flagged submission (honeypot; warm, reserves)", 200, () => post(fixture.generic, spam), {
-    requestBytes: bytes(spam),
-    state: warmReserving,
-  });
+  const generic = (body: unknown = cleanSubmission()): IntakeRequest => [fixture.generic, body];
+  const newInstance = () => {
+    forgetIntakeConfigs();
+    forgetReferenceBlocks();
+  };
+  const sequence: [ScenarioResult["id"], string, IntakeRequest, InstanceState, () => unknown][] = [
+    // A new instance: nothing kept; the webhook's first submission creates its form (its bytes not counted).
+    ["first-intake", "intake: a webhook's first submission (creates its form)", generic(), cold, newInstance],
+    // At low traffic every block is one number: the instance holds none when a request arrives.
+    [
+      "clean-intake",
+      "intake: accepted clean submission (warm, reserves its number)",
+      generic(),
+      warm(true),
+      forgetReferenceBlocks,
+    ],
+    // A busy instance holds numbers of its last block: the request takes one without a write.
+    [
+      "clean-intake-held",
+      "intake: accepted clean submission (warm, a number held)",
+      generic(),
+      warm(false),
+      () => holdReferenceNumber(fixture.siteId),
+    ],
+    ["config-miss", "intake: accepted clean submission (configuration not kept)", generic(), cold, newInstance],
+    [
+      "spam-intake",
+      "intake: spam-flagged submission (honeypot; warm, reserves)",
+      generic({ ...cleanSubmission(), _hp: "https://cheap-backlinks.example" }),
+      warm(true),
+      forgetReferenceBlocks,
+    ],
+  ];
+  for (const [id, name, request, state, prepare] of sequence) {
+    await prepare();
+    await intake(id, name, request, state, id !== "first-intake");
+  }
 
   // The ads webhook's first lead creates its form: not measured.
   await post(fixture.ads, { ...adsLead(), google_key: fixture.ads.secretKey }, { key: false });
-  const lead = { ...adsLead(), google_key: fixture.ads.secretKey };
+  const lead: IntakeRequest = [fixture.ads, { ...adsLead(), google_key: fixture.ads.secretKey }, { key: false }];
   // A lead carries a repeat marker: it reserves its number only once the marker is read.
   forgetReferenceBlocks();
-  const first200 = await run(
-    "ads-lead",
-    "intake: advertising-platform lead (warm, reserves)",
-    200,
-    () => post(fixture.ads, lead, { key: false }),
-    { requestBytes: bytes(lead), state: warmReserving },
-  );
+  const firstLead = await intake("ads-lead", "intake: advertising-platform lead (warm, reserves)", lead, warm(true));
   forgetReferenceBlocks();
-  const repeat = await run(
-    "duplicate-lead",
-    "intake: duplicate lead (same lead_id)",
-    200,
-    () => post(fixture.ads, lead, { key: false }),
-    { state: { configKept: true, reserves: false } },
+  sameResult(
+    "the duplicate lead",
+    firstLead,
+    await intake("duplicate-lead", "intake: duplicate lead (same lead_id)", lead, warm(false), false),
   );
-  if (repeat.json?.submissionId !== first200.json?.submissionId) {
-    throw new Error(`the duplicate lead was stored again: ${repeat.body} vs ${first200.body}`);
-  }
 
   // An Idempotency-Key repeat of a browser form: answered from its marker; the IP still counts.
-  const keyed = cleanSubmission();
-  const headers = { "idempotency-key": `bench-${randomBytes(6).toString("hex")}` };
-  const firstKeyed = await post(fixture.generic, keyed, { headers });
+  const keyed: IntakeRequest = [
+    fixture.generic,
+    cleanSubmission(),
+    { headers: { "idempotency-key": `bench-${randomBytes(6).toString("hex")}` } },
+  ];
+  const firstKeyed = await post(...keyed);
   forgetReferenceBlocks();
-  const keyedRepeat = await run(
-    "idempotent-repeat",
-    "intake: Idempotency-Key repeat",
-    200,
-    () => post(fixture.generic, keyed, { headers }),
-    { state: { configKept: true, reserves: false } },
+  sameResult(
+    "the Idempotency-Key repeat",
+    firstKeyed,
+    await intake("idempotent-repeat", "intake: Idempotency-Key repeat", keyed, warm(false), false),
   );
-  if (keyedRepeat.json?.submissionId !== firstKeyed.json?.submissionId) {
-    throw new Error(`the Idempotency-Key repeat was stored again: ${keyedRepeat.body} vs ${firstKeyed.body}`);
-  }
 
   // The key's first request of a minute also records lastUsedAt: warm it up, measure the next.
   await invoke(h.listWebhooks, listWebhooksEvent(fixture.siteId, fixture.apiKey));
