@@ -26,6 +26,14 @@ export class InstanceMap<V> {
     }
   }
 
+  /** Drops entries, least recently used first, as long as `stale` holds for them. */
+  dropOldestWhile(stale: (value: V) => boolean): void {
+    for (const [key, value] of this.entries) {
+      if (!stale(value)) return;
+      this.entries.delete(key);
+    }
+  }
+
   delete(key: string): void {
     this.entries.delete(key);
   }

@@ -42,9 +42,17 @@ export function keptConfig(webhookId: string): IntakeConfig | undefined {
   return undefined;
 }
 
-/** Keeps what a request read (a no-op when the TTL is 0), fresh from the read, not from now. */
+/**
+ * Keeps what a request read (a no-op when the TTL is 0), fresh from the read, not from now.
+ * Copies past their time are dropped from the least recently used end, so an instance holds
+ * about the webhooks it served in the last INTAKE_CACHE_SECONDS, not up to MAX_WEBHOOKS forms.
+ */
 export function keepConfig(config: IntakeConfig): void {
-  if (ttlMs() > 0) kept.set(config.webhook.id, config);
+  const ttl = ttlMs();
+  if (ttl === 0) return;
+  const now = Date.now();
+  kept.dropOldestWhile((old) => now - old.readAt >= ttl);
+  kept.set(config.webhook.id, config);
 }
 
 /**
