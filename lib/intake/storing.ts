@@ -7,8 +7,8 @@ import type { Submission } from "../store/submissions";
 import type { Webhook } from "../store/webhooks";
 
 /**
- * Round trip 3 of an intake (lib/intake/intake.ts): the submission's write and what goes beside
- * it, in one of two shapes, each taking back what it did when the write does not store.
+ * The write round trip of an intake (lib/intake/intake.ts): the submission's write and what goes
+ * beside it, in one of two shapes, each taking back what it did when the write does not store.
  */
 
 type WebhookRef = Pick<Webhook, "id" | "source">;
@@ -66,11 +66,11 @@ export async function storeWithRepeatMarkers(
 }
 
 /**
- * Without markers nothing can make the put lose, so the duplicate marker goes beside it (three
- * sequential round trips in all, docs/performance.md); if the put fails it is taken back, best
- * effort, before the error reaches the sender.
+ * Without markers nothing can make the put lose, so the duplicate marker goes beside it (two
+ * sequential round trips in all on a warm instance, docs/performance.md); if the put fails it is
+ * taken back, best effort, before the error reaches the sender.
  */
-export async function storeAndCount(
+export async function storeWithDuplicateMarker(
   webhook: WebhookRef,
   submission: Submission,
   result: IntakeResult,

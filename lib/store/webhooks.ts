@@ -64,9 +64,10 @@ export async function insertWebhook(webhook: Webhook): Promise<Outcome<"OK" | "L
 }
 
 /**
- * A webhook by id. `consistent` for the intake path, which must see the webhook as it is now: a
- * rotated secret, a disabled, archived or deleted webhook takes effect on the very next request
- * (an eventually consistent read may return the item as it was up to about a second earlier).
+ * A webhook by id. `consistent` for the intake path, which must see the webhook as it is now
+ * whenever it reads it (an eventually consistent read may return the item as it was up to about
+ * a second earlier); a warm intake instance then keeps it for INTAKE_CACHE_SECONDS
+ * (lib/intake/intake-config.ts).
  */
 export async function getWebhook(webhookId: string, { consistent = false } = {}): Promise<Webhook | undefined> {
   const out = await db().send(

@@ -70,6 +70,8 @@ if (sections.has("cold")) {
 // 2 and 3. In this process, against the emulators and the gateway without the pipeline.
 if (sections.has("db") || sections.has("cost")) {
   const { startEmulated } = await import("./emulated");
+  const { holdConfigurationForScenarios } = await import("./scenarios");
+  holdConfigurationForScenarios();
   log("starting the emulators and the gateway in process...");
   const emulated = await startEmulated();
   try {

@@ -143,7 +143,7 @@ test("rotating the secret shows the new one once; the old one is refused from th
   const { siteId, source, row } = await openSiteWithOneSource(page, request, account);
   await row.getByRole("button", { name: "Rotate secret" }).click();
   const confirm = page.getByRole("alertdialog", { name: "Rotate the secret of Contact form?" });
-  await expect(confirm).toContainText("stops working at once");
+  await expect(confirm).toContainText("stops working within seconds");
   await confirm.getByRole("button", { name: "Rotate secret" }).click();
 
   const dialog = page.getByRole("dialog", { name: "New secret for Contact form" });

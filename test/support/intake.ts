@@ -73,6 +73,8 @@ interface PostOptions {
   query?: string;
   /** Send exactly `headers` (a browser's `Sec-Fetch-Mode: navigate`, which fetch() replaces). */
   exactHeaders?: boolean;
+  /** Another gateway's URL (a second function instance, test/local-stack/http/support/gateway-process.ts). */
+  base?: string;
 }
 
 /** POST /incoming/{id}: the secret in `?key=` unless told otherwise. */
@@ -98,6 +100,7 @@ export function postIntake(webhook: TestWebhook | string, options: PostOptions =
     ...(rawBody !== undefined ? { rawBody } : {}),
     headers,
     exactHeaders: options.exactHeaders ?? false,
+    ...(options.base ? { base: options.base } : {}),
   });
 }
 

@@ -20,7 +20,7 @@ import {
   prepareCountFixture,
   runCountReads,
 } from "../../bench/count-scenarios";
-import { BARS, prepareFixture, runScenarios, type ScenarioResult } from "../../bench/scenarios";
+import { BARS, holdConfigurationForScenarios, prepareFixture, runScenarios, type ScenarioResult } from "../../bench/scenarios";
 import { describeCalls, Recorder, type RecordingSummary } from "../../support/recording-client";
 
 /**
@@ -126,6 +126,7 @@ describe("DynamoDB work per request (recording client, units by DynamoDB's rules
   };
 
   beforeAll(async () => {
+    holdConfigurationForScenarios();
     const fixture = await prepareFixture("perf");
     const recorder = new Recorder();
     try {
@@ -139,9 +140,12 @@ describe("DynamoDB work per request (recording client, units by DynamoDB's rules
     expect(results.map((r) => [r.id, r.status])).toEqual([
       ["first-intake", 200],
       ["clean-intake", 200],
+      ["clean-intake-held", 200],
+      ["config-miss", 200],
       ["spam-intake", 200],
       ["ads-lead", 200],
       ["duplicate-lead", 200],
+      ["idempotent-repeat", 200],
       ["api-key-read", 200],
       ["session-read", 200],
     ]);
@@ -157,8 +161,39 @@ describe("DynamoDB work per request (recording client, units by DynamoDB's rules
     atMost("clean-intake", "wcu", BARS.cleanIntake.wcu);
   });
 
+  test(`a clean intake submission on an instance that has not kept the configuration takes at most ${BARS.configMiss.sequentialRoundTrips} round trips`, () => {
+    atMost("config-miss", "sequentialRoundTrips", BARS.configMiss.sequentialRoundTrips);
+  });
+
+  test("a spam submission costs no more than a clean one: the same round trips, no more write or read units", () => {
+    const clean = summary("clean-intake");
+    const spam = summary("spam-intake");
+    expect({ roundTrips: spam.sequentialRoundTrips, calls: spam.calls.length }).toEqual({
+      roundTrips: clean.sequentialRoundTrips,
+      calls: clean.calls.length,
+    });
+    expect(spam.wcu).toBeLessThanOrEqual(clean.wcu);
+    expect(spam.rcu).toBeLessThanOrEqual(clean.rcu);
+  });
+
+  test("a number held by the instance saves its reservation: one write unit and no round trip", () => {
+    const reserving = summary("clean-intake");
+    const held = summary("clean-intake-held");
+    expect(held.sequentialRoundTrips).toBe(reserving.sequentialRoundTrips);
+    expect(held.wcu).toBe(reserving.wcu - 1);
+  });
+
   test(`an advertising-platform lead takes at most ${BARS.adsLead.sequentialRoundTrips} sequential round trips`, () => {
     atMost("ads-lead", "sequentialRoundTrips", BARS.adsLead.sequentialRoundTrips);
+  });
+
+  test(`a duplicate lead consumes ${BARS.duplicateLead.wcu} write units and no reference number`, () => {
+    atMost("duplicate-lead", "wcu", BARS.duplicateLead.wcu);
+  });
+
+  test("an Idempotency-Key repeat writes nothing but its IP's rate counter (docs/spam.md)", () => {
+    const writes = summary("idempotent-repeat").calls.filter((c) => c.wcu > 0);
+    expect(writes.map((c) => [c.command, c.keys.map((k) => k.split("#")[0])])).toEqual([["UpdateItem", ["COUNTER"]]]);
   });
 
   test(`an API-key read takes at most ${BARS.apiKeyRead.sequentialRoundTrips} sequential round trips, auth and rate limit included`, () => {
