@@ -13,10 +13,9 @@ export const BARS = {
   /**
    * A warm instance (configuration kept, lib/intake/intake-config.ts) reserving one reference
    * number for this request, as at low traffic (lib/intake/reference-numbers.ts): the evidence
-   * and the reservation, then the write. 8 write units while the intake still counts on the
-   * webhook (2) and the site's day (1); 5 once the stream's bookkeeper counts instead.
+   * and the reservation, then the write. 5 write units: the counts are the stream's bookkeeper's.
    */
-  cleanIntake: { sequentialRoundTrips: 2, wcu: 8 },
+  cleanIntake: { sequentialRoundTrips: 2, wcu: 5 },
   /** The same request on an instance that has not kept the configuration: today's reads. */
   configMiss: { sequentialRoundTrips: 3 },
   apiKeyRead: { sequentialRoundTrips: 2 },

@@ -60,8 +60,8 @@ const add = (pk: string, attribute: string, extra: Record<string, unknown> = {})
  * A second reference: the DynamoDB calls of an accepted clean intake submission on a warm
  * instance under load (docs/performance.md, section 2: the configuration kept, a reference
  * number held, so no webhook, site or form read and no reservation), in the same two waves, on
- * items of the same sizes and with the same hot items (one webhook count, one day count and one
- * per-IP counter that every request writes, the webhook and the submission in the index), and
+ * items of the same sizes and with the same hot items (the per-IP counter that every request
+ * writes, the submission in the index), and
  * no other code: no parsing, no checks, no spam scoring, no pipeline behind it. Intake's
  * throughput over this one is the share of the stack's capacity its own code and its pipeline
  * leave to it.
@@ -73,7 +73,7 @@ export const intakeCallsRoute: ExtraRoute = {
     const hourMinute = new Date().toISOString().slice(0, 16);
     // 1. The per-IP counter and the duplicate marker, side by side.
     await Promise.all([add("BENCH#ip-counter", "hour", { minute: hourMinute }), get(`BENCH#dup#${id}`, true)]);
-    // 2. The submission (in the index), the webhook's count (in the index), the day's count and the marker.
+    // 2. The submission (in the index) and the marker (counts are the bookkeeper's, from the stream).
     await Promise.all([
       db().send(
         new PutCommand({
@@ -90,8 +90,6 @@ export const intakeCallsRoute: ExtraRoute = {
           ConditionExpression: "attribute_not_exists(pk)",
         }),
       ),
-      add("BENCH#webhook", "submissionCount", { gsi1pk: "BENCH#webhooks", gsi1sk: "BENCH#webhook" }),
-      add("BENCH#day", "inbox"),
       db().send(
         new PutCommand({
           TableName: tableName(),
