@@ -159,6 +159,8 @@ export function route<K extends RouteKey>(key: K): RouteOf<K> {
  * (infra/intake-pipeline.ts), the local queue poller (infra/local/stack.ts) and the test that
  * every handler file is declared read the same entry. The queue's visibility timeout is derived
  * from `timeoutSeconds` (at least 6x); `batchSize` is both the event source's and the poller's.
+ * `batchingWindowSeconds` too: how long a batch may wait to fill (a lone submission is handled
+ * about a second after it is queued; under load a batch fills first: docs/performance.md, issue 25).
  */
 export const QUEUE_CONSUMER = {
   handler: "consumer/process-queue",
@@ -166,12 +168,14 @@ export const QUEUE_CONSUMER = {
   timeoutSeconds: CONSUMER_TIMEOUT_SECONDS,
   memoryMb: 256,
   batchSize: 10,
+  batchingWindowSeconds: 1,
   // Outbound webhook attempts queue their retries (lib/outbound/messages.ts).
   queue: "send",
   // Notification emails (lib/notifications/).
   email: "send",
 } as const satisfies Pick<RouteDef, "handler" | "table" | "queue" | "email" | "timeoutSeconds" | "memoryMb"> & {
   batchSize: number;
+  batchingWindowSeconds: number;
 };
 
 /**

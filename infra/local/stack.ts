@@ -85,6 +85,7 @@ export async function startLocalStack(local: LocalConfig, options: { webDir?: st
     handler: (event, context) =>
       runAs(QUEUE_CONSUMER.handler, localGrant(QUEUE_CONSUMER), () => consumer.handler(event, context)),
     batchSize: QUEUE_CONSUMER.batchSize,
+    batchingWindowMs: local.QUEUE_BATCHING_WINDOW_MS ?? QUEUE_CONSUMER.batchingWindowSeconds * 1000,
     timeoutSeconds: QUEUE_CONSUMER.timeoutSeconds,
     memoryMb: QUEUE_CONSUMER.memoryMb,
     onSettled: (messageIds) => follower.settle(messageIds),
