@@ -112,8 +112,8 @@ interface LambdaContextLike {
 }
 
 /**
- * For a function outside the HTTP chain (the preflight, the OpenAPI document, the catch-all
- * 404): runs it under `instrument`, its route the route key it serves.
+ * For a function outside the HTTP chain (the preflight, the catch-all 404): runs it under
+ * `instrument`, its route the route key it serves.
  */
 export function withRequestLine<E, R extends { statusCode?: number }>(
   route: string,

@@ -90,11 +90,6 @@ describe("bundle sizes (the build cdk synth runs)", () => {
     expect(loading).toEqual([]);
   });
 
-  test("the OpenAPI document's function is the document and nothing else: no SDK, no middy", () => {
-    expect(includes("openapi/get-openapi", "node_modules/")).toBe(false);
-    expect(includes("openapi/get-openapi", "docs/openapi.json")).toBe(true);
-  });
-
   test("the CORS preflight and the 404 route answer constants: a few KB, no SDK, no middy", () => {
     for (const handler of ["intake/preflight", "not-found"]) {
       expect([handler, includes(handler, "node_modules/")]).toEqual([handler, false]);
