@@ -12,8 +12,10 @@ import { endpointView, findEndpoint } from "./endpoints";
 /** Creating and changing a form's outbound webhooks: the URL passes the SSRF guard first. */
 
 /** Request fields of the create and update routes (the SSRF guard checks the URL further). */
-export const endpointUrl = z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_URL_LENGTH));
-export const endpointDescription = z.nullable(z.string().check(z.trim(), z.maxLength(500)));
+export const endpointUrl = /* @__PURE__ */ z.shared(() =>
+  z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_URL_LENGTH)),
+);
+export const endpointDescription = /* @__PURE__ */ z.shared(() => z.nullable(z.string().check(z.trim(), z.maxLength(500))));
 
 export const newEndpointId = () => `ep_${randomBase62(22)}`;
 
