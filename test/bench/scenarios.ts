@@ -17,6 +17,14 @@ export const BARS = {
   apiKeyRead: { sequentialRoundTrips: 2 },
   /** Held since the count went beside the lead's transaction, so it cannot creep back (docs/performance.md). */
   adsLead: { sequentialRoundTrips: 3 },
+  /** The queue consumer's own writes per clean submission without email, alone or in a full batch (issue 25). */
+  consumer: { wcuPerSubmission: 2 },
+  /**
+   * Log bytes a clean submission costs at the default level: the intake's and the consumer's own
+   * lines (request line and metrics), and Lambda's own where its system log level sends them
+   * (issue 25; docs/performance.md).
+   */
+  logBytesPerSubmission: 700,
 } as const;
 
 /**

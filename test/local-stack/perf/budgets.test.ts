@@ -1,7 +1,7 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Metafile } from "esbuild";
-import { ROUTES } from "../../../functions/routes";
+import { QUEUE_CONSUMER, ROUTES } from "../../../functions/routes";
 import {
   type BuiltBundle,
   buildBundles,
@@ -11,6 +11,8 @@ import {
   MAX_BUNDLE_BYTES,
   type SdkClient,
 } from "../../bench/bundles";
+import { type ConsumerBatchResult, measureConsumerBatch } from "../../bench/consumer-batch";
+import { measureRuntime, type RuntimeResult, systemLogBytesPerInvocation } from "../../bench/cost";
 import { BARS, prepareFixture, runScenarios, type ScenarioResult } from "../../bench/scenarios";
 import { describeCalls, Recorder, type RecordingSummary } from "../../support/recording-client";
 
@@ -149,5 +151,36 @@ describe("DynamoDB work per request (recording client, units by DynamoDB's rules
 
   test(`an API-key read takes at most ${BARS.apiKeyRead.sequentialRoundTrips} sequential round trips, auth and rate limit included`, () => {
     atMost("api-key-read", "sequentialRoundTrips", BARS.apiKeyRead.sequentialRoundTrips);
+  });
+});
+
+describe("the queue consumer and the log lines of a clean submission", () => {
+  let single: RuntimeResult;
+  let batch: ConsumerBatchResult;
+
+  beforeAll(async () => {
+    const fixture = await prepareFixture("perf-pipeline");
+    single = await measureRuntime({ fixture, runs: 2, recorderFactory: () => new Recorder() });
+    batch = await measureConsumerBatch({
+      fixture,
+      size: QUEUE_CONSUMER.batchSize,
+      runs: 1,
+      recorderFactory: () => new Recorder(),
+    });
+  }, 120_000);
+
+  test(`the consumer's own writes are at most ${BARS.consumer.wcuPerSubmission} units per submission, alone and in a full batch`, () => {
+    const perSubmission = [single.consumerWork.wcu, batch.work.wcu / batch.size];
+    for (const [i, wcu] of perSubmission.entries()) {
+      const work = i === 0 ? single.consumerWork : batch.work;
+      if (wcu > BARS.consumer.wcuPerSubmission) throw new Error(`${wcu} WCU per submission\n${describeCalls(work)}`);
+    }
+    expect(batch.size).toBe(10);
+  });
+
+  test(`a clean submission writes at most ${BARS.logBytesPerSubmission} log bytes at the default level, Lambda's own lines included where they are sent`, () => {
+    const bytes = single.intake.logBytesPerInvocation + single.consumer.logBytesPerInvocation + 2 * systemLogBytesPerInvocation();
+    expect([bytes, single.intake.sampleLog]).toEqual([expect.any(Number), expect.stringContaining('"message":"request done"')]);
+    expect(bytes).toBeLessThanOrEqual(BARS.logBytesPerSubmission);
   });
 });
