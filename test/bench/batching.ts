@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
+import type { QueuePollerStats } from "../../infra/local/queue-poller";
 import type { LocalPipelineStats } from "../../infra/local/stack";
 import type { Account } from "../support/api";
 import { formSubmissions, newWebhook, storedSubmission, webhookItem } from "../support/intake";
@@ -25,18 +26,12 @@ export interface BatchingResult {
   achievedRate: number;
   /** From the first request until the consumer had handled every stored submission. */
   drainedMs: number;
-  /** What the pipeline did over the run (differences of its counters). */
-  pipeline: {
-    sendBatches: number;
-    receives: number;
-    emptyReceives: number;
-    deletes: number;
-    invocations: number;
-    messages: number;
-    bySize: number[];
-    /** The handler's billed time in the stack under the run's load (DynamoDB Local shares the cores). */
-    billedMs: number;
-  };
+  /**
+   * What the pipeline did over the run (differences of its counters): the poller's, whose
+   * `billedMs` is the handler's time in the stack under the run's load (DynamoDB Local shares the
+   * cores), and the follower's SendMessageBatch requests.
+   */
+  pipeline: QueuePollerStats & { sendBatches: number };
   /** Per stored submission. */
   perSubmission: { send: number; receive: number; delete: number; sqs: number; consumerInvocations: number };
   messagesPerInvocation: number;
