@@ -32,7 +32,7 @@ export interface BatchingResult {
    * cores), and the follower's SendMessageBatch requests.
    */
   pipeline: QueuePollerStats & { sendBatches: number };
-  /** Per stored submission. */
+  /** Per submission: per message the consumer handled (one each). */
   perSubmission: { send: number; receive: number; delete: number; sqs: number; consumerInvocations: number };
   messagesPerInvocation: number;
   /** Mean billed ms of one consumer invocation in the stack during the run. */
@@ -125,9 +125,16 @@ export async function measureBatching(options: {
     ],
   });
   const sent = Object.values(result.statusCodeStats ?? {}).reduce((sum, s) => sum + s.count, 0);
-  // Requests cut off when the run stopped may still be finishing in the stack.
-  await sleep(2000);
-  const stored = (await formSubmissions(formId)).filter((s) => s.data.nonce !== "warmup").length;
+  // Requests cut off when the run stopped may still be finishing in the stack: counted once the
+  // form's submissions stop growing.
+  const storedNow = async () => (await formSubmissions(formId)).filter((s) => s.data.nonce !== "warmup").length;
+  let stored = await storedNow();
+  for (;;) {
+    await sleep(2000);
+    const now = await storedNow();
+    if (now === stored) break;
+    stored = now;
+  }
   const after = await drained(options.benchUrl, idle, stored);
   const drainedMs = Date.now() - started;
 
@@ -144,7 +151,8 @@ export async function measureBatching(options: {
     bySize: p.bySize.map((n, size) => n - (q.bySize[size] ?? 0)),
     billedMs: p.billedMs - q.billedMs,
   };
-  const per = (n: number) => n / stored;
+  // Per message the consumer handled: one per stored submission.
+  const per = (n: number) => n / pipeline.messages;
 
   // A lone submission once everything is handled: the batching window is all it waits for.
   await sleep(3000);
