@@ -358,6 +358,11 @@ const LOCAL_SETTINGS = {
   /** The SES emulator's port (its web page lists the emails sent); 0 (default) picks a free one. */
   SES_LOCAL_PORT: withDefault(int({ min: 0, max: 65535 }), 0),
   BASE_URL: optional(url()),
+  /**
+   * How long the local queue poller lets a batch fill, in milliseconds; unset, the deployed
+   * consumer's window (QUEUE_CONSUMER.batchingWindowSeconds in functions/routes.ts).
+   */
+  QUEUE_BATCHING_WINDOW_MS: optional(int({ min: 0, max: 300_000 })),
 };
 
 export type LocalConfig = TableOutput<typeof LOCAL_SETTINGS>;

@@ -36,15 +36,17 @@ export interface ListFilters {
   q?: string;
 }
 
-const isoDate = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
+const isoDate = /* @__PURE__ */ z.shared(() => z.union([z.iso.date(), z.iso.datetime({ offset: true })]));
 
 /** The list's and the export's filters, as query parameters. */
-export const filtersQuery = z.object({
-  spam: z._default(z.enum(["true", "false", "all"]), "false"),
-  from: z.optional(isoDate),
-  to: z.optional(isoDate),
-  q: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
-});
+export const filtersQuery = /* @__PURE__ */ z.shared(() =>
+  z.object({
+    spam: z._default(z.enum(["true", "false", "all"]), "false"),
+    from: z.optional(isoDate),
+    to: z.optional(isoDate),
+    q: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
+  }),
+);
 
 const DAY_MS = 24 * 3600 * 1000;
 const isDateOnly = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);

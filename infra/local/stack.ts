@@ -15,9 +15,17 @@ import {
   startSqs,
 } from "./emulators";
 import { guardTableGrants, localGrant, runAs } from "./grants";
-import { type SqsHandler, startQueuePoller } from "./queue-poller";
+import { type QueuePollerStats, type SqsHandler, startQueuePoller } from "./queue-poller";
 import { type LocalStackInfo, stackFile } from "./stack-file";
-import { startStreamFollower } from "./stream-follower";
+import { type StreamFollowerStats, startStreamFollower } from "./stream-follower";
+
+/** What the local pipeline did since the stack started (the bench's batching figures, test/bench/batching.ts). */
+export interface LocalPipelineStats {
+  follower: StreamFollowerStats;
+  poller: QueuePollerStats;
+  /** Requests the follower and the poller sent to the SQS emulator, by command (SendMessageBatch, ReceiveMessage, ...). */
+  sqsRequests: Record<string, number>;
+}
 
 /**
  * Starts the whole service on this machine: DynamoDB Local, the SQS emulator, the table and
@@ -35,6 +43,16 @@ export async function startLocalStack(local: LocalConfig, options: { webDir?: st
     startSes(local.SES_LOCAL_PORT),
   ]);
   await ensureTable(dynamo.client, LOCAL_TABLE_NAME);
+  // Every request of the pipe's and the event source's stand-ins, counted as SQS bills them.
+  const sqsRequests: Record<string, number> = {};
+  sqs.client.middlewareStack.add(
+    (next, context) => (args) => {
+      const command = context.commandName ?? "unknown";
+      sqsRequests[command] = (sqsRequests[command] ?? 0) + 1;
+      return next(args);
+    },
+    { step: "initialize", name: "inletCountSqsRequests" },
+  );
 
   process.env.AWS_ACCESS_KEY_ID ??= LOCAL_CREDENTIALS.accessKeyId;
   process.env.AWS_SECRET_ACCESS_KEY ??= LOCAL_CREDENTIALS.secretAccessKey;
@@ -94,6 +112,7 @@ export async function startLocalStack(local: LocalConfig, options: { webDir?: st
     handler: (event, context) =>
       runAs(QUEUE_CONSUMER.handler, localGrant(QUEUE_CONSUMER), () => consumer.handler(event, context)),
     batchSize: QUEUE_CONSUMER.batchSize,
+    batchingWindowMs: local.QUEUE_BATCHING_WINDOW_MS ?? QUEUE_CONSUMER.batchingWindowSeconds * 1000,
     timeoutSeconds: QUEUE_CONSUMER.timeoutSeconds,
     memoryMb: QUEUE_CONSUMER.memoryMb,
     onSettled: (messageIds) => follower.settle(messageIds),
@@ -125,5 +144,8 @@ export async function startLocalStack(local: LocalConfig, options: { webDir?: st
     await follower.stop();
     await Promise.allSettled([sqs.stop(), dynamo.stop(), ses.stop()]);
   };
-  return { info, stop };
+  const pipeline = {
+    stats: (): LocalPipelineStats => ({ follower: follower.stats(), poller: poller.stats(), sqsRequests: { ...sqsRequests } }),
+  };
+  return { info, pipeline, stop };
 }

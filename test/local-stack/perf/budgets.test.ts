@@ -1,7 +1,7 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Metafile } from "esbuild";
-import { ROUTES } from "../../../functions/routes";
+import { QUEUE_CONSUMER, ROUTES } from "../../../functions/routes";
 import {
   type BuiltBundle,
   buildBundles,
@@ -11,6 +11,8 @@ import {
   MAX_BUNDLE_BYTES,
   type SdkClient,
 } from "../../bench/bundles";
+import { type ConsumerBatchResult, measureConsumerBatch } from "../../bench/consumer-batch";
+import { measureRuntime, type RuntimeResult, systemLogBytesPerInvocation } from "../../bench/cost";
 import {
   type BookkeeperWork,
   COUNT_BARS,
@@ -97,11 +99,6 @@ describe("bundle sizes (the build cdk synth runs)", () => {
         .map((prefix) => `${entry.handler}: ${prefix}`),
     );
     expect(loading).toEqual([]);
-  });
-
-  test("the OpenAPI document's function is the document and nothing else: no SDK, no middy", () => {
-    expect(includes("openapi/get-openapi", "node_modules/")).toBe(false);
-    expect(includes("openapi/get-openapi", "docs/openapi.json")).toBe(true);
   });
 
   test("the CORS preflight and the 404 route answer constants: a few KB, no SDK, no middy", () => {
@@ -253,5 +250,36 @@ describe("counts: reads that do not grow with the form, and the bookkeeper's wri
       `bookkeeper WCU per batch: one ${bookkeeper.batchOfOne.wcu}, 100 of one form ${bookkeeper.batchOf100.wcu}, 100 of 100 forms ${bookkeeper.batchOf100Spread.wcu}; ` +
         `form detail RCU ${reads.map((r) => `${r.size}: ${r.detail.rcu}`).join(", ")}; forms list RCU ${reads.map((r) => `${r.size}: ${r.list.rcu}`).join(", ")}`,
     );
+  });
+});
+
+describe("the queue consumer and the log lines of a clean submission", () => {
+  let single: RuntimeResult;
+  let batch: ConsumerBatchResult;
+
+  beforeAll(async () => {
+    const fixture = await prepareFixture("perf-pipeline");
+    single = await measureRuntime({ fixture, runs: 2, recorderFactory: () => new Recorder() });
+    batch = await measureConsumerBatch({
+      fixture,
+      size: QUEUE_CONSUMER.batchSize,
+      runs: 1,
+      recorderFactory: () => new Recorder(),
+    });
+  }, 120_000);
+
+  test(`the consumer's own writes are at most ${BARS.consumer.wcuPerSubmission} units per submission, alone and in a full batch`, () => {
+    const perSubmission = [single.consumerWork.wcu, batch.work.wcu / batch.size];
+    for (const [i, wcu] of perSubmission.entries()) {
+      const work = i === 0 ? single.consumerWork : batch.work;
+      if (wcu > BARS.consumer.wcuPerSubmission) throw new Error(`${wcu} WCU per submission\n${describeCalls(work)}`);
+    }
+    expect(batch.size).toBe(10);
+  });
+
+  test(`a clean submission writes at most ${BARS.logBytesPerSubmission} log bytes at the default level, Lambda's own lines included where they are sent`, () => {
+    const bytes = single.intake.logBytesPerInvocation + single.consumer.logBytesPerInvocation + 2 * systemLogBytesPerInvocation();
+    expect([bytes, single.intake.sampleLog]).toEqual([expect.any(Number), expect.stringContaining('"message":"request done"')]);
+    expect(bytes).toBeLessThanOrEqual(BARS.logBytesPerSubmission);
   });
 });

@@ -34,7 +34,7 @@ describe("functions", () => {
         Handler: "index.handler",
         MemorySize: route.memoryMb ?? FUNCTION_DEFAULTS.memoryMb,
         Timeout: route.timeoutSeconds ?? FUNCTION_DEFAULTS.timeoutSeconds,
-        LoggingConfig: { LogFormat: "JSON" },
+        LoggingConfig: { LogFormat: "JSON", SystemLogLevel: "WARN" },
       });
       // Source maps are uploaded but not enabled at runtime (cold start cost).
       expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();
