@@ -94,7 +94,8 @@ export function costReport(cost: CostResult, without: RuntimeResult, withEmail: 
     table(["line", "quantity, no email", "USD", "quantity, one email", "USD"], rows),
     `total without email $${cost.withoutEmail.total.toFixed(2)} (bar $12.00: ${cost.withoutEmail.total <= 12 ? "ok" : "MISS"}); with one email $${cost.withEmail.total.toFixed(2)}`,
     ...(cost.bookkeeper ?? []).map(
-      (b) => `  bookkeeper at batches of ${b.batchSize}: ${b.lines.map((l) => `${l.item.replace(", bookkeeper", "")} ${l.quantity} $${l.usd.toFixed(3)}`).join("; ")}; total $${b.total.toFixed(3)}`,
+      (b) =>
+        `  bookkeeper at batches of ${b.batchSize}: ${b.lines.map((l) => `${l.item.replace(", bookkeeper", "")} ${l.quantity} $${l.usd.toFixed(3)}`).join("; ")}; total $${b.total.toFixed(3)}`,
     ),
     ...cost.assumptions.map((a) => `  - ${a}`),
   ].join("\n");
