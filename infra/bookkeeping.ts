@@ -13,9 +13,11 @@ import { InletFunction } from "./inlet-function";
 import { grantOf } from "./table-grants";
 
 /**
- * How long Lambda may gather records into one batch. Under load a batch fills first (100
- * records), so counters are written once per item per batch; a lone submission is counted about
- * a second after it is stored. https://docs.aws.amazon.com/lambda/latest/dg/services-ddb-batchfailurereporting.html
+ * How long Lambda may gather records into one batch (MaximumBatchingWindowInSeconds). Under load
+ * a batch fills first (100 records), so counters are written once per item per batch; a lone
+ * submission is counted about a second after it is stored. A longer window makes bigger batches
+ * at low traffic (a batch's 8 write units shared by more submissions, docs/performance.md) and
+ * later counts. https://docs.aws.amazon.com/lambda/latest/dg/services-ddb-params.html
  */
 export const BOOKKEEPER_MAX_BATCHING_WINDOW_SECONDS = 1;
 

@@ -1,5 +1,5 @@
 import { type Account, api, createSite, signupOwner } from "../../support/api";
-import { formCountsItem } from "../../support/bookkeeping";
+import { formCountsItem, webhookCountsItem } from "../../support/bookkeeping";
 import { eventually } from "../../support/eventually";
 import { createHook, formOfHook, type Hook, submitTo } from "../../support/submissions";
 import { pipelineBarrier } from "../pipeline/support/barrier";
@@ -105,7 +105,7 @@ test("erasure lowers the form's counts by what it deleted", async () => {
   await settles({ form: { submissionCount: 1, spamCount: 0 }, webhook: 5, day: { inbox: 4, spam: 1 } });
 });
 
-test("a purged form's counts end as a tombstone that a late record does not bring back", async () => {
+test("a purged form's counts end as a tombstone (a record arriving later changes nothing: test/local-stack/lib/bookkeeping.test.ts)", async () => {
   ids.eve = (await submitTo(hook, { email: "eve@example.com", message: "Last one" })).submissionId;
   await settles({ form: { submissionCount: 2, spamCount: 0 }, webhook: 6, day: { inbox: 5, spam: 1 } });
   // Unlink the webhook, archive the form, delete it permanently: the purge removes its submissions.
@@ -124,4 +124,12 @@ test("a purged form's counts end as a tombstone that a late record does not brin
   // The webhook's count and the days are history: the purge does not lower them.
   const webhook = await api("GET", `/api/v1/sites/${siteId}/webhooks/${hook.id}`, { token: owner.token });
   expect(webhook.body.data.submissionCount).toBe(6);
+});
+
+test("a permanently deleted webhook's counts end as a tombstone, in the deletion's own transaction", async () => {
+  expect((await api("DELETE", `/api/v1/sites/${siteId}/webhooks/${hook.id}`, { token: owner.token })).status).toBe(200);
+  const deleted = await api("DELETE", `/api/v1/sites/${siteId}/webhooks/${hook.id}?permanent=true`, { token: owner.token });
+  expect(deleted.status).toBe(200);
+  expect(await webhookCountsItem(siteId, hook.id)).toMatchObject({ gone: true, ttl: expect.any(Number) });
+  expect((await webhookCountsItem(siteId, hook.id))?.submissionCount).toBeUndefined();
 });
