@@ -116,3 +116,11 @@ export const ENDPOINT_ITEM = [
 export const ENDPOINT_CHANGES = ["url", "description", "isEnabled", "disabledReason", "disabledAt", "updatedAt"] as const;
 /** A fixed-window counter (lib/store/counters.ts). */
 export const COUNTER = ["count", "ttl", "type"] as const;
+
+/**
+ * A form's confirmation to an address as the consumer takes it (lib/store/confirmation-recipients.ts
+ * `claimConfirmation`; its condition reads `suppressed`).
+ */
+export const CONFIRMATION_CLAIM = ["type", "submissionId", "sentAt", "until", "ttl", "suppressed"] as const;
+/** A confirmation recipient's suppression, recorded (`recordConfirmationSuppressed`) and lifted (`liftConfirmationSuppression`). */
+export const CONFIRMATION_SUPPRESSION = ["suppressed", "address", "gsi1pk", "gsi1sk", "ttl", "until"] as const;
