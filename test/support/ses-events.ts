@@ -148,6 +148,6 @@ export async function putSesEvents(
   return JSON.parse(text);
 }
 
-/** Puts one event of `type` about `email`. */
-export const putSesEvent = (type: SesEventType, email: EmailOf, options?: EventOptions) =>
-  putSesEvents([sesEventDetail(type, email, options)]);
+/** Puts one event of `type` about `email` (on the bus at `url`: the test stack's by default). */
+export const putSesEvent = (type: SesEventType, email: EmailOf, options?: EventOptions, url?: string) =>
+  putSesEvents([sesEventDetail(type, email, options)], url);

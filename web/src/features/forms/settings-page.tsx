@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, useNavigate } from "@tanstack/react-router";
-import { useId, useState } from "react";
+import { type ReactNode, useId, useState } from "react";
 import { apiError } from "../../api/client";
 import { queryKeys } from "../../api/keys";
 import { Button } from "../../components/ui/button";
@@ -8,6 +8,7 @@ import { FormError, submitWith, TextField } from "../../components/ui/field";
 import { card, Loading } from "../../components/ui/page";
 import { Muted } from "../../components/ui/text";
 import { useToast } from "../../components/ui/toast";
+import { ConfirmationForm } from "./confirmation-form";
 import { ConflictNotice, isConflict } from "./conflict";
 import { FormActions } from "./form-actions";
 import { type FormDetail, formQuery, updateForm } from "./queries";
@@ -158,10 +159,12 @@ function SettingsForm({
 }
 
 /**
- * A form's settings (name, notification recipients, redirect) and what can be done to it. `domain`
- * is its site's, where the redirect must go (given by web/src/app/form-settings-page.tsx).
+ * A form's settings (name, notification recipients, redirect, the confirmation email) and what
+ * can be done to it. `domain` is its site's, where the redirect must go and without which no
+ * confirmation is sent; `children` (its suppressed addresses) follow the settings (both given by
+ * web/src/app/form-settings-page.tsx).
  */
-export function SettingsPage({ domain }: { domain: string | null | undefined }) {
+export function SettingsPage({ domain, children }: { domain: string | null | undefined; children?: ReactNode }) {
   const { formId } = route.useParams();
   const navigate = useNavigate();
   const form = useQuery(formQuery(formId));
@@ -171,6 +174,8 @@ export function SettingsPage({ domain }: { domain: string | null | undefined }) 
   return (
     <div className="flex flex-col gap-8">
       <SettingsForm key={data.id} form={data} domain={domain} onReload={() => form.refetch()} />
+      <ConfirmationForm key={`confirmation-${data.id}`} form={data} domain={domain} />
+      {children}
       <section aria-labelledby="actions-heading" className="max-w-2xl">
         <h2 id="actions-heading" className="mb-1 text-xl font-semibold">
           Status and actions
