@@ -76,7 +76,7 @@ const cpuSince = (start: NodeJS.CpuUsage) => {
 };
 
 /** Runs `fn` with stdout and stderr captured (counted, not shown): what a function would log. */
-async function captured<T>(fn: () => Promise<T>): Promise<{ value: T; bytes: number; lines: number; text: string }> {
+export async function captured<T>(fn: () => Promise<T>): Promise<{ value: T; bytes: number; lines: number; text: string }> {
   const out = process.stdout.write.bind(process.stdout);
   const err = process.stderr.write.bind(process.stderr);
   let text = "";

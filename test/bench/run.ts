@@ -107,6 +107,24 @@ if (sections.has("db") || sections.has("cost")) {
       result.runtime = { withoutEmail, withEmail, emailsSent: sent };
       result.cost = cost;
       save();
+
+      // A confirmation email: the form confirming instead of notifying, then its SES events.
+      const confirmation = await import("./cost-confirmation");
+      await confirmation.confirmOnSubmissions(fixture);
+      const beforeConfirmations = await emailsHeld(emulated.sesEndpoint);
+      log(`timing ${costRuns} more with a confirmation email instead...`);
+      const withConfirmation = await measureRuntime({ fixture, runs: costRuns, recorderFactory: () => new Recorder() });
+      const confirmed = (await emailsHeld(emulated.sesEndpoint)) - beforeConfirmations;
+      if (confirmed !== costRuns + 2)
+        throw new Error(`expected ${costRuns + 2} confirmations, the SES emulator got ${confirmed}`);
+      log(`timing the SES events of ${costRuns} confirmations...`);
+      const events = await confirmation.measureConfirmationEvents({ fixture, runs: costRuns, recorder: () => new Recorder() });
+      result.confirmation = {
+        withConfirmation,
+        events,
+        cost: confirmation.confirmationCostPerMillion({ without: withoutEmail, withConfirmation, events }),
+      };
+      save();
     }
   } finally {
     await emulated.stop();
@@ -155,6 +173,15 @@ if (result.scenarios) printed.push(report.scenarioReport(result.scenarios as Sce
 const runtime = result.runtime as Runtime | undefined;
 if (result.cost && runtime?.withEmail) {
   printed.push(report.costReport(result.cost as import("./cost").CostResult, runtime.withoutEmail, runtime.withEmail));
+}
+if (result.confirmation) {
+  const { confirmationCostReport } = await import("./cost-confirmation");
+  const c = result.confirmation as {
+    withConfirmation: import("./cost").RuntimeResult;
+    events: import("./cost-confirmation").EventsResult;
+    cost: import("./cost-confirmation").ConfirmationCost;
+  };
+  printed.push(confirmationCostReport(c.cost, c.withConfirmation, c.events));
 }
 if (result.throughput) {
   const clean = (result.scenarios as Scenarios | undefined)?.find((x) => x.id === "clean-intake");
