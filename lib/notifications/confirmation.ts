@@ -102,8 +102,9 @@ export interface ConfirmationValues {
 export function fillPlaceholders(template: string, values: ConfirmationValues): string {
   return template
     .replace(/( ?)\{name\}/g, (_, space: string) => (values.name ? `${space}${values.name}` : ""))
-    .replaceAll("{reference}", values.reference)
-    .replaceAll("{form}", values.form);
+    // Functions, not strings: a value's `$&` or `$'` is text, never a replacement pattern.
+    .replaceAll("{reference}", () => values.reference)
+    .replaceAll("{form}", () => values.form);
 }
 
 /** The values of a submission's placeholders. */

@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { EMAIL_TAGS } from "../../../lib/notifications/suppression";
 import { keys } from "../../../lib/store/keys";
 import { type Account, api, createSite, signupOwner } from "../../support/api";
-import { putSesEvent, putSesEvents, sesEventDetail } from "../../support/ses-events";
+import { apiKeyWith } from "../../support/fixtures";
+import { eventBusUrl, putSesEvent, putSesEvents, sesEventDetail } from "../../support/ses-events";
 import { submitTo } from "../../support/submissions";
 import { HOT_LEAD, notifyingForm, rawItem, recipient, waitForEmails } from "./support/emails";
 
@@ -184,5 +185,46 @@ describe("lifting a suppressed address", () => {
 
     await submitTo(hook, { ...HOT_LEAD, message: `${HOT_LEAD.message} ${randomUUID()}` });
     expect(await waitForEmails(fixed, 2)).toHaveLength(2);
+  });
+});
+
+test("who may read them: a submission's emails and the suppressed list need submissions.view; the form answers its notification addresses; another organization's are 404", async () => {
+  const to = recipient("perm");
+  const { formId, submissionId, ses } = await notified([to]);
+  await putSesEvent("Bounce", ses, { recipients: [to] });
+  const formsOnly = await apiKeyWith(owner, ["forms.view"]);
+  const emails = `/api/v1/submissions/${submissionId}/emails`;
+  const list = `/api/v1/forms/${formId}/suppressed-recipients`;
+  for (const path of [emails, list]) {
+    const res = await api("GET", path, { token: formsOnly });
+    expect([path, res.status, res.body.error.code]).toEqual([path, 403, "INSUFFICIENT_PERMISSION"]);
+  }
+  const form = await api("GET", `/api/v1/forms/${formId}`, { token: formsOnly });
+  expect(form.body.data.form.suppressedRecipients.map((r: { address: string }) => r.address)).toEqual([to]);
+  const id = form.body.data.form.suppressedRecipients[0].id as string;
+  expect((await api("DELETE", `${list}/${id}`, { token: formsOnly })).status).toBe(403);
+
+  const stranger = await signupOwner("stranger-reads");
+  for (const path of [emails, list]) expect((await api("GET", path, { token: stranger.token })).status).toBe(404);
+  // An id that is no suppressed address's never reaches the handler.
+  expect((await api("DELETE", `${list}/not-an-id!`, { token: owner.token, unchecked: true })).status).toBe(404);
+});
+
+test("the local bus refuses what EventBridge's PutEvents refuses", async () => {
+  const put = (headers: Record<string, string>, body: string) =>
+    fetch(eventBusUrl(), { method: "POST", headers: { "content-type": "application/x-amz-json-1.1", ...headers }, body });
+  const target = { "x-amz-target": "AWSEvents.PutEvents" };
+  expect((await put({}, JSON.stringify({ Entries: [] }))).status).toBe(400);
+  expect((await put(target, "{not json")).status).toBe(400);
+  expect((await put(target, JSON.stringify({ Entries: [] }))).status).toBe(400);
+  const eleven = Array.from({ length: 11 }, () => ({ Source: "aws.ses", DetailType: "Email Sent", Detail: "{}" }));
+  expect((await put(target, JSON.stringify({ Entries: eleven }))).status).toBe(400);
+  const res = await put(
+    target,
+    JSON.stringify({ Entries: [{ Source: "aws.ses", DetailType: "Email Sent", Detail: "not json" }] }),
+  );
+  expect(await res.json()).toEqual({
+    FailedEntryCount: 1,
+    Entries: [{ ErrorCode: "MalformedDetail", ErrorMessage: expect.any(String) }],
   });
 });
