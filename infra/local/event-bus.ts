@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { text } from "node:stream/consumers";
 import type { Context } from "aws-lambda";
 import { EMAIL_EVENTS } from "../../functions/routes";
 import { describeError, log } from "../../lib/log";
@@ -34,15 +35,6 @@ interface Entry {
 }
 
 const ACCOUNT = "000000000000";
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
 
 function answer(res: ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { "content-type": "application/x-amz-json-1.1" });
@@ -116,7 +108,7 @@ export async function startEventBus(options: { region: string; configurationSet:
       }
       let body: { Entries?: unknown };
       try {
-        body = JSON.parse(await readBody(req)) as { Entries?: unknown };
+        body = JSON.parse(await text(req)) as { Entries?: unknown };
       } catch {
         return answer(res, 400, { __type: "SerializationException", message: "The body is not JSON" });
       }

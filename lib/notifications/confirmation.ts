@@ -100,11 +100,13 @@ export interface ConfirmationValues {
  * "Hi,"). Other braces are the owner's text, left as written.
  */
 export function fillPlaceholders(template: string, values: ConfirmationValues): string {
-  return template
-    .replace(/( ?)\{name\}/g, (_, space: string) => (values.name ? `${space}${values.name}` : ""))
-    // Functions, not strings: a value's `$&` or `$'` is text, never a replacement pattern.
-    .replaceAll("{reference}", () => values.reference)
-    .replaceAll("{form}", () => values.form);
+  return (
+    template
+      .replace(/( ?)\{name\}/g, (_, space: string) => (values.name ? `${space}${values.name}` : ""))
+      // Functions, not strings: a value's `$&` or `$'` is text, never a replacement pattern.
+      .replaceAll("{reference}", () => values.reference)
+      .replaceAll("{form}", () => values.form)
+  );
 }
 
 /** The values of a submission's placeholders. */

@@ -3,12 +3,11 @@ import { Link } from "@tanstack/react-router";
 import { useId, useState } from "react";
 import { apiError } from "../../api/client";
 import { queryKeys } from "../../api/keys";
-import { Button } from "../../components/ui/button";
-import { FormError, submitWith, TextField } from "../../components/ui/field";
+import { submitWith, TextAreaField, TextField } from "../../components/ui/field";
 import { card } from "../../components/ui/page";
 import { Muted } from "../../components/ui/text";
 import { useToast } from "../../components/ui/toast";
-import { ConflictNotice, isConflict } from "./conflict";
+import { ConflictNotice, isConflict, SaveFooter } from "./conflict";
 import { type FormDetail, updateForm } from "./queries";
 
 type Confirmation = FormDetail["settings"]["confirmation"];
@@ -20,36 +19,6 @@ const draftOf = (c: Confirmation) => ({
   senderName: c.senderName ?? "",
   replyTo: c.replyTo ?? "",
 });
-
-/** The message's textarea, labelled, with its hint and error as TextField has them. */
-function MessageField({ value, onChange, error }: { value: string; onChange: (v: string) => void; error: string | undefined }) {
-  const id = useId();
-  return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-medium">
-        Message
-      </label>
-      <textarea
-        id={id}
-        rows={6}
-        maxLength={2000}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
-        className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600 aria-invalid:border-red-600 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
-      />
-      <p id={`${id}-hint`} className="text-xs text-slate-600 dark:text-slate-400">
-        Plain text; a blank line starts a paragraph. {"{name}"}, {"{reference}"} and {"{form}"} are filled in.
-      </p>
-      {error && (
-        <p id={`${id}-error`} className="text-sm text-red-700 dark:text-red-400">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
 
 /**
  * The confirmation email to the person who filled the form (docs/email.md): on or off, its
@@ -156,7 +125,15 @@ export function ConfirmationForm({ form, domain }: { form: FormDetail; domain: s
         error={field("subject")}
         onChange={(e) => setDraft({ ...draft, subject: e.target.value })}
       />
-      <MessageField value={draft.message} error={field("message")} onChange={(message) => setDraft({ ...draft, message })} />
+      <TextAreaField
+        label="Message"
+        rows={6}
+        maxLength={2000}
+        value={draft.message}
+        error={field("message")}
+        hint="Plain text; a blank line starts a paragraph. {name}, {reference} and {form} are filled in."
+        onChange={(e) => setDraft({ ...draft, message: e.target.value })}
+      />
       <TextField
         label="Sender name (optional)"
         maxLength={64}
@@ -175,12 +152,7 @@ export function ConfirmationForm({ form, domain }: { form: FormDetail; domain: s
         hint="Where the submitter's reply goes."
         onChange={(e) => setDraft({ ...draft, replyTo: e.target.value })}
       />
-      {!conflict && <FormError message={error?.formMessage} />}
-      <div>
-        <Button type="submit" disabled={save.isPending || conflict}>
-          {save.isPending ? "Saving…" : "Save confirmation email"}
-        </Button>
-      </div>
+      <SaveFooter error={error} conflict={conflict} pending={save.isPending} label="Save confirmation email" />
     </form>
   );
 }
