@@ -26,8 +26,10 @@ export interface RouteDef extends RouteRequirements {
   /**
    * `send` → may send emails through SES from the configured identity (infra/notifications.ts):
    * the queue consumer's notifications, and the account's own verification and reclaim links.
+   * `unsuppress` → may take an address off SES's account-level suppression list (a person lifting
+   * a form's suppressed address: docs/email.md).
    */
-  email?: "send";
+  email?: "send" | "unsuppress";
   memoryMb?: number;
   timeoutSeconds?: number;
 }
@@ -124,6 +126,13 @@ export const ROUTES = [
   // The deliveries of a submission: ids derived from (submission, endpoint), one BatchGetItem.
   { route: "GET /api/v1/submissions/{submissionId}/deliveries", handler: "outbound-webhooks/list-submission-deliveries", ...BEARER, permission: "forms.view", ...READ },
 
+  // Emails of a submission and their fates; a form's suppressed addresses (docs/email.md). The
+  // list holds submitters' addresses, so it needs what reading submissions needs; lifting one
+  // takes it off SES's suppression list too.
+  { route: "GET /api/v1/submissions/{submissionId}/emails", handler: "emails/list-submission-emails", ...BEARER, permission: "submissions.view", ...READ },
+  { route: "GET /api/v1/forms/{formId}/suppressed-recipients", handler: "emails/list-suppressed-recipients", ...BEARER, permission: "submissions.view", ...READ },
+  { route: "DELETE /api/v1/forms/{formId}/suppressed-recipients/{recipientId}", handler: "emails/lift-suppression", ...BEARER, permission: "forms.edit", ...WRITE, email: "unsuppress" },
+
   // The public intake endpoint: no bearer token; the webhook's secret authenticates (spec 5.3).
   { route: "POST /api/v1/incoming/{webhookId}", handler: "intake/receive-submission", ...PUBLIC, ...WRITE },
   { route: "GET /api/v1/incoming/{webhookId}", handler: "intake/ping-webhook", ...PUBLIC, ...READ },
@@ -190,9 +199,10 @@ export const BOOKKEEPER = {
 } as const satisfies Pick<RouteDef, "handler" | "table" | "timeoutSeconds" | "memoryMb"> & { batchSize: number };
 
 /**
- * The function SES's bounce and complaint events reach through EventBridge (infra/notifications.ts
- * creates the configuration set, its event destination and the rule): it records suppressed
- * recipients on their forms (lib/notifications/suppression.ts), so it writes the table.
+ * The function SES's events reach through EventBridge (infra/notifications.ts creates the
+ * configuration set, its event destination and the rule): it records each email's fate
+ * (lib/store/sent-emails.ts) and suppressed recipients on their forms
+ * (lib/notifications/suppression.ts), so it writes the table.
  */
 export const EMAIL_EVENTS = {
   handler: "email-events/record-suppressions",

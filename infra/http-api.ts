@@ -20,7 +20,7 @@ import { Construct } from "constructs";
 import { ROUTES, type RouteDef } from "../functions/routes";
 import { bindRoute, grantContextOf, setEnvironment, settingsFromContext } from "./environment";
 import { InletFunction } from "./inlet-function";
-import { bindNotifications } from "./notifications";
+import { bindNotifications, bindSuppressionRemoval } from "./notifications";
 
 /** API Gateway's route key of the catch-all route. */
 export const DEFAULT_ROUTE_KEY = "$default";
@@ -231,6 +231,8 @@ export class InletHttpApi extends Construct {
       bindRoute(fn.fn, route, { table: props.table, queue: props.queue, bucket: props.exportBucket }, grants);
       // Signup and the address's links send their own emails (docs/accounts.md).
       if (route.email === "send") bindNotifications(fn.fn);
+      // Lifting a form's suppressed address takes it off SES's suppression list (docs/email.md).
+      if (route.email === "unsuppress") bindSuppressionRemoval(fn.fn);
       functions.set(route.route, fn);
     }
     this.functions = functions;

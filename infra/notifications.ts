@@ -12,6 +12,7 @@ import { NagSuppressions } from "cdk-nag";
 import type { Construct } from "constructs";
 import { EMAIL_EVENTS } from "../functions/routes";
 import { checkSetting, settingDefault } from "../lib/config";
+import { EMAIL_EVENTS_FUNCTION_RETRIES, emailEventsPattern } from "./email-events-rule";
 import { bindTable, setEnvironment, settingsFromContext } from "./environment";
 import { InletFunction } from "./inlet-function";
 import { grantOf } from "./table-grants";
@@ -44,7 +45,8 @@ export function identityCovers(identity: string, sender: string): boolean {
  * SES puts an address that bounces hard or complains on the account's suppression list
  * (`suppressionReasons`), publishes the set's bounce rate and complaint rate as CloudWatch
  * metrics (`reputationMetrics`: the alarms near SES's enforcement levels read them), and sends
- * its bounce and complaint events to the default EventBridge bus (addEmailEvents). Created once,
+ * the events of every email's fate (sent, delivered, bounced, complained, rejected, delayed) to
+ * the default EventBridge bus (addEmailEvents). Created once,
  * in the root stack, by the first function that sends email.
  */
 export function emailConfigurationSet(scope: Construct): ConfigurationSet {
@@ -57,9 +59,17 @@ export function emailConfigurationSet(scope: Construct): ConfigurationSet {
     suppressionReasons: SuppressionReasons.BOUNCES_AND_COMPLAINTS,
     reputationMetrics: true,
   });
+  // Every event of an email's fate (docs/email.md), SES's only bus being the default one.
   set.addEventDestination("EventBridge", {
     destination: EventDestination.eventBus(EventBus.fromEventBusName(stack, "DefaultEventBus", "default")),
-    events: [EmailSendingEvent.BOUNCE, EmailSendingEvent.COMPLAINT],
+    events: [
+      EmailSendingEvent.SEND,
+      EmailSendingEvent.DELIVERY,
+      EmailSendingEvent.BOUNCE,
+      EmailSendingEvent.COMPLAINT,
+      EmailSendingEvent.REJECT,
+      EmailSendingEvent.DELIVERY_DELAY,
+    ],
   });
   return set;
 }
@@ -67,8 +77,7 @@ export function emailConfigurationSet(scope: Construct): ConfigurationSet {
 /** How long EventBridge keeps trying to hand an event to the function, and how often (its defaults, stated). */
 export const EMAIL_EVENTS_DELIVERY = { maxEventAge: Duration.hours(24), retryAttempts: 185 } as const;
 
-/** Lambda's own retries of a failed asynchronous invocation before the event goes to the dead-letter queue. */
-export const EMAIL_EVENTS_FUNCTION_RETRIES = 2;
+export { EMAIL_EVENTS_FUNCTION_RETRIES } from "./email-events-rule";
 
 /** The SES event handling: the function, its dead-letter queue, and the two alarms that surface a lost event. */
 export interface EmailEvents {
@@ -78,8 +87,9 @@ export interface EmailEvents {
 }
 
 /**
- * The function that records SES's bounce and complaint events on their forms (EMAIL_EVENTS in
- * functions/routes.ts), and the rule that sends it the events of this stack's configuration set.
+ * The function that records SES's events (EMAIL_EVENTS in functions/routes.ts): each email's fate,
+ * and a hard bounce's or a complaint's address on its form; and the rule that sends it the events
+ * of this stack's configuration set (infra/email-events-rule.ts).
  * EventBridge invokes the function asynchronously, so an event can be lost two ways, and both end
  * in one dead-letter queue: EventBridge cannot invoke it (throttled, no permission) within
  * EMAIL_EVENTS_DELIVERY (the rule target's dead-letter queue), or the function fails it
@@ -90,7 +100,7 @@ export function addEmailEvents(scope: Construct, table: ITable): EmailEvents {
   const set = emailConfigurationSet(scope);
   const fn = new InletFunction(scope, "FunctionEmailEvents", {
     handler: EMAIL_EVENTS.handler,
-    description: "Inlet: SES bounces and complaints recorded on their forms",
+    description: "Inlet: SES events recorded (each email's fate, suppressed addresses on their forms)",
     memoryMb: EMAIL_EVENTS.memoryMb,
     timeoutSeconds: EMAIL_EVENTS.timeoutSeconds,
     environment: settingsFromContext(scope),
@@ -114,20 +124,17 @@ export function addEmailEvents(scope: Construct, table: ITable): EmailEvents {
     retryAttempts: EMAIL_EVENTS_FUNCTION_RETRIES,
     onFailure: new SqsDestination(deadLetterQueue),
   });
+  const pattern = emailEventsPattern(set.configurationSetName);
   new Rule(scope, "RuleEmailEvents", {
-    description: "SES bounce and complaint events of Inlet's configuration set",
-    eventPattern: {
-      source: ["aws.ses"],
-      detailType: ["Email Bounced", "Email Complaint Received"],
-      detail: { mail: { tags: { "ses:configuration-set": [set.configurationSetName] } } },
-    },
+    description: "SES events of Inlet's configuration set: each email's fate",
+    eventPattern: { source: pattern.source, detailType: pattern["detail-type"], detail: pattern.detail },
     targets: [new LambdaTarget(fn.fn, { deadLetterQueue, ...EMAIL_EVENTS_DELIVERY })],
   });
   const period = Duration.minutes(5);
   const alarms = [
     new Alarm(scope, "AlarmEmailEventsErrors", {
       alarmDescription:
-        "The function recording SES bounces and complaints failed in the last 5 minutes; after Lambda's retries the event is in its dead-letter queue. See docs/operations.md (Alarms).",
+        "The function recording SES events failed in the last 5 minutes; after Lambda's retries the event is in its dead-letter queue. See docs/operations.md (Alarms).",
       metric: fn.fn.metricErrors({ period, statistic: "Sum" }),
       threshold: 0,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
@@ -136,7 +143,7 @@ export function addEmailEvents(scope: Construct, table: ITable): EmailEvents {
     }),
     new Alarm(scope, "AlarmEmailEventsDeadLetter", {
       alarmDescription:
-        "SES bounce or complaint events were not recorded: they are in the SES events dead-letter queue. See docs/operations.md (Alarms).",
+        "SES events were not recorded: they are in the SES events dead-letter queue. See docs/operations.md (Alarms).",
       metric: deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period, statistic: "Maximum" }),
       threshold: 0,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
@@ -184,4 +191,28 @@ export function bindNotifications(fn: LambdaFunction): void {
       resources: [Stack.of(fn).formatArn({ service: "ses", resource: "identity", resourceName: identity.trim() }), setArn],
     }),
   );
+}
+
+/**
+ * A function that lifts a form's suppressed address (functions/emails/lift-suppression.ts): it may
+ * take addresses off SES's account-level suppression list, nothing else of SES. The action has no
+ * resource type (the list is the account's), so it is granted on `*`.
+ * https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonsesv2.html
+ */
+export function bindSuppressionRemoval(fn: LambdaFunction): void {
+  fn.addToRolePolicy(new PolicyStatement({ actions: ["ses:DeleteSuppressedDestination"], resources: ["*"] }));
+  if (fn.role) {
+    NagSuppressions.addResourceSuppressions(
+      fn.role,
+      [
+        {
+          id: "AwsSolutions-IAM5",
+          reason:
+            "ses:DeleteSuppressedDestination acts on the account-level suppression list, which has no resource ARN: IAM authorizes it on * only. It is this function's only SES action.",
+          appliesTo: ["Resource::*"],
+        },
+      ],
+      true,
+    );
+  }
 }

@@ -29,6 +29,7 @@ export const BUSINESS_METRIC_DIMENSIONS = {
   [METRIC.outboundDeliveries]: [DIMENSION.outcome],
   [METRIC.apiKeyRateLimited]: [],
   [METRIC.loginRefusals]: [DIMENSION.outcome],
+  [METRIC.confirmations]: [DIMENSION.outcome],
 } as const satisfies Record<MetricName, readonly string[]>;
 
 /** The business-metric widgets, each listing the catalog metrics it graphs, and at which statistic. */
@@ -43,6 +44,7 @@ const BUSINESS_WIDGETS: readonly { title: string; metrics: readonly MetricName[]
   { title: "Captcha verifications, by outcome", metrics: [METRIC.captchaVerifications] },
   { title: "Captcha provider latency p99 (ms), by outcome", metrics: [METRIC.captchaLatency], statistic: "p99" },
   { title: "Notification emails, by outcome", metrics: [METRIC.notifications] },
+  { title: "Confirmation emails, by outcome", metrics: [METRIC.confirmations] },
   { title: "Outbound webhook attempts, by outcome", metrics: [METRIC.outboundDeliveries] },
   { title: "Log-in refusals, by outcome", metrics: [METRIC.loginRefusals] },
 ];

@@ -4,6 +4,8 @@ import { type Key, keys } from "../lib/store/keys";
 import { TABLE } from "../lib/store/table-definition";
 import {
   API_KEY_ITEM,
+  CONFIRMATION_CLAIM,
+  CONFIRMATION_SUPPRESSION,
   COUNTER,
   EMAIL_CLAIM_ITEM,
   ENDPOINT_CHANGES,
@@ -95,6 +97,7 @@ export const P = {
   purge: prefix(keys.purgeJob("f")),
   webhookCounts: prefix(keys.webhookCounts("s", "w")), // WEBHOOK_COUNTS#: a site's webhooks' counts
   streamCheckpoint: prefix(keys.streamCheckpoint("e", "s")),
+  sentEmail: prefix(keys.sentEmail("m")), // MAIL#: every email sent, with its fate
   // Counters by scope (lib/accounts.ts, lib/spam/evidence.ts, lib/auth/rate-limit.ts).
   loginEmailCounter: counters("login-email"),
   loginIpCounter: counters("login-ip"),
@@ -173,9 +176,13 @@ export const TABLE_WRITES: Record<string, Writes> = {
   "forms/create-form": { PutItem: [only(P.form, FORM_ITEM)], UpdateItem: [only(P.org, ["formCount"])] },
   "forms/duplicate-form": { PutItem: [only(P.form, FORM_ITEM)], UpdateItem: [only(P.org, ["formCount"])] },
   "forms/update-form": { UpdateItem: [only(P.form, ["name", "fields", "settings", "archivedAt", "updatedAt", "deletedAt"])] },
-  // SES's bounce and complaint events: the suppressed recipient, on its form (lib/store/suppressed-recipients.ts);
-  // its condition reads whether the form is purged and still notifies the address.
-  "email-events/record-suppressions": { UpdateItem: [only(P.form, ["suppressedRecipients", "deletedAt", "settings"])] },
+  // SES's events: each email's fate (lib/store/sent-emails.ts); a suppressed notification address on
+  // its form (lib/store/suppressed-recipients.ts: its condition reads whether the form is purged and
+  // still notifies the address), a suppressed confirmation recipient on its item in the form's partition.
+  "email-events/record-suppressions": { UpdateItem: [only(P.form, ["suppressedRecipients", "deletedAt", "settings"]), only(P.form, CONFIRMATION_SUPPRESSION), P.sentEmail] },
+  // Lifting a suppressed address: a notification address's entry on the form (its condition reads
+  // whether the form is purged), or a confirmation recipient's suppression on its item.
+  "emails/lift-suppression": { UpdateItem: [only(P.form, ["suppressedRecipients", "deletedAt"]), only(P.form, CONFIRMATION_SUPPRESSION)] },
   "forms/publish-form": { UpdateItem: [only(P.form, ["status", "updatedAt", "deletedAt"])] },
   "forms/unpublish-form": { UpdateItem: [only(P.form, ["status", "updatedAt", "deletedAt"])] },
   "forms/delete-form": { PutItem: [P.purge], UpdateItem: [only(P.form, ["deletedAt", "orgId", "archivedAt", "updatedAt"]), only(P.org, ["formCount"]), only(P.webhook, ["formId"])] },
@@ -208,11 +215,13 @@ export const TABLE_WRITES: Record<string, Writes> = {
   // The consumer: action claims (released on failure: a fault path), leads, deliveries, releases,
   // an endpoint's failing state and its disabling on a 410, and the background purge
   // (submissions, then the form's partition, then the job); the reclaim links of
-  // POST /auth/reclaim-email (lib/reclaim-link.ts).
+  // POST /auth/reclaim-email (lib/reclaim-link.ts); a confirmation's daily claim on its form, and
+  // the record of each email sent (lib/pipeline/confirm.ts, lib/notifications/send-recorded.ts).
   [QUEUE_CONSUMER.handler]: {
     // The end of a purge leaves the form's counts a tombstone (lib/store/purge-jobs.ts).
-    PutItem: [P.action, P.delivery, P.emailLink, only(P.form, FORM_COUNTS_TOMBSTONE)],
+    PutItem: [P.action, P.delivery, P.emailLink, only(P.form, FORM_COUNTS_TOMBSTONE), only(P.form, CONFIRMATION_CLAIM)],
     UpdateItem: [
+      P.sentEmail,
       P.action,
       P.delivery,
       only(P.form, ["failing", "failingSince", "healthAt", "gsi1pk", "gsi1sk", "isEnabled", "disabledReason", "disabledAt", "updatedAt"]),

@@ -125,3 +125,11 @@ export const COUNTER = ["count", "ttl", "type"] as const;
 export const FORM_COUNTS = ["type", "inbox", "spam", "gone"] as const;
 /** A form's counts made a tombstone when its purge ends (`formCountsTombstone`). */
 export const FORM_COUNTS_TOMBSTONE = ["type", "gone", "ttl"] as const;
+
+/**
+ * A form's confirmation to an address as the consumer takes it (lib/store/confirmation-recipients.ts
+ * `claimConfirmation`; its condition reads `suppressed`).
+ */
+export const CONFIRMATION_CLAIM = ["type", "submissionId", "sentAt", "until", "ttl", "suppressed"] as const;
+/** A confirmation recipient's suppression, recorded (`recordConfirmationSuppressed`) and lifted (`liftConfirmationSuppression`). */
+export const CONFIRMATION_SUPPRESSION = ["suppressed", "address", "gsi1pk", "gsi1sk", "ttl", "until"] as const;

@@ -2,7 +2,7 @@ import { decoyHash, hashPassword, verifyPassword } from "./auth/passwords";
 import type { Role } from "./auth/permissions";
 import type { SessionPrincipal } from "./auth/principal";
 import { newToken } from "./auth/tokens";
-import { type EmailMessage, sendEmail } from "./aws/ses";
+import { type EmailContent, sendEmail } from "./aws/ses";
 import { firstAccountRule, loadConfig, type Plan } from "./config";
 import { checkedInvite, emailLink, linkInvalid, newEmailLink, throttleEmailLinks } from "./email-links";
 import { AppError } from "./errors";
@@ -73,9 +73,9 @@ export async function sendAccountEmail(
 }
 
 /** Sends `message`; a failure is logged (with `kind`, never the message) and answered as false. */
-export async function sendLogged(kind: string, message: EmailMessage): Promise<boolean> {
+export async function sendLogged(kind: string, message: EmailContent): Promise<boolean> {
   try {
-    await sendEmail(message);
+    await sendEmail({ ...message, kind });
     return true;
   } catch (error) {
     log.warn("account email not sent", { kind, ...describeError(error) });

@@ -1,5 +1,7 @@
+import { isPlainAddress } from "./email-address";
 import * as schemas from "./http/schemas";
 import { INTAKE_LIMITS } from "./intake/body";
+import { CONFIRMATION_LIMITS } from "./notifications/confirmation";
 import { FIELD_TYPES } from "./store/forms";
 import * as z from "./validation";
 
@@ -50,11 +52,40 @@ export const fieldsInput = /* @__PURE__ */ z.shared(() =>
 /** A URL's longest length kept: a browser's address bar and a `Location` header stay reasonable. */
 export const MAX_REDIRECT_URL = 2048;
 
+/** No control character (CR, LF, tab...): the text goes into a header, or is one line. */
+const oneLine = /* @__PURE__ */ z.shared(() =>
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+  z.refine<string>((text) => !/[\u0000-\u001f\u007f]/.test(text), "Must be one line, without control characters"),
+);
+
+/**
+ * A form's confirmation email (docs/email.md, "Confirmation emails"); every key optional, merged
+ * into what the form has. The subject and the message hold the owner's text and the placeholders
+ * `{name}`, `{reference}`, `{form}`; the sender name is shown before the deployment's address
+ * (null: its own); replies go to `replyTo` (null: the sender).
+ */
+export const confirmationInput = /* @__PURE__ */ z.shared(() =>
+  z.strictObject({
+    enabled: z.optional(z.boolean()),
+    subject: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(CONFIRMATION_LIMITS.subject), oneLine)),
+    message: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(CONFIRMATION_LIMITS.message))),
+    senderName: z.optional(
+      z.nullable(z.string().check(z.trim(), z.minLength(1), z.maxLength(CONFIRMATION_LIMITS.senderName), oneLine)),
+    ),
+    replyTo: z.optional(
+      z.nullable(
+        schemas.email.check(z.refine<string>(isPlainAddress, "Must be a plain address, without a display name"), z.toLowerCase()),
+      ),
+    ),
+  }),
+);
+
 export const settingsInput = /* @__PURE__ */ z.shared(() =>
   z.strictObject({
     notifyEmails: z.optional(z.array(schemas.email).check(z.maxLength(MAX_NOTIFY_EMAILS))),
     /** Checked against the site's domain in lib/forms.ts, as intake checks `_redirect`; null clears it. */
     redirectUrl: z.optional(z.nullable(z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_REDIRECT_URL)))),
+    confirmation: z.optional(confirmationInput),
   }),
 );
 export type SettingsInput = z.output<typeof settingsInput>;

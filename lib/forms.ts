@@ -3,6 +3,8 @@ import { AppError, notFound } from "./errors";
 import type { FieldInput, SettingsInput } from "./form-inputs";
 import { newId, nowIso } from "./ids";
 import { redirectProblem } from "./intake/redirect";
+import { confirmationOf } from "./notifications/confirmation";
+import { notificationSuppressions } from "./notifications/suppression";
 import { findSite } from "./sites";
 import { deleteFormPermanently } from "./store/form-deletion";
 import {
@@ -42,17 +44,41 @@ function checkedRedirect(raw: string, site: Site): string {
   throw new AppError("VALIDATION_ERROR", message, [{ path: "settings.redirectUrl", message }]);
 }
 
+/**
+ * A confirmation is sent only on a site with a domain (docs/email.md, "Confirmation emails"):
+ * turning it on for a form whose site has none is refused, so the owner learns it now rather
+ * than from submitters who never get one.
+ */
+function checkedConfirmation(current: FormSettings, input: SettingsInput | undefined, site: Site | undefined) {
+  if (!input?.confirmation) return current.confirmation;
+  const merged = { ...confirmationOf({ settings: current }), ...definedOnly(input.confirmation) };
+  if (input.confirmation.enabled === true && site && !site.domain) {
+    const message = "A confirmation email needs the site's domain: set it in the site's settings first";
+    throw new AppError("SITE_DOMAIN_REQUIRED", message, [{ path: "settings.confirmation.enabled", message }]);
+  }
+  return merged;
+}
+
+const definedOnly = <T extends object>(input: T) =>
+  Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as Partial<T>;
+
 function mergeSettings(current: FormSettings, input: SettingsInput | undefined, site: Site | undefined): FormSettings {
   const merged = { ...current, ...(input?.notifyEmails ? { notifyEmails: notifyList(input.notifyEmails) } : {}) };
   if (input?.redirectUrl === null) merged.redirectUrl = null;
   else if (input?.redirectUrl !== undefined && site) merged.redirectUrl = checkedRedirect(input.redirectUrl, site);
+  const confirmation = checkedConfirmation(current, input, site);
+  if (confirmation) merged.confirmation = confirmation;
   return merged;
 }
 
-/** The API's settings: every key present (forms saved before `redirectUrl` existed lack it). */
+/**
+ * The API's settings: every key present (forms saved before `redirectUrl` existed lack it; a form
+ * that never saved a confirmation answers the default one, off).
+ */
 const settingsView = (settings: FormSettings) => ({
   notifyEmails: settings.notifyEmails,
   redirectUrl: settings.redirectUrl ?? null,
+  confirmation: confirmationOf({ settings }),
 });
 
 /** The API's ordered field list: by `order`, then key. */
@@ -117,7 +143,13 @@ async function detailView(form: Form, counted = true) {
   const [view] = await listViews([form], form.siteId, counted);
   // One view per form given: typed as present, the answer's type has every field (infra/openapi/ checks it).
   return {
-    form: { ...(view as NonNullable<typeof view>), fields: fieldList(form.fields), settings: settingsView(form.settings) },
+    form: {
+      ...(view as NonNullable<typeof view>),
+      fields: fieldList(form.fields),
+      settings: settingsView(form.settings),
+      // Addresses the form's notifications skip (docs/email.md, "Suppressed addresses").
+      suppressedRecipients: notificationSuppressions(form),
+    },
   };
 }
 
@@ -182,7 +214,7 @@ export async function duplicateForm(principal: Principal, formId: string, input:
     name: input.name ?? `${source.name} (copy)`.slice(0, 255),
     fields: fieldList(source.fields),
     status: "draft",
-    // Same site: the redirect stays valid for the copy.
+    // Same site: the redirect and the confirmation stay valid for the copy.
     settings: { ...settingsView(source.settings), notifyEmails: [...source.settings.notifyEmails] },
   });
 }
@@ -221,8 +253,11 @@ export async function editForm(principal: Principal, formId: string, update: For
   if (update.ifUpdatedAt !== undefined && Date.parse(update.ifUpdatedAt) !== Date.parse(form.updatedAt)) {
     throw changedMeanwhile();
   }
-  // The site only when a redirect is to be checked against its domain (one more read, then).
-  const site = typeof update.settings?.redirectUrl === "string" ? await findSite(principal.orgId, form.siteId) : undefined;
+  // The site only when a redirect or a confirmation turned on is to be checked against its domain (one more read, then).
+  const site =
+    typeof update.settings?.redirectUrl === "string" || update.settings?.confirmation?.enabled === true
+      ? await findSite(principal.orgId, form.siteId)
+      : undefined;
   const changes: FormChanges = {};
   if (update.restore === true) {
     if (form.archivedAt === null) throw new AppError("FORM_NOT_ARCHIVED", "Only an archived form can be restored");

@@ -39,6 +39,20 @@ export function sha256Hex(value: string): string {
   return createHash("sha256").update(value).digest("hex");
 }
 
+/**
+ * 22 base62 characters of `value`'s SHA-256 (~131 bits): a deterministic id for something that
+ * has no id of its own (an email address), which fits a path segment and a key.
+ */
+export function sha256Base62(value: string): string {
+  let n = BigInt(`0x${sha256Hex(value)}`);
+  let out = "";
+  for (let i = 0; i < 22; i++) {
+    out += ALPHABET[Number(n % 62n)];
+    n /= 62n;
+  }
+  return out;
+}
+
 /** Constant-time equality of two strings (false at once only when lengths differ). */
 export function safeEqual(a: string, b: string): boolean {
   const left = Buffer.from(a);

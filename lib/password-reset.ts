@@ -1,6 +1,6 @@
 import { hashPassword } from "./auth/passwords";
 import { newToken, tokenKind } from "./auth/tokens";
-import { type EmailMessage, sendEmail } from "./aws/ses";
+import { type EmailContent, sendEmail } from "./aws/ses";
 import { loadConfig } from "./config";
 import { AppError } from "./errors";
 import { nowIso, sha256Hex } from "./ids";
@@ -20,9 +20,9 @@ import { getEmailClaim } from "./store/email-claims";
 export const RESET_THROTTLE = { windowSeconds: 3600, perAddress: 5, perIp: 20 } as const;
 
 /** Sends one email; a failure is logged, never answered (the answer must not depend on it). */
-export async function sendQuietly(kind: string, message: EmailMessage): Promise<void> {
+export async function sendQuietly(kind: string, message: EmailContent): Promise<void> {
   try {
-    await sendEmail(message);
+    await sendEmail({ ...message, kind });
   } catch (error) {
     log.warn("account email not sent", { kind, ...describeError(error) });
   }

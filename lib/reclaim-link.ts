@@ -24,7 +24,8 @@ export async function handleReclaimMessage(message: ReclaimMessage): Promise<Ret
     const link = newEmailLink("reclaim", { ...claim, email }, nowIso(), joins ? { invite: joins } : {});
     await putEmailToken(link.tokenHash, link.item);
     const config = loadConfig();
-    await sendEmail(accountEmail("reclaim", email, link.token, config.BASE_URL, config.EMAIL_LINK_TTL_HOURS, { invite: joins }));
+    const content = accountEmail("reclaim", email, link.token, config.BASE_URL, config.EMAIL_LINK_TTL_HOURS, { invite: joins });
+    await sendEmail({ ...content, kind: "reclaim" });
   });
   return outcome === "busy" ? retryLater("another consumer is handling this reclaim request") : undefined;
 }

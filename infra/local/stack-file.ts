@@ -7,6 +7,13 @@ export interface LocalStackInfo {
   sqsEndpoint: string;
   /** The SES emulator: its web page lists the emails sent, `/store` answers them as JSON. */
   sesEndpoint: string;
+  /**
+   * EventBridge's bus, standing in for SES's events (infra/local/event-bus.ts): PutEvents here
+   * reaches the email events function as SES's events do in AWS.
+   */
+  eventBusEndpoint: string;
+  /** The SES configuration set every email names; SES's events carry it as the `ses:configuration-set` tag. */
+  sesConfigurationSet: string;
   queueUrl: string;
   dlqUrl: string;
   tableName: string;

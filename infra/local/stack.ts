@@ -14,6 +14,7 @@ import {
   startSes,
   startSqs,
 } from "./emulators";
+import { startEventBus } from "./event-bus";
 import { guardTableGrants, localGrant, runAs } from "./grants";
 import { type QueuePollerStats, type SqsHandler, startQueuePoller } from "./queue-poller";
 import { type LocalStackInfo, stackFile } from "./stack-file";
@@ -26,6 +27,9 @@ export interface LocalPipelineStats {
   /** Requests the follower and the poller sent to the SQS emulator, by command (SendMessageBatch, ReceiveMessage, ...). */
   sqsRequests: Record<string, number>;
 }
+
+/** The SES configuration set's name here (SES_CONFIGURATION_SET unless the environment names one). */
+export const LOCAL_CONFIGURATION_SET = "inlet-local";
 
 /**
  * Starts the whole service on this machine: DynamoDB Local, the SQS emulator, the table and
@@ -66,6 +70,9 @@ export async function startLocalStack(local: LocalConfig, options: { webDir?: st
   process.env.S3_ENDPOINT = sqs.endpoint;
   // Notification emails go to the SES emulator; its web page shows them (README, "Try it locally").
   process.env.SES_ENDPOINT = ses.endpoint;
+  // Emails name a configuration set, as in AWS, so the events put on the local bus (which the
+  // emulator does not send) match the same rule (infra/local/event-bus.ts).
+  process.env.SES_CONFIGURATION_SET ??= LOCAL_CONFIGURATION_SET;
   // Outbound webhooks may target this machine (the local receiver, infra/local/receiver.ts): the
   // SSRF guard's private-address check is off locally unless the environment says otherwise.
   process.env.ALLOW_PRIVATE_WEBHOOK_TARGETS ??= "true";
@@ -118,12 +125,17 @@ export async function startLocalStack(local: LocalConfig, options: { webDir?: st
     onSettled: (messageIds) => follower.settle(messageIds),
   });
 
+  // SES's events: EventBridge's bus and the rule, to the email events function (PutEvents).
+  const events = await startEventBus({ region: LOCAL_REGION, configurationSet: process.env.SES_CONFIGURATION_SET });
+
   const info: LocalStackInfo = {
     url: gateway.url,
     baseUrl,
     dynamodbEndpoint: dynamo.endpoint,
     sqsEndpoint: sqs.endpoint,
     sesEndpoint: ses.endpoint,
+    eventBusEndpoint: events.endpoint,
+    sesConfigurationSet: process.env.SES_CONFIGURATION_SET,
     queueUrl: sqs.queueUrl,
     dlqUrl: sqs.dlqUrl,
     tableName: LOCAL_TABLE_NAME,
@@ -142,6 +154,7 @@ export async function startLocalStack(local: LocalConfig, options: { webDir?: st
     // its final position; only then do the emulators go.
     await poller.stop();
     await follower.stop();
+    await events.stop();
     await Promise.allSettled([sqs.stop(), dynamo.stop(), ses.stop()]);
   };
   const pipeline = {

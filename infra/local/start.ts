@@ -19,6 +19,7 @@ Inlet is running at ${info.url}   (started in ${((Date.now() - started) / 1000).
   DynamoDB Local   ${info.dynamodbEndpoint}   table ${info.tableName}
   SQS emulator     ${info.sqsEndpoint}
   Emails (SES)     ${info.sesEndpoint}   open it in a browser: every email sent (notifications, verification links); JSON at /store
+  SES events       ${info.eventBusEndpoint}   EventBridge's PutEvents: put SES's events of an email here (docs/email.md, "Locally")
   Data folder      ${info.dataDir}
 
 Create a first account (locally only, the first account becomes the platform admin once its

@@ -154,9 +154,12 @@ export const OPERATIONS: Record<DocumentedRouteKey, OperationExtras> = {
   },
 
   "GET /api/v1/sites/{id}/forms": { summary: "List a site's forms", errors: CURSOR },
-  "POST /api/v1/sites/{id}/forms": { summary: "Create a form" },
+  "POST /api/v1/sites/{id}/forms": { summary: "Create a form", errors: ["SITE_DOMAIN_REQUIRED"] },
   "GET /api/v1/forms/{formId}": { summary: "Read a form with its fields and settings" },
-  "PUT /api/v1/forms/{formId}": { summary: "Update or restore a form", errors: ["CONFLICT", "FORM_NOT_ARCHIVED"] },
+  "PUT /api/v1/forms/{formId}": {
+    summary: "Update or restore a form",
+    errors: ["CONFLICT", "FORM_NOT_ARCHIVED", "SITE_DOMAIN_REQUIRED"],
+  },
   "DELETE /api/v1/forms/{formId}": {
     summary: "Archive a form, or delete an archived one permanently",
     errors: ["CONFLICT", "FORM_NOT_ARCHIVED"],
@@ -230,6 +233,18 @@ export const OPERATIONS: Record<DocumentedRouteKey, OperationExtras> = {
   },
   "GET /api/v1/submissions/{submissionId}/deliveries": {
     summary: "The outbound deliveries of a submission, one per endpoint of its form",
+  },
+
+  "GET /api/v1/submissions/{submissionId}/emails": {
+    summary: "The emails sent for a submission, each recipient's fate from SES's events, and its confirmation's state",
+  },
+  "GET /api/v1/forms/{formId}/suppressed-recipients": {
+    summary: "A form's suppressed addresses: its notification addresses, then the submitters it confirmed to",
+    errors: CURSOR,
+  },
+  "DELETE /api/v1/forms/{formId}/suppressed-recipients/{recipientId}": {
+    summary: "Lift a suppressed address (off the form and off SES's suppression list)",
+    errors: ["SERVICE_UNAVAILABLE"],
   },
 
   "POST /api/v1/incoming/{webhookId}": {

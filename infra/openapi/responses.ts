@@ -13,6 +13,8 @@ import type {
 import type { changePlan, listOrganizations } from "../../lib/admin";
 import type { changeApiKey, createApiKey, deleteApiKey, getApiKeyDetails, listOrganizationApiKeys } from "../../lib/api-keys";
 import type { describeEmailLink } from "../../lib/email-links";
+import type { listSubmissionEmails } from "../../lib/emails/submission-emails";
+import type { liftSuppression, listSuppressedRecipients } from "../../lib/emails/suppressed-recipients";
 import type {
   archiveForm,
   createForm,
@@ -57,6 +59,7 @@ import {
   apiKey,
   authResult,
   chatOptions,
+  confirmationState,
   count,
   delivery,
   endpoint,
@@ -77,9 +80,11 @@ import {
   permission,
   pingResult,
   role,
+  sentEmail,
   site,
   siteOverview as siteOverviewSchema,
   submission,
+  suppressedRecipient,
   timestamp,
   webhook,
   webhookFields,
@@ -261,6 +266,14 @@ export const SUCCESS_BODIES: Record<DocumentedRouteKey, Described | null> = {
       ),
     }),
   ),
+
+  "GET /api/v1/submissions/{submissionId}/emails": answers<typeof listSubmissionEmails>()(
+    z.strictObject({ emails: z.array(sentEmail), confirmation: confirmationState }),
+  ),
+  "GET /api/v1/forms/{formId}/suppressed-recipients": answers<typeof listSuppressedRecipients>()(
+    z.strictObject({ suppressedRecipients: z.array(suppressedRecipient), nextCursor }),
+  ),
+  "DELETE /api/v1/forms/{formId}/suppressed-recipients/{recipientId}": answers<typeof liftSuppression>()(message),
 
   "POST /api/v1/incoming/{webhookId}": describes<IntakeAnswer>()(intakeResult),
   "GET /api/v1/incoming/{webhookId}": describes<typeof pingWebhook>()(pingResult),

@@ -2,9 +2,11 @@ import { PERMISSIONS, ROLES } from "../../lib/auth/permissions";
 import { PLANS } from "../../lib/config";
 import { ERROR_STATUS, type ErrorCode } from "../../lib/errors";
 import type { ExportFile } from "../../lib/export";
+import { CONFIRMATION_NOTES, type ConfirmationNote } from "../../lib/notifications/confirmation-notes";
 import { FIELD_TYPES } from "../../lib/store/forms";
 import { DELIVERY_EVENT_TYPES, DELIVERY_STATUSES } from "../../lib/store/outbound-deliveries";
 import { ENDPOINT_KINDS } from "../../lib/store/outbound-endpoints";
+import { EMAIL_FATES } from "../../lib/store/sent-emails";
 import { WEBHOOK_SOURCES } from "../../lib/store/webhooks";
 import * as z from "../../lib/validation";
 import { type Described, describes } from "./views";
@@ -110,11 +112,62 @@ const formField = z.strictObject({
   required: z.boolean(),
   order: z.number(),
 });
+// lib/notifications/confirmation.ts confirmationOf (the form's settings.confirmation)
+const confirmationSettings = z.strictObject({
+  enabled: z.boolean(),
+  subject: z.string(),
+  message: z.string(),
+  senderName: z.nullable(z.string()),
+  replyTo: z.nullable(z.string()),
+});
+// lib/notifications/suppression.ts notificationSuppressions, lib/emails/suppressed-recipients.ts
+export const suppressedRecipient = z.strictObject({
+  id,
+  kind: z.enum(["notification", "confirmation"]).register(z.globalRegistry, {
+    description: "notification: one of the form's notification addresses; confirmation: a submitter the form confirmed to",
+  }),
+  address: z.string(),
+  reason: z.enum(["bounce", "complaint"]),
+  detail: z.nullable(z.string()),
+  at: timestamp,
+});
 export const formDetail = z.strictObject({
   ...formFields,
   fields: z.array(formField),
-  settings: z.strictObject({ notifyEmails: z.array(z.string()), redirectUrl: z.nullable(z.string()) }),
+  settings: z.strictObject({
+    notifyEmails: z.array(z.string()),
+    redirectUrl: z.nullable(z.string()),
+    confirmation: confirmationSettings,
+  }),
+  suppressedRecipients: z.array(suppressedRecipient),
 });
+
+// lib/emails/submission-emails.ts emailView
+export const sentEmail = z.strictObject({
+  messageId: z.string(),
+  kind: z.string(),
+  sentAt: timestamp,
+  recipients: z.array(
+    z.strictObject({
+      address: z.nullable(
+        z.string().register(z.globalRegistry, { description: "null: the submitter (a confirmation), whose address is not kept" }),
+      ),
+      status: z.enum(EMAIL_FATES),
+      at: timestamp,
+      detail: z.nullable(z.string()),
+    }),
+  ),
+});
+export const confirmationState = z.union([
+  z.strictObject({ status: z.enum(["off", "pending", "sent"]), reason: z.null() }),
+  z.strictObject({
+    status: z.literal("not-sent"),
+    reason: z.enum(["spam", ...Object.values(CONFIRMATION_NOTES).filter((n) => n !== CONFIRMATION_NOTES.sent)] as [
+      "spam",
+      ...Exclude<ConfirmationNote, "sent">[],
+    ]),
+  }),
+]);
 
 // lib/submissions.ts submissionView
 const value = z.union([z.string(), z.array(z.string())]);
@@ -343,6 +396,8 @@ export const NAMED_SCHEMAS: Record<string, z.ZodMiniType> = {
   Webhook: webhook,
   FormField: formField,
   FormDetail: formDetail,
+  SuppressedRecipient: suppressedRecipient,
+  SentEmail: sentEmail,
   Submission: submission,
   Delivery: delivery,
   OutboundWebhook: endpoint,

@@ -50,6 +50,11 @@ export const METRIC = {
   apiKeyRateLimited: "ApiKeyRateLimited",
   /** Log-in attempts refused. Dimension: outcome (failed | throttled). */
   loginRefusals: "LoginRefusals",
+  /**
+   * Confirmation emails to submitters. Dimension: outcome (sent | failed | refused: a rule of
+   * docs/email.md said no | suppressed | repeated: the address had one from the form within a day).
+   */
+  confirmations: "Confirmations",
 } as const;
 
 export type MetricName = (typeof METRIC)[keyof typeof METRIC];
@@ -63,6 +68,7 @@ export const OUTCOMES = {
   [METRIC.notifications]: ["sent", "failed", "suppressed"],
   [METRIC.outboundDeliveries]: ["delivered", "retried", "gave_up", "endpoint_disabled"],
   [METRIC.loginRefusals]: ["failed", "throttled"],
+  [METRIC.confirmations]: ["sent", "failed", "refused", "suppressed", "repeated"],
 } as const;
 
 export const SPAM_BY = ["honeypot", "score", "rate"] as const;

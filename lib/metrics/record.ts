@@ -54,6 +54,10 @@ export function notifications(outcome: Outcome<typeof METRIC.notifications>, rec
   if (recipients > 0) count(METRIC.notifications, { [DIMENSION.outcome]: outcome }, recipients);
 }
 
+export function confirmation(outcome: Outcome<typeof METRIC.confirmations>): void {
+  count(METRIC.confirmations, { [DIMENSION.outcome]: outcome });
+}
+
 export function outbound(outcome: Outcome<typeof METRIC.outboundDeliveries>): void {
   count(METRIC.outboundDeliveries, { [DIMENSION.outcome]: outcome });
 }

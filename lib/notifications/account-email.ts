@@ -1,4 +1,4 @@
-import type { EmailMessage } from "../aws/ses";
+import type { EmailContent } from "../aws/ses";
 import { escapeHtml } from "./email";
 
 /**
@@ -83,7 +83,7 @@ export function accountEmail(
   baseUrl: string,
   ttlHours: number,
   about: AccountEmailAbout = {},
-): EmailMessage {
+): EmailContent {
   const copy = copyOf(kind, about);
   const link = linkTo(baseUrl, copy.path, token);
   const notMeLink = copy.notMe.path ? linkTo(baseUrl, copy.notMe.path, token) : undefined;
@@ -107,7 +107,7 @@ export function accountEmail(
  * "Changing the address"). It names neither the new address nor anything beyond what the old
  * address's owner knew: it may be read by someone who no longer has access to the account.
  */
-export function addressChangedEmail(to: string, about: AccountEmailAbout, changedAt: string): EmailMessage {
+export function addressChangedEmail(to: string, about: AccountEmailAbout, changedAt: string): EmailContent {
   const account = quoted(about.accountName, "your account");
   const organization = quoted(about.organizationName, "its organization");
   const lines = [

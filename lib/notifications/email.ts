@@ -1,4 +1,4 @@
-import type { EmailMessage as NotificationEmail } from "../aws/ses";
+import type { EmailContent as NotificationEmail } from "../aws/ses";
 import { isPlainAddress } from "../email-address";
 import type { Lead } from "../leads";
 import type { Form } from "../store/forms";

@@ -1,4 +1,4 @@
-import type { EmailMessage } from "../aws/ses";
+import type { EmailContent } from "../aws/ses";
 import { escapeHtml } from "./email";
 
 /**
@@ -12,7 +12,7 @@ function message(
   to: string,
   subject: string,
   content: { before: string[]; link: { href: string; label: string }; after: string[] },
-): EmailMessage {
+): EmailContent {
   const p = (text: string) => `<p>${escapeHtml(text)}</p>`;
   const { before, link, after } = content;
   return {
@@ -39,7 +39,7 @@ export function resetEmail(
   to: string,
   token: string,
   options: { baseUrl: string; ttlMinutes: number; unverified: boolean },
-): EmailMessage {
+): EmailContent {
   const warning = options.unverified
     ? [
         "This account never confirmed this address. If you did not create an Inlet account with it, someone else did: do not use this link, which would give you their account and organization. Sign up with the address instead; Inlet then offers to take it back from them.",
@@ -59,7 +59,7 @@ export function resetEmail(
 }
 
 /** The answer to a reset asked for an address no account uses: the same single email, without a link to use. */
-export function noAccountEmail(to: string, baseUrl: string): EmailMessage {
+export function noAccountEmail(to: string, baseUrl: string): EmailContent {
   return message(to, "Reset your Inlet password", {
     before: [
       "Someone, hopefully you, asked to reset the password of an Inlet account with this address, but no account uses it. Perhaps you signed up with another address; or create an account:",
@@ -70,7 +70,7 @@ export function noAccountEmail(to: string, baseUrl: string): EmailMessage {
 }
 
 /** After a signed-in password change: the address's owner hears of it, and how to take the account back. */
-export function passwordChangedEmail(to: string, baseUrl: string): EmailMessage {
+export function passwordChangedEmail(to: string, baseUrl: string): EmailContent {
   return message(to, "Your Inlet password was changed", {
     before: [
       "The password of your Inlet account was changed, and every other session of the account was signed out. If that was you, there is nothing to do.",

@@ -1,3 +1,5 @@
+import { KIND_TAG } from "../aws/ses";
+import { sha256Base62 } from "../ids";
 import type { Form } from "../store/forms";
 
 /**
@@ -19,8 +21,22 @@ import type { Form } from "../store/forms";
  * queue consumer, whose bundle is at its bar, does not carry it.
  */
 
-/** The message tags a notification carries (SES: names and values in [A-Za-z0-9_-]). */
-export const EMAIL_TAGS = { form: "inlet-form", kind: "inlet-kind" } as const;
+/**
+ * The message tags Inlet's emails carry (SES: names and values in [A-Za-z0-9_-]), which SES hands
+ * back with each of the email's events: every email its kind, an email of a form its form, an
+ * email of a submission its submission (./email-events.ts files the events by them).
+ */
+export const EMAIL_TAGS = { form: "inlet-form", kind: KIND_TAG, submission: "inlet-submission" } as const;
+
+/** The kinds of the emails sent for a form's submissions (account emails are tagged with their own kind). */
+export const EMAIL_KINDS = { notification: "notification", confirmation: "confirmation" } as const;
+
+/**
+ * The id of a suppressed address in the API (`sr_…`) and of a form's confirmation recipient in the
+ * table: 22 base62 characters of the lower-cased address's SHA-256, so neither a URL nor a key
+ * carries the address.
+ */
+export const recipientIdOf = (address: string) => sha256Base62(address.trim().toLowerCase());
 
 /** A form's notification addresses, without those recorded as suppressed. */
 export function notificationRecipients(form: Pick<Form, "settings" | "suppressedRecipients">): {
@@ -31,4 +47,24 @@ export function notificationRecipients(form: Pick<Form, "settings" | "suppressed
   const recorded = form.suppressedRecipients ?? {};
   const to = all.filter((address) => !Object.hasOwn(recorded, address.toLowerCase()));
   return { to, suppressed: all.length - to.length };
+}
+
+/** A suppressed address's id in the API: its digest (recipientIdOf), so no URL carries the address. */
+export const suppressedId = (address: string) => `sr_${recipientIdOf(address)}`;
+
+/**
+ * The form's suppressed notification addresses as the API answers them with the form
+ * (`suppressedRecipients`), the most recently reported first.
+ */
+export function notificationSuppressions(form: Pick<Form, "suppressedRecipients">) {
+  return Object.entries(form.suppressedRecipients ?? {})
+    .map(([address, entry]) => ({
+      id: suppressedId(address),
+      kind: EMAIL_KINDS.notification,
+      address,
+      reason: entry.reason,
+      detail: entry.detail ?? null,
+      at: entry.at,
+    }))
+    .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
 }

@@ -10,9 +10,14 @@ export const CLAIM_STALE_AFTER_MS = CONSUMER_TIMEOUT_SECONDS * 1000;
 
 export type OnceOutcome = "performed" | "already-done" | "busy";
 
+/** A side effect: it answers nothing, or a note of what it did, kept on its claim. */
+// biome-ignore lint/suspicious/noConfusingVoidType: an effect answers nothing, or a note
+export type Effect = () => Promise<void | string>;
+
 /**
  * Runs one side effect of processing a submission at most once per successful run, guarded by
- * its claim (lib/store/actions.ts):
+ * its claim (lib/store/actions.ts). The effect may answer a short note of what it did (a
+ * confirmation's "sent", or why it sent none), kept on the claim for the submission's page.
  * - done before (a redelivered message, a release of a processed submission) → skipped;
  * - claimed by another consumer less than CLAIM_STALE_AFTER_MS ago → "busy" (the caller retries
  *   the message later, by when that claim is done or stale);
@@ -26,15 +31,16 @@ export type OnceOutcome = "performed" | "already-done" | "busy";
 export async function once(
   submissionId: string,
   action: string,
-  effect: () => Promise<void>,
+  effect: Effect,
   staleAfterMs = CLAIM_STALE_AFTER_MS,
 ): Promise<OnceOutcome> {
   const outcome = await claimAction(submissionId, action, { staleAfterMs });
   if (outcome.status === "done") return "already-done";
   if (outcome.status === "busy") return "busy";
   const { claim } = outcome;
+  let note: string | undefined;
   try {
-    await effect();
+    note = (await effect()) ?? undefined;
   } catch (error) {
     // If the release itself fails, the claim goes stale and a later delivery takes it over.
     await releaseAction(claim).catch((releaseError: unknown) =>
@@ -42,7 +48,7 @@ export async function once(
     );
     throw error;
   }
-  if (!(await completeAction(claim))) {
+  if (!(await completeAction(claim, Date.now(), note))) {
     // Another consumer found this claim stale and took it over: it may perform the effect again.
     log.warn("action claim was taken over before it was marked done", { submissionId, action });
   }

@@ -1,16 +1,18 @@
-import { sendEmail } from "../aws/ses";
 import { type Lead, qualifyLead } from "../leads";
 import { log } from "../log";
 import * as metrics from "../metrics/record";
+import { CONFIRM_ACTION } from "../notifications/confirmation-notes";
 import { notificationEmail } from "../notifications/email";
-import { EMAIL_TAGS, notificationRecipients } from "../notifications/suppression";
+import { sendRecorded } from "../notifications/send-recorded";
+import { EMAIL_KINDS, notificationRecipients } from "../notifications/suppression";
 import { startDeliveries } from "../outbound/deliveries";
 import { type RetryLater, retryLater } from "../queue-message";
 import { type FieldType, type Form, getForm } from "../store/forms";
 import { withdrawRelease } from "../store/releases";
 import { getSubmissionConsistent, type StoredSubmission, storeLeadOnce } from "../store/submissions";
 import * as z from "../validation";
-import { once } from "./once";
+import { confirmSubmission, confirms } from "./confirm";
+import { type Effect, once } from "./once";
 import type { RecordHandler } from "./outcome";
 
 /**
@@ -20,13 +22,15 @@ import type { RecordHandler } from "./outcome";
  *    on the submission. Storing it is where the pipeline takes the submission up: from then on
  *    it finishes even if the submission is flagged meanwhile, and unflagging no longer releases.
  * 2. notify: one email to the form's notifyEmails through SES, guarded by its claim (once.ts).
- * 3. outbound: the form's outbound webhooks (lib/outbound/deliveries.ts, idempotent per endpoint).
+ * 3. confirm: when the form asks for it, one email to the submitter, under its own claim and
+ *    rules (./confirm.ts).
+ * 4. outbound: the form's outbound webhooks (lib/outbound/deliveries.ts, idempotent per endpoint).
  * A failed step fails the message after the others ran; the retry redoes only what did not
  * finish. Nothing happens for a submission that is gone, whose form is gone, or that is spam.
  */
 
 /** The claim names of the side effects (keys.action). */
-export const ACTIONS = { notify: "notify" } as const;
+export const ACTIONS = { notify: "notify", confirm: CONFIRM_ACTION } as const;
 
 /** Rounds of "its spam state changed between our read and our write" before retrying later. */
 const ROUNDS = 3;
@@ -62,7 +66,7 @@ export async function processSubmission(submissionId: string, arrival: Arrival):
     const lead = await storeLeadOnce(submissionId, qualify(submission, form));
     if (lead === "NOT_FOUND") return;
     if (lead === "SPAM") continue;
-    return act({ ...submission, lead }, form, arrival.kind === "release" ? arrival.releasedAt : submission.createdAt);
+    return act({ ...submission, lead }, form, arrival);
   }
   return retryLater("the submission's spam state changed while it was being processed");
 }
@@ -79,38 +83,42 @@ function qualify(submission: StoredSubmission, form: Form): Lead {
 }
 
 // biome-ignore lint/suspicious/noConfusingVoidType: a handler resolves with nothing (done) or a RetryLater
-async function act(submission: StoredSubmission & { lead: Lead }, form: Form, eventAt: string): Promise<void | RetryLater> {
-  let notifyFailure: { error: unknown } | undefined;
-  let notifyBusy = false;
-  // Forms written before settings existed have none: nobody to notify.
-  if ((form.settings?.notifyEmails ?? []).length > 0) {
-    try {
-      const outcome = await once(submission.id, ACTIONS.notify, async () => {
-        // Addresses SES reported as bouncing or complaining are skipped (lib/notifications/suppression.ts).
-        const { to, suppressed } = notificationRecipients(form);
-        metrics.notifications("suppressed", suppressed);
-        if (to.length === 0) return;
-        const email = {
-          ...notificationEmail(submission, form, submission.lead),
-          to,
-          tags: { [EMAIL_TAGS.form]: form.id, [EMAIL_TAGS.kind]: "notification" },
-        };
-        const messageId = await sendEmail(email).catch((error: unknown) => {
-          metrics.notifications("failed", email.to.length);
-          throw error;
-        });
-        metrics.notifications("sent", email.to.length);
-        log.info("notification email sent", { submissionId: submission.id, sesMessageId: messageId });
-      });
-      notifyBusy = outcome === "busy";
-    } catch (error) {
-      // The email's claim is released; the outbound deliveries still go now, the email on retry.
-      notifyFailure = { error };
-    }
-  }
-  await startDeliveries(submission, form, eventAt);
-  if (notifyFailure) throw notifyFailure.error;
-  if (notifyBusy) return retryLater("another consumer is sending this submission's email");
+async function act(submission: StoredSubmission & { lead: Lead }, form: Form, arrival: Arrival): Promise<void | RetryLater> {
+  const failures: unknown[] = [];
+  let busy = false;
+  /** One emailing step under its claim: a failure releases it (the deliveries still go now, the email on retry). */
+  const step = (action: string, effect: Effect) =>
+    once(submission.id, action, effect).then(
+      (outcome) => {
+        busy ||= outcome === "busy";
+      },
+      (error: unknown) => {
+        failures.push(error);
+      },
+    );
+  await Promise.all([
+    // Forms written before settings existed have none: nobody to notify.
+    (form.settings?.notifyEmails ?? []).length > 0 ? step(ACTIONS.notify, () => notify(submission, form)) : undefined,
+    confirms(form) ? step(ACTIONS.confirm, () => confirmSubmission(submission, form, arrival.kind)) : undefined,
+  ]);
+  await startDeliveries(submission, form, arrival.kind === "release" ? arrival.releasedAt : submission.createdAt);
+  if (failures.length > 0) throw failures[0];
+  if (busy) return retryLater("another consumer is sending this submission's emails");
+}
+
+/** The notification email to the form's addresses, those SES reported as bouncing or complaining left out. */
+async function notify(submission: StoredSubmission & { lead: Lead }, form: Form): Promise<void> {
+  // Addresses SES reported as bouncing or complaining are skipped (lib/notifications/suppression.ts).
+  const { to, suppressed } = notificationRecipients(form);
+  metrics.notifications("suppressed", suppressed);
+  if (to.length === 0) return;
+  const email = { ...notificationEmail(submission, form, submission.lead), to, kind: EMAIL_KINDS.notification };
+  const messageId = await sendRecorded(email, { formId: form.id, submissionId: submission.id }, to).catch((error: unknown) => {
+    metrics.notifications("failed", email.to.length);
+    throw error;
+  });
+  metrics.notifications("sent", email.to.length);
+  log.info("notification email sent", { submissionId: submission.id, sesMessageId: messageId });
 }
 
 const submissionRecord = z.object({ id: z.string().check(z.minLength(1)) });

@@ -82,17 +82,25 @@ export async function claimAction(
   }
 }
 
-/** Marks one's own claim done. False when it was taken over meanwhile (the effect may then run twice). */
-export async function completeAction(claim: ActionClaim, now = Date.now()): Promise<boolean> {
+/**
+ * Marks one's own claim done, with the effect's `note` when it gave one. False when it was taken
+ * over meanwhile (the effect may then run twice).
+ */
+export async function completeAction(claim: ActionClaim, now = Date.now(), note?: string): Promise<boolean> {
   try {
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.action(claim.submissionId, claim.action),
-        UpdateExpression: "SET #status = :done, doneAt = :now",
+        UpdateExpression: `SET #status = :done, doneAt = :now${note ? ", note = :note" : ""}`,
         ConditionExpression: "claimId = :claimId",
         ExpressionAttributeNames: { "#status": "status" },
-        ExpressionAttributeValues: { ":done": "done", ":now": now, ":claimId": claim.claimId },
+        ExpressionAttributeValues: {
+          ":done": "done",
+          ":now": now,
+          ":claimId": claim.claimId,
+          ...(note ? { ":note": note } : {}),
+        },
       }),
     );
     return true;
@@ -116,6 +124,27 @@ export async function releaseAction(claim: ActionClaim): Promise<void> {
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
   }
+}
+
+/** Where a side effect of a submission stands: not claimed yet (undefined), under way, or done with its note. */
+export async function getActionState(
+  submissionId: string,
+  action: string,
+): Promise<{ status: "started" | "done"; note: string | null; doneAt: number | null } | undefined> {
+  const out = await db().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: keys.action(submissionId, action),
+      ProjectionExpression: "#status, note, doneAt",
+      ExpressionAttributeNames: { "#status": "status" },
+    }),
+  );
+  if (!out.Item) return undefined;
+  return {
+    status: out.Item.status === "done" ? "done" : "started",
+    note: typeof out.Item.note === "string" ? out.Item.note : null,
+    doneAt: typeof out.Item.doneAt === "number" ? out.Item.doneAt : null,
+  };
 }
 
 /** A claim as stored (tests and operators). */

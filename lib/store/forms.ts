@@ -41,6 +41,23 @@ export interface SuppressedRecipient {
   reason: "bounce" | "complaint";
   /** When SES reported it. */
   at: string;
+  /** SES's words (the bounce's type and diagnostic, the complaint's feedback type); absent on older entries. */
+  detail?: string;
+}
+
+/**
+ * The confirmation email to the person who filled the form (lib/notifications/confirmation.ts,
+ * docs/email.md). Absent until first saved: off.
+ */
+export interface ConfirmationSettings {
+  enabled: boolean;
+  /** The subject and the message, with the placeholders `{name}`, `{reference}` and `{form}`. */
+  subject: string;
+  message: string;
+  /** The display name before the sender's address; null: the deployment's own (NOTIFY_FROM). */
+  senderName: string | null;
+  /** Where a reply goes; null: to the sender. */
+  replyTo: string | null;
 }
 
 export interface FormSettings {
@@ -50,6 +67,7 @@ export interface FormSettings {
    * (lib/intake/intake.ts). Absent on forms saved before it existed.
    */
   redirectUrl?: string | null;
+  confirmation?: ConfirmationSettings;
 }
 
 export interface Form {

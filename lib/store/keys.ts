@@ -156,6 +156,29 @@ export const keys = {
     pk: `COUNTER#${scope}#${subject}`,
     sk: `W#${windowStart}`,
   }),
+
+  /**
+   * An email Inlet sent, by its SES message id, with each recipient's fate from SES's events
+   * (lib/store/sent-emails.ts); an email sent for a submission is in its index (GSI1), oldest first.
+   */
+  sentEmail: (messageId: string): Key => ({ pk: `MAIL#${messageId}`, sk: "MAIL" }),
+  sentEmailIndex: (submissionId: string, sentAt: string, messageId: string) => ({
+    gsi1pk: `SUB#${submissionId}#MAILS`,
+    gsi1sk: `${sentAt}#${messageId}`,
+  }),
+  sentEmailIndexPartition: (submissionId: string) => `SUB#${submissionId}#MAILS`,
+  /**
+   * A form's confirmations to one address (`recipientId`: the address's SHA-256 in base62), in the
+   * form's partition: when the last one went (one a day) and whether SES suppresses the address
+   * (lib/store/confirmation-recipients.ts).
+   */
+  confirmationRecipient: (formId: string, recipientId: string): Key => ({ pk: `FORM#${formId}`, sk: `CONFIRM#${recipientId}` }),
+  /** A form's suppressed confirmation recipients, the most recently suppressed first (GSI1, sparse). */
+  suppressedConfirmationIndex: (formId: string, suppressedAt: string, recipientId: string) => ({
+    gsi1pk: `FORM#${formId}#SUPPRESSED`,
+    gsi1sk: `${suppressedAt}#${recipientId}`,
+  }),
+  suppressedConfirmationIndexPartition: (formId: string) => `FORM#${formId}#SUPPRESSED`,
 };
 
 /** Where an item's id sits after its key's type prefix, e.g. `SITE#site_x` → `site_x`. */

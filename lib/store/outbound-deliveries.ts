@@ -68,7 +68,7 @@ export interface Delivery {
 export const MAX_LOGGED_ATTEMPTS = 20;
 
 /** Delivery logs are kept 30 days after their last change (DynamoDB TTL deletes them later). */
-const DELIVERY_RETENTION_SECONDS = 30 * 24 * 60 * 60;
+export const DELIVERY_RETENTION_SECONDS = 30 * 24 * 60 * 60;
 const ttlFrom = (nowMs: number) => Math.floor(nowMs / 1000) + DELIVERY_RETENTION_SECONDS;
 
 const toDelivery = (item: Record<string, unknown>) => fromItem<Delivery>(item, "ttl");

@@ -56,3 +56,29 @@ export async function recordSuppressedRecipient(
   }
   return "NOT_NOTIFIED";
 }
+
+/**
+ * Lifts a notification address's suppression on its form (a person fixed the mailbox): removes
+ * its entry from the map. "NOT_FOUND" when the form is gone or being purged, or holds no entry
+ * for the address (removed meanwhile).
+ */
+export async function removeSuppressedRecipient(formId: string, address: string): Promise<Outcome<"OK" | "NOT_FOUND">> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.form(formId),
+        UpdateExpression: "REMOVE suppressedRecipients.#recipient",
+        // A form's deletedAt is null until it is purged.
+        ConditionExpression:
+          "attribute_exists(suppressedRecipients.#recipient) AND (attribute_not_exists(#deletedAt) OR #deletedAt = :null)",
+        ExpressionAttributeNames: { "#recipient": address, "#deletedAt": "deletedAt" },
+        ExpressionAttributeValues: { ":null": null },
+      }),
+    );
+    return "OK";
+  } catch (error) {
+    if (isConditionFailure(error)) return "NOT_FOUND";
+    throw error;
+  }
+}

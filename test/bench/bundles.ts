@@ -28,7 +28,7 @@ export function clientsOf(def: Entry): SdkClient[] {
   if (def.table !== "none") clients.push("dynamodb");
   if (def.queue === "send") clients.push("sqs");
   if (def.bucket === "write") clients.push("s3");
-  if (def.email === "send") clients.push("ses");
+  if (def.email === "send" || def.email === "unsuppress") clients.push("ses");
   return clients;
 }
 

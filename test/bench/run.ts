@@ -142,6 +142,23 @@ if (sections.has("db") || sections.has("cost")) {
         baseline: withEmail.consumerWork,
       });
       result.destinationMessage = { ...destination, bill: destinationMessageCost(destination) };
+
+      // A confirmation email: the form confirming instead of notifying, then its SES events.
+      const confirmation = await import("./cost-confirmation");
+      await confirmation.confirmOnSubmissions(fixture);
+      const beforeConfirmations = await emailsHeld(emulated.sesEndpoint);
+      log(`timing ${costRuns} more with a confirmation email instead...`);
+      const withConfirmation = await measureRuntime({ fixture, runs: costRuns, recorderFactory: () => new Recorder() });
+      const confirmed = (await emailsHeld(emulated.sesEndpoint)) - beforeConfirmations;
+      if (confirmed !== costRuns + 2)
+        throw new Error(`expected ${costRuns + 2} confirmations, the SES emulator got ${confirmed}`);
+      log(`timing the SES events of ${costRuns} confirmations...`);
+      const events = await confirmation.measureConfirmationEvents({ fixture, runs: costRuns, recorder: () => new Recorder() });
+      result.confirmation = {
+        withConfirmation,
+        events,
+        cost: confirmation.confirmationCostPerMillion({ without: withoutEmail, withConfirmation, events }),
+      };
       save();
     }
   } finally {
@@ -231,6 +248,15 @@ if (result.destinationMessage) {
   );
 }
 if (result.batching) printed.push(report.batchingReport(result.batching as import("./batching").BatchingResult));
+if (result.confirmation) {
+  const { confirmationCostReport } = await import("./cost-confirmation");
+  const c = result.confirmation as {
+    withConfirmation: import("./cost").RuntimeResult;
+    events: import("./cost-confirmation").EventsResult;
+    cost: import("./cost-confirmation").ConfirmationCost;
+  };
+  printed.push(confirmationCostReport(c.cost, c.withConfirmation, c.events));
+}
 if (result.throughput) {
   const clean = (result.scenarios as Scenarios | undefined)?.find((x) => x.id === "clean-intake");
   printed.push(

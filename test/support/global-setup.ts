@@ -80,6 +80,10 @@ export default async function globalSetup(): Promise<void> {
     // run in a test process sends there too.
     INLET_SES_URL: info.sesEndpoint,
     SES_ENDPOINT: info.sesEndpoint,
+    // SES's events reach the stack's email events function through its EventBridge stand-in
+    // (test/support/ses-events.ts); a consumer run in a test process names the same configuration set.
+    INLET_EVENTS_URL: info.eventBusEndpoint,
+    SES_CONFIGURATION_SET: info.sesConfigurationSet,
     QUEUE_URL: info.queueUrl,
     INLET_DLQ_URL: info.dlqUrl,
     AWS_REGION: info.region,

@@ -64,7 +64,8 @@ export async function createSourceOf(request: APIRequestContext, account: Accoun
   return { siteId: site.id, webhookId: hook.id, url: hook.webhookUrl, secret: hook.secretKey };
 }
 
-const stack = (): LocalStackInfo => {
+/** The local stack the specs run against, as it describes itself (its emulators' endpoints). */
+export const stack = (): LocalStackInfo => {
   const dir = process.env.E2E_DATA_DIR;
   if (!dir) throw new Error("E2E_DATA_DIR is not set: run through playwright.config.ts");
   return JSON.parse(readFileSync(stackFile(dir), "utf8")) as LocalStackInfo;

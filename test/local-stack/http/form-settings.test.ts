@@ -1,3 +1,4 @@
+import { DEFAULT_CONFIRMATION } from "../../../lib/notifications/confirmation";
 import { type Account, api, createSite, signupOwner } from "../../support/api";
 import { CHROMIUM_HEADERS, postIntake, updateSite } from "../../support/intake";
 import { createHook, formOfHook, submitTo } from "../../support/submissions";
@@ -76,7 +77,11 @@ describe("ifUpdatedAt: an edit of the version the client read", () => {
 describe("settings.redirectUrl", () => {
   test("is stored, read back, cleared with null, and copied by duplicate", async () => {
     const form = await newForm({ settings: { redirectUrl: "https://www.example.com/thanks?lang=en" } });
-    expect(form.settings).toEqual({ notifyEmails: [], redirectUrl: "https://www.example.com/thanks?lang=en" });
+    expect(form.settings).toEqual({
+      notifyEmails: [],
+      redirectUrl: "https://www.example.com/thanks?lang=en",
+      confirmation: DEFAULT_CONFIRMATION,
+    });
     const copy = await api("POST", `${formPath(form.id)}/duplicate`, { token: owner.token });
     expect(copy.body.data.form.settings.redirectUrl).toBe("https://www.example.com/thanks?lang=en");
 
@@ -85,10 +90,15 @@ describe("settings.redirectUrl", () => {
     expect(emails.body.data.form.settings).toEqual({
       notifyEmails: ["a@example.com"],
       redirectUrl: "https://www.example.com/thanks?lang=en",
+      confirmation: DEFAULT_CONFIRMATION,
     });
     const cleared = await put(form.id, { settings: { redirectUrl: null } });
     expect(cleared.status).toBe(200);
-    expect(cleared.body.data.form.settings).toEqual({ notifyEmails: ["a@example.com"], redirectUrl: null });
+    expect(cleared.body.data.form.settings).toEqual({
+      notifyEmails: ["a@example.com"],
+      redirectUrl: null,
+      confirmation: DEFAULT_CONFIRMATION,
+    });
   });
 
   test.each([

@@ -1,3 +1,4 @@
+import { DEFAULT_CONFIRMATION } from "../../../lib/notifications/confirmation";
 import { getForm } from "../../../lib/store/forms";
 import { getItem } from "../../../lib/store/items";
 import { keys } from "../../../lib/store/keys";
@@ -60,7 +61,8 @@ describe("creating and reading forms", () => {
         { key: "email", label: "Email", type: "email", required: true, order: 2 },
         { key: "message", label: "Message", type: "textarea", required: false, order: 3 },
       ],
-      settings: { notifyEmails: ["sales@example.com", "ops@example.com"], redirectUrl: null },
+      settings: { notifyEmails: ["sales@example.com", "ops@example.com"], redirectUrl: null, confirmation: DEFAULT_CONFIRMATION },
+      suppressedRecipients: [],
     });
 
     const read = await api("GET", formPath(form.id), { token: owner.token });
@@ -70,7 +72,7 @@ describe("creating and reading forms", () => {
     const list = await api("GET", siteForms(siteId), { token: owner.token });
     expect(list.status).toBe(200);
     const listed = list.body.data.forms.find((f: { id: string }) => f.id === form.id);
-    const { fields: _f, settings: _s, ...summary } = form;
+    const { fields: _f, settings: _s, suppressedRecipients: _r, ...summary } = form;
     expect(listed).toEqual(summary);
     expect(list.body.data.nextCursor).toBeNull();
   });
@@ -78,7 +80,7 @@ describe("creating and reading forms", () => {
   test("fields may be created empty and ordered explicitly; the API lists them by order", async () => {
     const empty = await newForm(owner, siteId, { fields: undefined });
     expect(empty.fields).toEqual([]);
-    expect(empty.settings).toEqual({ notifyEmails: [], redirectUrl: null });
+    expect(empty.settings).toEqual({ notifyEmails: [], redirectUrl: null, confirmation: DEFAULT_CONFIRMATION });
     const ordered = await newForm(owner, siteId, {
       status: "published",
       fields: [
@@ -230,7 +232,7 @@ describe("editing forms", () => {
           { key: "name", label: "Full name", type: "text", required: false, order: 2 },
           { key: "phone", label: "Phone", type: "phone", required: false, order: 3 },
         ],
-        settings: { notifyEmails: ["team@example.com"], redirectUrl: null },
+        settings: { notifyEmails: ["team@example.com"], redirectUrl: null, confirmation: DEFAULT_CONFIRMATION },
         webhookIds: [hook.id],
         submissionCount: 1,
       }),
@@ -247,7 +249,7 @@ describe("editing forms", () => {
     const res = await api("PUT", formPath(form.id), { token: owner.token, body: { settings: { notifyEmails: [] } } });
     expect(res.status).toBe(200);
     expect(res.body.data.form.fields).toEqual(form.fields);
-    expect(res.body.data.form.settings).toEqual({ notifyEmails: [], redirectUrl: null });
+    expect(res.body.data.form.settings).toEqual({ notifyEmails: [], redirectUrl: null, confirmation: DEFAULT_CONFIRMATION });
     const empty = await api("PUT", formPath(form.id), { token: owner.token, body: {} });
     expect(empty.status).toBe(200);
     expect(empty.body.data.form.name).toBe("Contact");
@@ -312,7 +314,7 @@ describe("editing forms", () => {
         webhookIds: [],
         submissionCount: 0,
         fields: form.fields,
-        settings: { notifyEmails: ["a@example.com"], redirectUrl: null },
+        settings: { notifyEmails: ["a@example.com"], redirectUrl: null, confirmation: DEFAULT_CONFIRMATION },
       }),
     );
     expect(copy.body.data.form.id).not.toBe(form.id);

@@ -89,14 +89,15 @@ const suppressedOn = async (form: Form) => (await rawItem(keys.form(form.id)))?.
 test("every notification names the configuration set and carries its form's tag", async () => {
   const to = recipient("config-set");
   const form = await hiddenForm([to]);
-  const { record } = await hiddenSubmission(form, lead());
+  const { submission, record } = await hiddenSubmission(form, lead());
   const { result } = await invokeAndRead(consumer, sqsEvent([record]));
   expect(result.batchItemFailures).toEqual([]);
   expect(sent).toHaveLength(1);
   expect(sent[0]?.ConfigurationSetName).toBe(CONFIGURATION_SET);
   expect(sent[0]?.EmailTags).toEqual([
-    { Name: EMAIL_TAGS.form, Value: form.id },
     { Name: EMAIL_TAGS.kind, Value: "notification" },
+    { Name: EMAIL_TAGS.form, Value: form.id },
+    { Name: EMAIL_TAGS.submission, Value: submission.id },
   ]);
   // The emulator accepted it.
   expect(await emailsTo(to)).toHaveLength(1);
@@ -108,13 +109,15 @@ test("a hard bounce and a complaint are recorded on the form; the next notificat
 
   const bounce = await invokeAndRead(events, sesEvent(form, "Bounce", [bounces.toUpperCase()]));
   expect(bounce.result.statusCode).toBe(1);
-  expect(bounce.written.done).toMatchObject({ route: "ses-events", status: 1, dynamoCalls: 2 });
+  // The recipient's fate on the email, beside the form's first entry (two rounds: no map yet).
+  expect(bounce.written.done).toMatchObject({ route: "ses-events", status: 1, dynamoCalls: 3 });
   expect(bounce.written.raw).not.toContain(bounces);
   const complaint = await invokeAndRead(events, sesEvent(form, "Complaint", [complains]));
   expect(complaint.result.statusCode).toBe(1);
-  expect(complaint.written.done.dynamoCalls).toBe(1);
+  expect(complaint.written.done.dynamoCalls).toBe(2);
   expect(await suppressedOn(form)).toEqual({
-    [bounces]: { reason: "bounce", at: expect.any(String) },
+    [bounces]: { reason: "bounce", at: expect.any(String), detail: "Permanent/OnAccountSuppressionList" },
+    // This complaint names no feedback type: no detail.
     [complains]: { reason: "complaint", at: expect.any(String) },
   });
 
@@ -140,21 +143,23 @@ test("a form whose every address is suppressed sends nothing", async () => {
   expect(metricValue(written.emf, "Notifications", { outcome: "sent" })).toBeUndefined();
 });
 
-test("nothing is recorded for a transient bounce, an address the form does not notify, an untagged or malformed event", async () => {
+test("no address is suppressed for a transient bounce, an address the form does not notify, an untagged or malformed event", async () => {
   const to = recipient("kept");
   const form = await hiddenForm([to]);
   const untagged = sesEvent(form, "Bounce", [to]);
   untagged.detail.mail.tags = {} as typeof untagged.detail.mail.tags;
-  for (const event of [
-    sesEvent(form, "Bounce", [to], "Transient"),
-    sesEvent(form, "Bounce", [recipient("stranger")]),
-    sesEvent({ id: "form_doesnotexist" }, "Complaint", [to]),
-    untagged,
-    { source: "aws.ses", detail: "garbage" },
-    null,
-  ]) {
+  // The email's fate is recorded all the same (a transient bounce is its end; the email of a
+  // form gone keeps its record), only Inlet's untagged or unreadable events record nothing.
+  for (const [event, recorded] of [
+    [sesEvent(form, "Bounce", [to], "Transient"), 1],
+    [sesEvent(form, "Bounce", [recipient("stranger")]), 1],
+    [sesEvent({ id: "form_doesnotexist" }, "Complaint", [to]), 1],
+    [untagged, 0],
+    [{ source: "aws.ses", detail: "garbage" }, 0],
+    [null, 0],
+  ] as const) {
     const { result } = await invokeAndRead(events, event);
-    expect(result.statusCode).toBe(0);
+    expect(result.statusCode).toBe(recorded);
   }
   expect(await suppressedOn(form)).toBeUndefined();
 });

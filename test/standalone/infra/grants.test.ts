@@ -100,7 +100,7 @@ const everyFunction = () => [
   { name: QUEUE_CONSUMER.handler, statements: roleStatements("Inlet intake queue consumer"), grant: grantOf(QUEUE_CONSUMER) },
   {
     name: EMAIL_EVENTS.handler,
-    statements: roleStatements("Inlet: SES bounces and complaints recorded on their forms"),
+    statements: roleStatements("Inlet: SES events recorded (each email's fate, suppressed addresses on their forms)"),
     grant: grantOf(EMAIL_EVENTS),
   },
   {

@@ -1,5 +1,6 @@
 import { Annotations, Match, type Template } from "aws-cdk-lib/assertions";
 import { QUEUE_CONSUMER, ROUTES } from "../../../functions/routes";
+import { emailEventsPattern } from "../../../infra/email-events-rule";
 import { INTAKE_FILTER_PATTERNS } from "../../../infra/intake-filter";
 import {
   CONSUMER_MAX_BATCHING_WINDOW_SECONDS,
@@ -227,7 +228,11 @@ describe("intake consumer", () => {
     expect(Object.fromEntries([...granted].map(([op, set]) => [op, [...set].sort()]).sort())).toEqual(
       Object.fromEntries(
         Object.entries(declared)
-          .map(([op, targets]) => [op, (targets ?? []).map((t) => `${typeof t === "string" ? t : t.partition}*`).sort()])
+          // A partition granted twice by attributes (two kinds of FORM# item it puts) is one leading key.
+          .map(([op, targets]) => [
+            op,
+            [...new Set((targets ?? []).map((t) => `${typeof t === "string" ? t : t.partition}*`))].sort(),
+          ])
           .sort(),
       ),
     );
@@ -294,13 +299,13 @@ describe("notification emails", () => {
     Object.values(res).find(
       (r) => r.Type === "AWS::Lambda::Function" && r.Properties.Description === "Inlet intake queue consumer",
     ) as Resource;
-  /** Every statement naming an SES action, with the role it is attached to. */
-  const sesStatements = (res: Record<string, Resource>) =>
+  /** Every statement naming an SES action (SendEmail, or `action`), with the role it is attached to. */
+  const sesStatements = (res: Record<string, Resource>, action = "ses:SendEmail") =>
     Object.values(res)
       .filter((r) => r.Type === "AWS::IAM::Policy")
       .flatMap((r) =>
         (r.Properties.PolicyDocument.Statement as Statement[])
-          .filter((st) => actionsOf([st]).some((a) => a.startsWith("ses:")))
+          .filter((st) => actionsOf([st]).includes(action))
           .map((st) => ({ statement: st, roles: asList(r.Properties.Roles).map((ref: any) => ref.Ref as string) })),
       );
 
@@ -316,7 +321,7 @@ describe("notification emails", () => {
     });
   };
 
-  test("email reputation: one configuration set suppresses bounces and complaints, every sender names it, and its events reach the email-events function", () => {
+  test("email reputation and fates: one configuration set suppresses bounces and complaints, every sender names it, and every fate's events reach the email-events function", () => {
     const sets = Object.entries(resources).filter(([, r]) => r.Type === "AWS::SES::ConfigurationSet");
     expect(sets).toHaveLength(1);
     const [setId, set] = sets[0] as [string, Resource];
@@ -325,7 +330,14 @@ describe("notification emails", () => {
     const destinations = Object.values(resources).filter((r) => r.Type === "AWS::SES::ConfigurationSetEventDestination");
     expect(destinations).toHaveLength(1);
     const destination = destinations[0]?.Properties.EventDestination;
-    expect([...destination.MatchingEventTypes].sort()).toEqual(["bounce", "complaint"]);
+    expect([...destination.MatchingEventTypes].sort()).toEqual([
+      "bounce",
+      "complaint",
+      "delivery",
+      "deliveryDelay",
+      "reject",
+      "send",
+    ]);
     expect(destination.EventBridgeDestination).toBeDefined();
     // Every function that may send has the set's name in its environment.
     for (const role of sendingRoles(resources)) {
@@ -334,14 +346,37 @@ describe("notification emails", () => {
       );
       expect(fn?.Properties.Environment.Variables.SES_CONFIGURATION_SET).toEqual({ Ref: setId });
     }
-    // The rule takes SES's bounce and complaint events of this set to the email-events function.
+    // The rule takes SES's events of this set to the email-events function: the very pattern the
+    // local stack's event bus matches (infra/email-events-rule.ts).
     const rules = Object.values(resources).filter(
       (r) => r.Type === "AWS::Events::Rule" && r.Properties.EventPattern?.source?.[0] === "aws.ses",
     );
     expect(rules).toHaveLength(1);
-    expect(rules[0]?.Properties.EventPattern["detail-type"]).toEqual(["Email Bounced", "Email Complaint Received"]);
+    expect(rules[0]?.Properties.EventPattern).toEqual(emailEventsPattern({ Ref: setId } as unknown as string));
     const target = rules[0]?.Properties.Targets[0].Arn["Fn::GetAtt"][0] as string;
-    expect(resources[target]?.Properties.Description).toBe("Inlet: SES bounces and complaints recorded on their forms");
+    expect(resources[target]?.Properties.Description).toBe(
+      "Inlet: SES events recorded (each email's fate, suppressed addresses on their forms)",
+    );
+  });
+
+  test("only the route that lifts a suppressed address may take one off SES's suppression list, and nothing else of SES", () => {
+    const lifting = ROUTES.filter((r) => "email" in r && r.email === "unsuppress").map((r) => `Inlet ${r.route}`);
+    expect(lifting).toEqual(["Inlet DELETE /api/v1/forms/{formId}/suppressed-recipients/{recipientId}"]);
+    const found = sesStatements(resources, "ses:DeleteSuppressedDestination");
+    expect(found).toHaveLength(1);
+    expect(found[0]?.statement).toEqual(
+      expect.objectContaining({ Effect: "Allow", Action: "ses:DeleteSuppressedDestination", Resource: "*" }),
+    );
+    const role = found[0]?.roles[0];
+    const fn = Object.values(resources).find(
+      (r) => r.Type === "AWS::Lambda::Function" && r.Properties.Role["Fn::GetAtt"][0] === role,
+    );
+    expect(fn?.Properties.Description).toBe(lifting[0]);
+    // Its role names no other SES action.
+    const others = Object.values(resources)
+      .filter((r) => r.Type === "AWS::IAM::Policy" && asList(r.Properties.Roles).some((ref: any) => ref.Ref === role))
+      .flatMap((r) => actionsOf(r.Properties.PolicyDocument.Statement as Statement[]).filter((a) => a.startsWith("ses:")));
+    expect(others).toEqual(["ses:DeleteSuppressedDestination"]);
   });
 
   test("only the consumer and the account-email routes may send, only ses:SendEmail, on the required identity", () => {

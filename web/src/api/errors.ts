@@ -29,6 +29,7 @@ const MESSAGES: Record<string, string> = {
   WEBHOOK_NOT_ARCHIVED: "Archive the source first.",
   WEBHOOK_RESTORE_REQUIRED: "Restore the source before enabling it.",
   FORM_NOT_ARCHIVED: "Only an archived form can be deleted permanently (or restored). Archive it first.",
+  SITE_DOMAIN_REQUIRED: "A confirmation email needs the site's domain. Set it in the site's settings first.",
   SITE_NOT_EMPTY: "The site still has sources or forms.",
   OUTBOUND_WEBHOOK_URL_NOT_ALLOWED:
     "Inlet sends only to public internet addresses: this URL is not http(s), or its host cannot be found, or it points to a private, loopback or reserved address.",

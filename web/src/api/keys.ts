@@ -69,6 +69,14 @@ export const queryKeys = {
     ofSubmission: (submissionId: string) => ["submissions", submissionId, "deliveries"] as const,
   },
 
+  /** A submission's emails and a form's suppressed addresses (docs/email.md). */
+  emails: {
+    /** GET /submissions/{submissionId}/emails. */
+    ofSubmission: (submissionId: string) => ["submissions", submissionId, "emails"] as const,
+    /** GET /forms/{formId}/suppressed-recipients, a page at a time. */
+    suppressed: (formId: string) => ["forms", formId, "suppressed"] as const,
+  },
+
   /** GET /api-keys. */
   apiKeys: ["api-keys"] as const,
   /** GET /team. */

@@ -33,11 +33,13 @@ export async function hiddenForm(notifyEmails: string[]): Promise<Form> {
 export async function hiddenSubmission(
   form: Form,
   data: Record<string, string>,
+  overrides: Partial<Submission> = {},
 ): Promise<{ submission: Submission; record: SQSRecord }> {
   const submission = makeSubmission(form, {
     data,
     referenceId: `HID-${randomUUID().slice(0, 8)}`,
     spam: { score: 5, isSpam: false, signals: [] },
+    ...overrides,
   });
   const item = submissionItem(submission);
   await db().send(new PutCommand({ TableName: tableName(), Item: { ...item, isSpam: true } }));

@@ -1,4 +1,4 @@
-import { type FormEvent, type InputHTMLAttributes, useId } from "react";
+import { type FormEvent, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes, useId } from "react";
 
 /** A form's submit handler: runs `run` instead of the browser's own submission. */
 export const submitWith = (run: () => void) => (event: FormEvent) => {
@@ -6,14 +6,26 @@ export const submitWith = (run: () => void) => (event: FormEvent) => {
   run();
 };
 
-/** A labelled input with its hint and its error beside it (read by screen readers with the input). */
-export function TextField({
+const CONTROL =
+  "rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600 aria-invalid:border-red-600 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100";
+
+interface Described {
+  label: string;
+  error?: string | undefined;
+  hint?: string | undefined;
+}
+
+/** A field's label, its control, and its hint and error beside it (read by screen readers with the control). */
+function Labelled({
   label,
   error,
   hint,
   className = "",
-  ...input
-}: InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string | undefined; hint?: string }) {
+  control,
+}: Described & {
+  className?: string;
+  control: (props: { id: string; "aria-invalid"?: true; "aria-describedby"?: string }) => ReactNode;
+}) {
   const id = useId();
   const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
   return (
@@ -21,13 +33,11 @@ export function TextField({
       <label htmlFor={id} className="text-sm font-medium">
         {label}
       </label>
-      <input
-        id={id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600 aria-invalid:border-red-600 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
-        {...input}
-      />
+      {control({
+        id,
+        ...(error ? { "aria-invalid": true as const } : {}),
+        ...(describedBy ? { "aria-describedby": describedBy } : {}),
+      })}
       {hint && (
         <p id={`${id}-hint`} className="text-xs text-slate-600 dark:text-slate-400">
           {hint}
@@ -39,6 +49,37 @@ export function TextField({
         </p>
       )}
     </div>
+  );
+}
+
+/** A labelled input with its hint and its error beside it (read by screen readers with the input). */
+export function TextField({ label, error, hint, className = "", ...input }: InputHTMLAttributes<HTMLInputElement> & Described) {
+  return (
+    <Labelled
+      label={label}
+      error={error}
+      hint={hint}
+      className={className}
+      control={(a11y) => <input className={CONTROL} {...a11y} {...input} />}
+    />
+  );
+}
+
+/** A labelled textarea, as TextField (`className` is the textarea's: a monospaced list of addresses). */
+export function TextAreaField({
+  label,
+  error,
+  hint,
+  className = "",
+  ...textarea
+}: TextareaHTMLAttributes<HTMLTextAreaElement> & Described) {
+  return (
+    <Labelled
+      label={label}
+      error={error}
+      hint={hint}
+      control={(a11y) => <textarea className={`${CONTROL} ${className}`} {...a11y} {...textarea} />}
+    />
   );
 }
 

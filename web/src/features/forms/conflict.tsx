@@ -1,4 +1,6 @@
+import type { ApiError } from "../../api/client";
 import { Button } from "../../components/ui/button";
+import { FormError } from "../../components/ui/field";
 
 /**
  * Said when a save answered 409 CONFLICT: someone else (or a source's submission adding a
@@ -25,3 +27,30 @@ export function ConflictNotice({ onReload }: { onReload: () => void }) {
 /** Whether an error is the API's answer that the form changed meanwhile. */
 export const isConflict = (error: unknown) =>
   typeof error === "object" && error !== null && "code" in error && (error as { code: unknown }).code === "CONFLICT";
+
+/**
+ * A settings form's end: its error when it concerns the whole form (a conflict says so above
+ * instead), and its save button, disabled while saving and after a conflict until it is reloaded.
+ */
+export function SaveFooter({
+  error,
+  conflict,
+  pending,
+  label,
+}: {
+  error: ApiError | undefined;
+  conflict: boolean;
+  pending: boolean;
+  label: string;
+}) {
+  return (
+    <>
+      {!conflict && <FormError message={error?.formMessage} />}
+      <div>
+        <Button type="submit" disabled={pending || conflict}>
+          {pending ? "Saving…" : label}
+        </Button>
+      </div>
+    </>
+  );
+}

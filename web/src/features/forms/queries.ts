@@ -66,7 +66,12 @@ export const createForm = (siteId: string, name: string) =>
 export interface FormEdit {
   name?: string;
   fields?: { key: string; label: string; type: FieldType; required: boolean; order: number }[];
-  settings?: { notifyEmails?: string[]; redirectUrl?: string | null };
+  settings?: {
+    notifyEmails?: string[];
+    redirectUrl?: string | null;
+    /** The confirmation email: the keys given replace the form's (docs/email.md). */
+    confirmation?: Partial<FormDetail["settings"]["confirmation"]>;
+  };
   restore?: true;
   /** The version edited: a form changed since answers 409 CONFLICT instead of being overwritten. */
   ifUpdatedAt?: string;

@@ -1,14 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, useNavigate } from "@tanstack/react-router";
-import { useId, useState } from "react";
+import { type ReactNode, useState } from "react";
 import { apiError } from "../../api/client";
 import { queryKeys } from "../../api/keys";
-import { Button } from "../../components/ui/button";
-import { FormError, submitWith, TextField } from "../../components/ui/field";
+import { FormError, submitWith, TextAreaField, TextField } from "../../components/ui/field";
 import { card, Loading } from "../../components/ui/page";
 import { Muted } from "../../components/ui/text";
 import { useToast } from "../../components/ui/toast";
-import { ConflictNotice, isConflict } from "./conflict";
+import { ConfirmationForm } from "./confirmation-form";
+import { ConflictNotice, isConflict, SaveFooter } from "./conflict";
 import { FormActions } from "./form-actions";
 import { type FormDetail, formQuery, updateForm } from "./queries";
 
@@ -23,32 +23,18 @@ const addressesOf = (text: string) =>
     .map((a) => a.trim())
     .filter(Boolean);
 
-/** A labelled textarea with its hint and error, as TextField has them. */
+/** The notification addresses, one a line. */
 function Recipients({ value, onChange, error }: { value: string; onChange: (value: string) => void; error: string | undefined }) {
-  const id = useId();
   return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-medium">
-        Notification recipients
-      </label>
-      <textarea
-        id={id}
-        rows={4}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
-        className="rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600 aria-invalid:border-red-600 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
-      />
-      <p id={`${id}-hint`} className="text-xs text-slate-600 dark:text-slate-400">
-        One address per line, at most {MAX_RECIPIENTS}. Each gets an email for every submission that is not spam.
-      </p>
-      {error && (
-        <p id={`${id}-error`} className="text-sm text-red-700 dark:text-red-400">
-          {error}
-        </p>
-      )}
-    </div>
+    <TextAreaField
+      label="Notification recipients"
+      rows={4}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      error={error}
+      hint={`One address per line, at most ${MAX_RECIPIENTS}. Each gets an email for every submission that is not spam.`}
+      className="font-mono"
+    />
   );
 }
 
@@ -147,21 +133,18 @@ function SettingsForm({
         }`}
         onChange={(e) => setDraft({ ...draft, redirectUrl: e.target.value })}
       />
-      {!conflict && <FormError message={error?.formMessage} />}
-      <div>
-        <Button type="submit" disabled={save.isPending || conflict}>
-          {save.isPending ? "Saving…" : "Save settings"}
-        </Button>
-      </div>
+      <SaveFooter error={error} conflict={conflict} pending={save.isPending} label="Save settings" />
     </form>
   );
 }
 
 /**
- * A form's settings (name, notification recipients, redirect) and what can be done to it. `domain`
- * is its site's, where the redirect must go (given by web/src/app/form-settings-page.tsx).
+ * A form's settings (name, notification recipients, redirect, the confirmation email) and what
+ * can be done to it. `domain` is its site's, where the redirect must go and without which no
+ * confirmation is sent; `children` (its suppressed addresses) follow the settings (both given by
+ * web/src/app/form-settings-page.tsx).
  */
-export function SettingsPage({ domain }: { domain: string | null | undefined }) {
+export function SettingsPage({ domain, children }: { domain: string | null | undefined; children?: ReactNode }) {
   const { formId } = route.useParams();
   const navigate = useNavigate();
   const form = useQuery(formQuery(formId));
@@ -171,6 +154,8 @@ export function SettingsPage({ domain }: { domain: string | null | undefined }) 
   return (
     <div className="flex flex-col gap-8">
       <SettingsForm key={data.id} form={data} domain={domain} onReload={() => form.refetch()} />
+      <ConfirmationForm key={`confirmation-${data.id}`} form={data} domain={domain} />
+      {children}
       <section aria-labelledby="actions-heading" className="max-w-2xl">
         <h2 id="actions-heading" className="mb-1 text-xl font-semibold">
           Status and actions
