@@ -65,17 +65,27 @@ export interface Searchable {
 
 const valuesOf = (value: RawValue) => (Array.isArray(value) ? value : [value]);
 
+/** A person's name parts in the order they are said (first, middle, last), else by key. */
+const NAME_PART_RANK = [/first|given|fore/, /middle/, /last|family|sur/];
+const nameRank = (field: string) => {
+  const at = NAME_PART_RANK.findIndex((part) => part.test(field.toLowerCase()));
+  return at === -1 ? 1 : at;
+};
+const fieldOrder = (a: string, b: string) => nameRank(a) - nameRank(b) || (a < b ? -1 : a > b ? 1 : 0);
+
 /**
  * A submission's search keys, at most MAX_SEARCH_KEYS, in this order of priority: its reference,
  * its email addresses (any value shaped like one, and the reply-to), its phone numbers, its
- * company, a person's name (each name field whole, the name fields together, then each word).
+ * company, a person's name (each name field whole, the name fields together in the order first,
+ * middle, last, then each word).
  */
 export function searchKeysOf(submission: Searchable): string[] {
   const emails: string[] = [];
   const phones: string[] = [];
   const companies: string[] = [];
   const names: string[] = [];
-  for (const [field, raw] of Object.entries(submission.data)) {
+  // A stored map has no order (DynamoDB's maps are unordered): fields are read in one of their own.
+  for (const [field, raw] of Object.entries(submission.data).sort(([a], [b]) => fieldOrder(a, b))) {
     for (const value of valuesOf(raw)) {
       if (typeof value !== "string" || value.trim() === "") continue;
       const type = inferFieldType(field, value);
@@ -86,7 +96,9 @@ export function searchKeysOf(submission: Searchable): string[] {
     }
   }
   if (submission.metadata?.replyTo) emails.push(submission.metadata.replyTo);
-  const words = names.flatMap((name) => normalizeText(name).split(/[\s,]+/)).filter((word) => word.length >= 2);
+  // Words split at anything but letters, digits, apostrophes and hyphens: `Ada "The Countess" Lovelace`
+  // gives `countess`, `O'Brien` and `Jean-Luc` stay whole.
+  const words = names.flatMap((name) => normalizeText(name).split(/[^\p{L}\p{N}'’-]+/u)).filter((word) => word.length >= 2);
   const candidates = [
     textKey(submission.referenceId),
     ...emails.map(textKey),

@@ -73,3 +73,20 @@ describe("a query's key meets the submission's", () => {
     expect(normalizeText(" A\tB ")).toBe("a b");
   });
 });
+
+test("a name's words are split at anything but letters, digits, apostrophes and hyphens", () => {
+  expect(searchKeysOf({ referenceId: "R-3", data: { name: `Ada "The Countess" O'Brien-Lovelace` } })).toEqual([
+    "r-3",
+    `ada "the countess" o'brien-lovelace`,
+    "ada",
+    "the",
+    "countess",
+    "o'brien-lovelace",
+  ]);
+});
+
+test("the name fields together are in the order a name is said, whatever order the stored map gives", () => {
+  const data = { surname: "Lovelace", email: "ada@example.org", given_name: "Ada" };
+  expect(searchKeysOf({ referenceId: "R-4", data })).toContain("ada lovelace");
+  expect(searchKeysOf({ referenceId: "R-4", data: { last_name: "Lovelace", first_name: "Ada" } })).toContain("ada lovelace");
+});
