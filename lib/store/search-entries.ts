@@ -1,7 +1,8 @@
-import { QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { db, tableName } from "../aws/dynamodb";
 import { batchGet, batchWrite, type WriteRequest } from "./batch";
 import { decodeCursor, encodeCursor, type SortRange } from "./cursor";
+import { keyCondition } from "./filtered-query";
 import { keys } from "./keys";
 import type { Page } from "./pagination";
 import { type StoredSubmission, toSubmission } from "./submissions";
@@ -45,24 +46,6 @@ export async function writeSearchEntries(changes: readonly { entry: SearchEntry;
   await batchWrite([...last.values()]);
 }
 
-function keyCondition(partition: string, range: SortRange): Omit<QueryCommandInput, "TableName"> {
-  const values: Record<string, unknown> = { ":pk": partition };
-  let condition = "pk = :pk";
-  if (range.from !== undefined && range.before !== undefined) {
-    // BETWEEN is inclusive; `before` is a bare timestamp, never a whole sort key (`<createdAt>#<id>`).
-    condition += " AND sk BETWEEN :from AND :before";
-    values[":from"] = range.from;
-    values[":before"] = range.before;
-  } else if (range.from !== undefined) {
-    condition += " AND sk >= :from";
-    values[":from"] = range.from;
-  } else if (range.before !== undefined) {
-    condition += " AND sk < :before";
-    values[":before"] = range.before;
-  }
-  return { KeyConditionExpression: condition, ExpressionAttributeValues: values };
-}
-
 /**
  * One step of a search: the next `examine` entries of the key's partition (newest first, within
  * `range`), after `cursor`, and their submissions read with one BatchGetItem, in the entries'
@@ -81,7 +64,7 @@ export async function searchStep(
   const out = await db().send(
     new QueryCommand({
       TableName: tableName(),
-      ...keyCondition(partition, range),
+      ...keyCondition(partition, range, { pk: "pk", sk: "sk" }),
       ScanIndexForward: false,
       Limit: examine,
       ...(cursor ? { ExclusiveStartKey: decodeCursor(cursor, { index: false, partition, range }) } : {}),
