@@ -23,6 +23,14 @@ import {
   runCountReads,
 } from "../../bench/count-scenarios";
 import { BARS, holdConfigurationForScenarios, prepareFixture, runScenarios, type ScenarioResult } from "../../bench/scenarios";
+import {
+  loadListHandler,
+  prepareSearchFixture,
+  runSearchScenarios,
+  SEARCH_BARS,
+  SEARCH_SIZES,
+  type SearchResult,
+} from "../../bench/search-scenarios";
 import { describeCalls, Recorder, type RecordingSummary } from "../../support/recording-client";
 
 /**
@@ -282,4 +290,48 @@ describe("the queue consumer and the log lines of a clean submission", () => {
     expect([bytes, single.intake.sampleLog]).toEqual([expect.any(Number), expect.stringContaining('"message":"request done"')]);
     expect(bytes).toBeLessThanOrEqual(BARS.logBytesPerSubmission);
   });
+});
+
+describe(`search: the same read units in a form of ${SEARCH_SIZES.small} and of ${SEARCH_SIZES.large} submissions`, () => {
+  let results: SearchResult[];
+  const of = (id: SearchResult["id"]) => {
+    const found = results.find((r) => r.id === id);
+    if (!found) throw new Error(`no scenario ${id}`);
+    return found;
+  };
+
+  beforeAll(async () => {
+    const handler = await loadListHandler();
+    const fixture = await prepareSearchFixture();
+    const recorder = new Recorder();
+    try {
+      results = await runSearchScenarios(recorder, fixture, handler);
+    } finally {
+      recorder.uninstall();
+    }
+  }, 600_000);
+
+  test("each search found what the form holds: the 3 submissions with the address, the 1 with the reference", () => {
+    expect(results.map((r) => [r.id, r.found])).toEqual([
+      ["search-email-small", 3],
+      ["search-reference-small", 1],
+      ["search-email-large", 3],
+      ["search-reference-large", 1],
+    ]);
+  });
+
+  test.each(["email", "reference"] as const)(
+    `by %s: at most ${SEARCH_BARS.rcu} read units and ${SEARCH_BARS.sequentialRoundTrips} round trips, the same at both sizes`,
+    (what) => {
+      const small = of(`search-${what}-small`).summary;
+      const large = of(`search-${what}-large`).summary;
+      for (const s of [small, large]) {
+        if (s.rcu > SEARCH_BARS.rcu || s.sequentialRoundTrips > SEARCH_BARS.sequentialRoundTrips) {
+          throw new Error(`search by ${what}: ${s.rcu} RCU, ${s.sequentialRoundTrips} round trips\n${describeCalls(s)}`);
+        }
+      }
+      expect(large.rcu).toBe(small.rcu);
+      expect(large.calls.map((c) => c.command)).toEqual(small.calls.map((c) => c.command));
+    },
+  );
 });
