@@ -98,6 +98,7 @@ export const P = {
   webhookCounts: prefix(keys.webhookCounts("s", "w")), // WEBHOOK_COUNTS#: a site's webhooks' counts
   streamCheckpoint: prefix(keys.streamCheckpoint("e", "s")),
   sentEmail: prefix(keys.sentEmail("m")), // MAIL#: every email sent, with its fate
+  searchEntry: prefix(keys.searchEntry("f", "t", "c", "s")), // FIND#: the forms' search indexes
   // Counters by scope (lib/accounts.ts, lib/spam/evidence.ts, lib/auth/rate-limit.ts).
   loginEmailCounter: counters("login-email"),
   loginIpCounter: counters("login-ip"),
@@ -232,10 +233,11 @@ export const TABLE_WRITES: Record<string, Writes> = {
     BatchWriteItem: [P.submission, P.form],
   },
   // The bookkeeper (lib/store/bookkeeping.ts): the site's day items, the forms' and webhooks'
-  // counts, and each batch's checkpoint.
+  // counts, and each batch's checkpoint; the search entries (lib/store/search-entries.ts).
   [BOOKKEEPER.handler]: {
     UpdateItem: [P.siteDay, only(P.form, FORM_COUNTS), P.webhookCounts],
     PutItem: [P.streamCheckpoint],
+    BatchWriteItem: [P.searchEntry],
   },
 };
 

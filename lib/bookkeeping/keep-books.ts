@@ -1,6 +1,7 @@
 import type { DynamoDBRecord } from "aws-lambda";
 import { describeError, log } from "../log";
 import { COUNT_STEP, countSubmissions } from "./count-submissions";
+import { indexSubmissions, SEARCH_STEP } from "./index-submissions";
 import { type StreamBatch, streamBatch } from "./stream-batch";
 
 /**
@@ -8,7 +9,8 @@ import { type StreamBatch, streamBatch } from "./stream-batch";
  * directly, each one a step over the same parsed batch, in order. A job makes its own writes
  * exactly once per record with a checkpoint of its own (keyed by the batch and the job's name,
  * lib/store/bookkeeping.ts), so when a later job fails and Lambda retries the batch, the jobs
- * that finished skip it. A failure throws: the event source mapping retries the whole batch
+ * that finished skip it; or makes only idempotent writes (the search index), which a retry
+ * simply repeats. A failure throws: the event source mapping retries the whole batch
  * (infra/bookkeeping.ts), blocking its shard until it succeeds or is given up.
  */
 export interface BookkeepingStep {
@@ -18,6 +20,7 @@ export interface BookkeepingStep {
 
 export const STEPS: readonly BookkeepingStep[] = [
   { name: COUNT_STEP, run: async (batch) => ({ ...(await countSubmissions(batch)) }) },
+  { name: SEARCH_STEP, run: indexSubmissions },
 ];
 
 export interface BatchReport {

@@ -145,6 +145,18 @@ export const keys = {
    */
   streamCheckpoint: (eventId: string, step: string): Key => ({ pk: `STREAM_BATCH#${eventId}`, sk: `CHECKPOINT#${step}` }),
 
+  /**
+   * One search key of one submission (lib/store/search-entries.ts): a partition per form and key
+   * (`token` is the key's digest, lib/search-keys.ts), the submissions holding it newest first,
+   * so a search is one Query (`pk = FIND#<formId>#<token>`, newest first, the date range on sk).
+   * In no index; kept by the bookkeeper from the table stream.
+   */
+  searchEntry: (formId: string, token: string, createdAt: string, submissionId: string): Key => ({
+    pk: `FIND#${formId}#${token}`,
+    sk: `${createdAt}#${submissionId}`,
+  }),
+  searchPartition: (formId: string, token: string) => `FIND#${formId}#${token}`,
+
   /** A background purge of a form and its submissions (resumable; see lib/purge.ts). */
   purgeJob: (formId: string): Key => ({ pk: `PURGE#${formId}`, sk: "PURGE" }),
 

@@ -335,7 +335,7 @@ describe("what each function may write, by partition and attribute", () => {
   });
 });
 
-test("the bookkeeper writes only counters and its checkpoints: day items, a form's counts (those attributes only), webhooks' counts", () => {
+test("the bookkeeper writes only counters, its checkpoints and search entries: day items, a form's counts (those attributes only), webhooks' counts, FIND# items by BatchWriteItem", () => {
   const bookkeeper = roleStatements("Inlet bookkeeper: counts from the table stream");
   expect(sortJson(grantedWrites(bookkeeper))).toEqual(
     sortJson([
@@ -346,6 +346,7 @@ test("the bookkeeper writes only counters and its checkpoints: day items, a form
         attributes: ["gone", "inbox", "pk", "sk", "spam", "type"],
       },
       { actions: ["dynamodb:PutItem"], leadingKeys: [`${P.streamCheckpoint}*`], attributes: null },
+      { actions: ["dynamodb:BatchWriteItem"], leadingKeys: [`${P.searchEntry}*`], attributes: null },
     ]),
   );
 });
