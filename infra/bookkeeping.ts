@@ -1,13 +1,14 @@
-import { Duration, NestedStack, RemovalPolicy } from "aws-cdk-lib";
+import { Duration, NestedStack } from "aws-cdk-lib";
 import { Alarm, ComparisonOperator, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import { FilterCriteria, StartingPosition } from "aws-cdk-lib/aws-lambda";
 import { DynamoEventSource, SqsDlq } from "aws-cdk-lib/aws-lambda-event-sources";
-import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
+import type { Queue } from "aws-cdk-lib/aws-sqs";
 import { NagSuppressions } from "cdk-nag";
 import { Construct } from "constructs";
 import { BOOKKEEPER } from "../functions/routes";
 import { BOOKKEEPER_FILTER_PATTERNS } from "./bookkeeper-filter";
+import { deadLetterQueue } from "./dead-letter-queue";
 import { bindTable, settingsFromContext } from "./environment";
 import { InletFunction } from "./inlet-function";
 import { grantOf } from "./table-grants";
@@ -95,19 +96,11 @@ export class Bookkeeping extends Construct {
     bindTable(this.fn.fn, props.table, grantOf(BOOKKEEPER));
 
     // Descriptions of batches given up: kept (they say which records were never counted).
-    this.deadLetterQueue = new Queue(stack, "QueueBookkeeperDeadLetter", {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
-    });
-    NagSuppressions.addResourceSuppressions(this.deadLetterQueue, [
-      {
-        id: "AwsSolutions-SQS3",
-        reason:
-          "This queue is the bookkeeper's on-failure destination (a dead-letter queue itself); a DLQ of a DLQ would only move the problem. Its ApproximateNumberOfMessagesVisible alarm is the escalation path.",
-      },
-    ]);
+    this.deadLetterQueue = deadLetterQueue(
+      stack,
+      "QueueBookkeeperDeadLetter",
+      "the bookkeeper's on-failure destination (a dead-letter queue itself)",
+    );
 
     // The event source grants the function's role stream reads (and dynamodb:ListStreams, which
     // takes no resource) and sending to the dead-letter queue.

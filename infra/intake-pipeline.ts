@@ -9,6 +9,7 @@ import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { NagSuppressions } from "cdk-nag";
 import { Construct } from "constructs";
 import { QUEUE_CONSUMER } from "../functions/routes";
+import { deadLetterQueue } from "./dead-letter-queue";
 import { bindQueue, bindTable, settingsFromContext } from "./environment";
 import { InletFunction } from "./inlet-function";
 import { INTAKE_FILTER_PATTERNS } from "./intake-filter";
@@ -84,21 +85,7 @@ export class IntakePipeline extends Construct {
 
     // Both queues hold undelivered submissions: kept if the stack is deleted or they are replaced,
     // removed only when the stack's first create rolls back (nothing can be in them yet).
-    this.deadLetterQueue = new Queue(this, "QueueDeadLetter", {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      // Longer than the intake queue's 4 days: a standard queue keeps a message's original
-      // enqueue time when it is moved to the DLQ, so the DLQ must retain it longer.
-      retentionPeriod: Duration.days(14),
-      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
-    });
-    NagSuppressions.addResourceSuppressions(this.deadLetterQueue, [
-      {
-        id: "AwsSolutions-SQS3",
-        reason:
-          "This queue is the dead-letter queue of the intake queue and of the pipe; a DLQ of a DLQ would only move the problem. Its ApproximateNumberOfMessagesVisible alarm is the escalation path.",
-      },
-    ]);
+    this.deadLetterQueue = deadLetterQueue(this, "QueueDeadLetter", "the dead-letter queue of the intake queue and of the pipe");
 
     this.queue = new Queue(this, "QueueIntake", {
       encryption: QueueEncryption.SQS_MANAGED,

@@ -1,11 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
-import { marshall } from "@aws-sdk/util-dynamodb";
 import type { DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import { db, tableName } from "../../lib/aws/dynamodb";
 import { keys } from "../../lib/store/keys";
 import { type Submission, submissionItem } from "../../lib/store/submissions";
 import { pipelineBarrier } from "../local-stack/pipeline/support/barrier";
+import { streamRecord } from "../local-stack/pipeline/support/records";
 import { eventually } from "./eventually";
 
 /**
@@ -14,32 +13,12 @@ import { eventually } from "./eventually";
  * submission stored or removed, and the counters as stored (read strongly consistent).
  */
 
-const STREAM_ARN = "arn:aws:dynamodb:us-east-1:111122223333:table/Inlet-Table/stream/2026-01-01T00:00:00.000";
-/** Sequence numbers of this process's records: increasing, as within one shard, and above any earlier run's. */
-let sequence = BigInt(Date.now()) * 1_000_000n;
-
-/** One record of a Lambda DynamoDB Streams event for `item` (stream view NEW_AND_OLD_IMAGES). */
-export function lambdaRecord(eventName: "INSERT" | "MODIFY" | "REMOVE", item: Record<string, unknown>): DynamoDBRecord {
-  const image = marshall(item, { removeUndefinedValues: true });
-  sequence += 1n;
-  return {
-    eventID: randomUUID().replaceAll("-", ""),
-    eventName,
-    eventVersion: "1.1",
-    eventSource: "aws:dynamodb",
-    awsRegion: "us-east-1",
-    dynamodb: {
-      ApproximateCreationDateTime: Math.floor(Date.now() / 1000),
-      Keys: marshall({ pk: item.pk, sk: item.sk }),
-      ...(eventName === "REMOVE" ? {} : { NewImage: image }),
-      ...(eventName === "INSERT" ? {} : { OldImage: image }),
-      SequenceNumber: String(sequence),
-      SizeBytes: JSON.stringify(image).length,
-      StreamViewType: "NEW_AND_OLD_IMAGES",
-    },
-    eventSourceARN: STREAM_ARN,
-  } as DynamoDBRecord;
-}
+/**
+ * One record of a Lambda DynamoDB Streams event for `item`: the record the pipe puts in a queue
+ * message is the same shape (stream view NEW_AND_OLD_IMAGES), so it is that one.
+ */
+export const lambdaRecord = (eventName: "INSERT" | "MODIFY" | "REMOVE", item: Record<string, unknown>): DynamoDBRecord =>
+  streamRecord(eventName, item) as DynamoDBRecord;
 
 /** The INSERT of a stored submission (its item as intake writes it). */
 export const storedRecord = (submission: Submission) => lambdaRecord("INSERT", submissionItem(submission));
