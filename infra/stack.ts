@@ -3,6 +3,7 @@ import type { Construct } from "constructs";
 import { InletAlarms } from "./alarms";
 import { ApiFamilyMetrics } from "./api-metrics";
 import { DataStore } from "./data-store";
+import { DigestSchedule } from "./digests";
 import { requirePlatformAdmins, setEnvironment, webDomainFromContext } from "./environment";
 import { ExportStorage } from "./exports";
 import { InletHttpApi } from "./http-api";
@@ -26,6 +27,7 @@ export interface InletStackProps extends StackProps {
 export class InletStack extends Stack {
   readonly dataStore: DataStore;
   readonly intake: IntakePipeline;
+  readonly digests: DigestSchedule;
   readonly http: InletHttpApi;
   readonly exports: ExportStorage;
   readonly web: WebHosting;
@@ -42,6 +44,7 @@ export class InletStack extends Stack {
     this.dataStore = new DataStore(this, "DataStore");
     this.intake = new IntakePipeline(this, "Intake", { table: this.dataStore.table });
     this.exports = new ExportStorage(this, "Exports");
+    this.digests = new DigestSchedule(this, "Digests", { table: this.dataStore.table });
     this.http = new InletHttpApi(this, "Http", {
       table: this.dataStore.table,
       queue: this.intake.queue,
@@ -74,6 +77,7 @@ export class InletStack extends Stack {
         this.intake.deadLetterAlarm,
         this.intake.consumerErrorAlarm,
         ...(this.intake.emailEvents?.alarms ?? []),
+        this.digests.alarm,
       ],
       email: alarmEmailFromContext(this),
     });

@@ -1,4 +1,4 @@
-import { QUEUE_CONSUMER, type RouteDef } from "../functions/routes";
+import { DIGESTS, QUEUE_CONSUMER, type RouteDef } from "../functions/routes";
 import { API_KEY_COUNTER_SCOPE } from "../lib/auth/rate-limit";
 import { type Key, keys } from "../lib/store/keys";
 import { TABLE } from "../lib/store/table-definition";
@@ -144,6 +144,8 @@ export const TABLE_WRITES: Record<string, Writes> = {
   "auth/change-password": { UpdateItem: [only(P.org, ["passwordHash", "sessionEpoch"]), P.session, only(P.passwordChangeCounter, COUNTER)] },
   "auth/end-other-sessions": { UpdateItem: [only(P.org, ["sessionEpoch"]), P.session] },
   "auth/update-me": { UpdateItem: [only(P.org, ["name"])] },
+  // The member's time zone, choices and digest schedule, with its place in the due index (GSI1 keys).
+  "auth/update-notifications": { UpdateItem: [only(P.org, ["timeZone", "notifications", "digests", "gsi1pk", "gsi1sk"])] },
   "team/create-invite": { PutItem: [P.invite] },
   // Role changes and removals carry the member's role onto their API keys.
   "team/update-member": { UpdateItem: [only(P.org, ["role"]), only(P.apiKey, ["creatorRole"])] },
@@ -216,6 +218,13 @@ export const TABLE_WRITES: Record<string, Writes> = {
     ],
     DeleteItem: [P.purge, P.release, P.action],
     BatchWriteItem: [P.submission, P.form],
+  },
+  // The digest run: each digest's claim (released when SES refused it), and the member's next due
+  // time with its place in the due index (its condition reads gsi1sk).
+  [DIGESTS.handler]: {
+    PutItem: [P.action],
+    UpdateItem: [P.action, only(P.org, ["digests", "gsi1pk", "gsi1sk"])],
+    DeleteItem: [P.action],
   },
 };
 

@@ -3,10 +3,12 @@ import { type Lead, qualifyLead } from "../leads";
 import { log } from "../log";
 import * as metrics from "../metrics/record";
 import { notificationEmail } from "../notifications/email";
-import { EMAIL_TAGS, notificationRecipients } from "../notifications/suppression";
+import { anyRecipient, submissionRecipients } from "../notifications/member-choices";
+import { EMAIL_TAGS } from "../notifications/suppression";
 import { startDeliveries } from "../outbound/deliveries";
 import { type RetryLater, retryLater } from "../queue-message";
 import { type FieldType, type Form, getForm } from "../store/forms";
+import { listNotifiedMembers, type NotifiedMember } from "../store/member-notifications";
 import { withdrawRelease } from "../store/releases";
 import { getSubmissionConsistent, type StoredSubmission, storeLeadOnce } from "../store/submissions";
 import * as z from "../validation";
@@ -19,7 +21,8 @@ import type { RecordHandler } from "./outcome";
  * 1. qualify: the lead rules (lib/leads.ts) over the data and the form's field types; stored once
  *    on the submission. Storing it is where the pipeline takes the submission up: from then on
  *    it finishes even if the submission is flagged meanwhile, and unflagging no longer releases.
- * 2. notify: one email to the form's notifyEmails through SES, guarded by its claim (once.ts).
+ * 2. notify: one email to the form's notifyEmails and the members who chose an email per
+ *    submission (lib/notifications/member-choices.ts) through SES, guarded by its claim (once.ts).
  * 3. outbound: the form's outbound webhooks (lib/outbound/deliveries.ts, idempotent per endpoint).
  * A failed step fails the message after the others ran; the retry redoes only what did not
  * finish. Nothing happens for a submission that is gone, whose form is gone, or that is spam.
@@ -54,7 +57,11 @@ export async function processSubmission(submissionId: string, arrival: Arrival):
       log.info("submission is spam: nothing to do until it is released", fields);
       return;
     }
-    const form = await getForm(submission.formId, { consistent: true });
+    // The members' choices come beside the form: who gets the email is decided by both.
+    const [form, members] = await Promise.all([
+      getForm(submission.formId, { consistent: true }),
+      listNotifiedMembers(submission.orgId),
+    ]);
     if (!form || form.deletedAt) {
       log.info("submission's form is gone: nothing to do", { ...fields, formId: submission.formId });
       return;
@@ -62,7 +69,8 @@ export async function processSubmission(submissionId: string, arrival: Arrival):
     const lead = await storeLeadOnce(submissionId, qualify(submission, form));
     if (lead === "NOT_FOUND") return;
     if (lead === "SPAM") continue;
-    return act({ ...submission, lead }, form, arrival.kind === "release" ? arrival.releasedAt : submission.createdAt);
+    const eventAt = arrival.kind === "release" ? arrival.releasedAt : submission.createdAt;
+    return act({ ...submission, lead }, form, members, eventAt);
   }
   return retryLater("the submission's spam state changed while it was being processed");
 }
@@ -78,16 +86,21 @@ function qualify(submission: StoredSubmission, form: Form): Lead {
   });
 }
 
-// biome-ignore lint/suspicious/noConfusingVoidType: a handler resolves with nothing (done) or a RetryLater
-async function act(submission: StoredSubmission & { lead: Lead }, form: Form, eventAt: string): Promise<void | RetryLater> {
+async function act(
+  submission: StoredSubmission & { lead: Lead },
+  form: Form,
+  members: NotifiedMember[],
+  eventAt: string,
+  // biome-ignore lint/suspicious/noConfusingVoidType: a handler resolves with nothing (done) or a RetryLater
+): Promise<void | RetryLater> {
   let notifyFailure: { error: unknown } | undefined;
   let notifyBusy = false;
-  // Forms written before settings existed have none: nobody to notify.
-  if ((form.settings?.notifyEmails ?? []).length > 0) {
+  // Forms written before settings existed have none: only members who chose it are notified.
+  if (anyRecipient(form, members)) {
     try {
       const outcome = await once(submission.id, ACTIONS.notify, async () => {
         // Addresses SES reported as bouncing or complaining are skipped (lib/notifications/suppression.ts).
-        const { to, suppressed } = notificationRecipients(form);
+        const { to, suppressed } = submissionRecipients(form, members);
         metrics.notifications("suppressed", suppressed);
         if (to.length === 0) return;
         const email = {

@@ -1,4 +1,4 @@
-import { EMAIL_EVENTS, QUEUE_CONSUMER, ROUTES, type RouteDef, route } from "../../../functions/routes";
+import { DIGESTS, EMAIL_EVENTS, QUEUE_CONSUMER, ROUTES, type RouteDef, route } from "../../../functions/routes";
 import { grantContextOf, settingsFromContext } from "../../../infra/environment";
 import {
   BY_ATTRIBUTE,
@@ -103,6 +103,11 @@ const everyFunction = () => [
     statements: roleStatements("Inlet: SES bounces and complaints recorded on their forms"),
     grant: grantOf(EMAIL_EVENTS),
   },
+  {
+    name: DIGESTS.handler,
+    statements: roleStatements("Inlet: members' daily and weekly digests, every hour"),
+    grant: grantOf(DIGESTS),
+  },
 ];
 
 /** The attributes a function may name in puts and updates of `partition`, each target apart. */
@@ -172,7 +177,9 @@ describe("each role holds exactly its declared table grant", () => {
     const writeHandlers = routes.filter((r) => r.table === "write").map((r) => r.handler as string);
     for (const handler of writeHandlers)
       expect([handler, Object.keys(TABLE_WRITES[handler] ?? {}).length > 0]).toEqual([handler, true]);
-    expect(Object.keys(TABLE_WRITES).sort()).toEqual([...writeHandlers, QUEUE_CONSUMER.handler, EMAIL_EVENTS.handler].sort());
+    expect(Object.keys(TABLE_WRITES).sort()).toEqual(
+      [...writeHandlers, QUEUE_CONSUMER.handler, EMAIL_EVENTS.handler, DIGESTS.handler].sort(),
+    );
     for (const handler of Object.keys(FIRST_ACCOUNT_WRITES)) expect(writeHandlers).toContain(handler);
   });
 
@@ -214,6 +221,8 @@ describe("what each function may write, by partition and attribute", () => {
       "auth/change-password": [["passwordHash", "sessionEpoch"]],
       "auth/end-other-sessions": [["sessionEpoch"]],
       "auth/update-me": [["name"]],
+      "auth/update-notifications": [["timeZone", "notifications", "digests", "gsi1pk", "gsi1sk"]],
+      [DIGESTS.handler]: [["digests", "gsi1pk", "gsi1sk"]],
       "team/update-member": [["role"]],
       "organization/rename-organization": [["name", "updatedAt"]],
       "admin/update-organization": [["plan", "updatedAt"]],
