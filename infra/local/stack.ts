@@ -1,6 +1,6 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { QUEUE_CONSUMER } from "../../functions/routes";
+import { DIGESTS, QUEUE_CONSUMER } from "../../functions/routes";
 import { db } from "../../lib/aws/dynamodb";
 import type { LocalConfig } from "../../lib/config";
 import {
@@ -13,6 +13,7 @@ import {
   startSes,
   startSqs,
 } from "./emulators";
+import { type ScheduledHandler, startDigestSchedule } from "./digest-schedule";
 import { guardTableGrants, localGrant, runAs } from "./grants";
 import { type SqsHandler, startQueuePoller } from "./queue-poller";
 import { type LocalStackInfo, stackFile } from "./stack-file";
@@ -90,6 +91,15 @@ export async function startLocalStack(local: LocalConfig, options: { webDir?: st
     onSettled: (messageIds) => follower.settle(messageIds),
   });
 
+  // The digest schedule (EventBridge Scheduler in AWS), on a timer at the top of every hour.
+  const digestsUrl = new URL(`../../functions/${DIGESTS.handler}.ts`, import.meta.url);
+  const digests = (await import(digestsUrl.href)) as { handler: ScheduledHandler };
+  const digestSchedule = startDigestSchedule({
+    handler: (event, context) => runAs(DIGESTS.handler, localGrant(DIGESTS), () => digests.handler(event, context)),
+    timeoutSeconds: DIGESTS.timeoutSeconds,
+    memoryMb: DIGESTS.memoryMb,
+  });
+
   const info: LocalStackInfo = {
     url: gateway.url,
     baseUrl,
@@ -112,7 +122,7 @@ export async function startLocalStack(local: LocalConfig, options: { webDir?: st
     await new Promise<void>((r) => gateway.server.close(() => r()));
     // The poller first (its batch in progress finishes and settles), then the follower writes
     // its final position; only then do the emulators go.
-    await poller.stop();
+    await Promise.all([poller.stop(), digestSchedule.stop()]);
     await follower.stop();
     await Promise.allSettled([sqs.stop(), dynamo.stop(), ses.stop()]);
   };
