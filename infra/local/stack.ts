@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { DIGESTS, QUEUE_CONSUMER } from "../../functions/routes";
 import { db } from "../../lib/aws/dynamodb";
 import type { LocalConfig } from "../../lib/config";
+import { type ScheduledHandler, startDigestSchedule } from "./digest-schedule";
 import {
   ensureTable,
   LOCAL_CREDENTIALS,
@@ -13,7 +14,6 @@ import {
   startSes,
   startSqs,
 } from "./emulators";
-import { type ScheduledHandler, startDigestSchedule } from "./digest-schedule";
 import { guardTableGrants, localGrant, runAs } from "./grants";
 import { type SqsHandler, startQueuePoller } from "./queue-poller";
 import { type LocalStackInfo, stackFile } from "./stack-file";

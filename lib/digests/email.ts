@@ -42,7 +42,7 @@ export function digestSubject(content: DigestContent): string {
     content.totals.inbox > 0
       ? `${plural(content.totals.inbox, "new submission")}${content.grades.hot > 0 ? `, ${content.grades.hot} hot` : ""}`
       : content.failing.length > 0
-        ? `${plural(content.failing.length, "destination")} failing`
+        ? plural(content.failing.length, "failing endpoint")
         : `${plural(content.totals.spam, "spam submission")} caught`;
   return `${content.cadence === "daily" ? "Daily" : "Weekly"} digest: ${what} (${periodLabel(content.period)})`;
 }

@@ -58,7 +58,22 @@ export interface NotifiedMember {
   dueSortKey?: string;
 }
 
-const PROJECTION = "userId, orgId, email, emailVerifiedAt, emailLostAt, timeZone, notifications, digests, gsi1sk";
+/** The attributes read, each by a name placeholder (`timeZone` is one of DynamoDB's reserved words). */
+const ATTRIBUTES = [
+  "userId",
+  "orgId",
+  "email",
+  "emailVerifiedAt",
+  "emailLostAt",
+  "timeZone",
+  "notifications",
+  "digests",
+  "gsi1sk",
+];
+const PROJECTION = {
+  ProjectionExpression: ATTRIBUTES.map((_, i) => `#a${i}`).join(", "),
+  ExpressionAttributeNames: Object.fromEntries(ATTRIBUTES.map((name, i) => [`#a${i}`, name])),
+};
 
 function toNotifiedMember(item: Record<string, unknown>): NotifiedMember {
   const { gsi1sk, ...rest } = item;
@@ -93,7 +108,7 @@ export async function getNotifiedMember(orgId: string, userId: string): Promise<
       TableName: tableName(),
       Key: keys.member(orgId, userId),
       ConsistentRead: true,
-      ProjectionExpression: PROJECTION,
+      ...PROJECTION,
     }),
   );
   return out.Item ? toNotifiedMember(out.Item) : undefined;
@@ -108,7 +123,7 @@ export async function listNotifiedMembers(orgId: string): Promise<NotifiedMember
   const items = await queryAll({
     KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
     FilterExpression: "attribute_exists(notifications)",
-    ProjectionExpression: PROJECTION,
+    ...PROJECTION,
     ExpressionAttributeValues: { ":pk": keys.organization(orgId).pk, ":prefix": keys.memberPrefix() },
   });
   return items.map(toNotifiedMember);
@@ -129,8 +144,9 @@ export async function saveNotificationSettings(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.member(orgId, userId),
-        UpdateExpression: expression(["timeZone = :zone", "notifications = :notifications", ...schedule.set], schedule.remove),
+        UpdateExpression: expression(["#zone = :zone", "notifications = :notifications", ...schedule.set], schedule.remove),
         ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeNames: { "#zone": "timeZone" },
         ExpressionAttributeValues: { ":zone": saved.timeZone, ":notifications": saved.notifications, ...schedule.values },
         ReturnValues: "ALL_NEW",
       }),

@@ -45,7 +45,7 @@ test("subject: the cadence, the counts and the UTC days, never user text", () =>
     "Weekly digest: 3 new submissions, 1 hot (4 May – 10 May)",
   );
   const quiet = { totals: { inbox: 0, spam: 0 }, grades: { hot: 0, warm: 0, cold: 0, ungraded: 0, counted: 0 } };
-  expect(digestSubject(content({ ...quiet, failing: [failing()] }))).toBe("Daily digest: 1 destination failing (11 May)");
+  expect(digestSubject(content({ ...quiet, failing: [failing()] }))).toBe("Daily digest: 1 failing endpoint (11 May)");
   expect(digestSubject(content({ ...quiet, totals: { inbox: 0, spam: 1 } }))).toBe(
     "Daily digest: 1 spam submission caught (11 May)",
   );
