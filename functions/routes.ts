@@ -61,9 +61,11 @@ export const ROUTES = [
   { route: "PUT /api/v1/auth/password", handler: "auth/change-password", ...SESSION, ...WRITE, email: "send" },
   { route: "POST /api/v1/auth/logout/others", handler: "auth/end-other-sessions", ...SESSION, ...WRITE },
   { route: "PUT /api/v1/auth/me", handler: "auth/update-me", ...SESSION, ...WRITE },
-  // The person's own email notifications: time zone, digests, choices per form (docs/notifications.md, "Digests").
-  { route: "GET /api/v1/auth/me/notifications", handler: "auth/get-notifications", ...SESSION, ...READ },
-  { route: "PUT /api/v1/auth/me/notifications", handler: "auth/update-notifications", ...SESSION, ...WRITE },
+  // The person's own email notifications: time zone, digests, choices per form (docs/notifications.md,
+  // "Digests"). Under /auth/me with the person's other settings; their handlers in account/ (a
+  // nested stack of their own: the auth family's template is near its bar).
+  { route: "GET /api/v1/auth/me/notifications", handler: "account/get-notifications", ...SESSION, ...READ },
+  { route: "PUT /api/v1/auth/me/notifications", handler: "account/update-notifications", ...SESSION, ...WRITE },
   // Every reclaim request is queued alike; the consumer decides and sends (lib/reclaim-request.ts).
   { route: "POST /api/v1/auth/reclaim-email", handler: "auth/reclaim-email", ...PUBLIC, ...WRITE, queue: "send" },
   { route: "POST /api/v1/auth/email-links/describe", handler: "auth/describe-email-link", ...PUBLIC, ...READ },

@@ -1,4 +1,4 @@
-import { Duration, TimeZone } from "aws-cdk-lib";
+import { Duration, NestedStack, TimeZone } from "aws-cdk-lib";
 import { Alarm, ComparisonOperator, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import { Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
@@ -40,23 +40,26 @@ export class DigestSchedule extends Construct {
 
   constructor(scope: Construct, id: string, props: { table: ITable }) {
     super(scope, id);
-    this.fn = new InletFunction(this, "FunctionDigests", {
+    // A nested stack of its own, as each route family has: the root template stays far below
+    // CloudFormation's resource quota (test/standalone/infra/quotas.test.ts).
+    const stack = new NestedStack(this, "Stack", { description: "Inlet: the hourly digest run" });
+    this.fn = new InletFunction(stack, "FunctionDigests", {
       handler: DIGESTS.handler,
       description: "Inlet: members' daily and weekly digests, every hour",
       memoryMb: DIGESTS.memoryMb,
       timeoutSeconds: DIGESTS.timeoutSeconds,
-      environment: settingsFromContext(this),
+      environment: settingsFromContext(stack),
     });
     bindTable(this.fn.fn, props.table, grantOf(DIGESTS));
     if (DIGESTS.email === "send") bindNotifications(this.fn.fn);
     this.fn.fn.configureAsyncInvoke({ retryAttempts: DIGEST_FUNCTION_RETRIES });
 
     // The scheduler's own role: it may invoke this function, nothing else.
-    const role = new Role(this, "RoleScheduler", {
+    const role = new Role(stack, "RoleScheduler", {
       assumedBy: new ServicePrincipal("scheduler.amazonaws.com"),
       description: "EventBridge Scheduler: invokes the digest function",
     });
-    this.schedule = new Schedule(this, "ScheduleHourly", {
+    this.schedule = new Schedule(stack, "ScheduleHourly", {
       description: "Inlet: sends the digests due each hour (docs/notifications.md, Digests)",
       schedule: ScheduleExpression.cron({ minute: "0", timeZone: TimeZone.ETC_UTC }),
       target: new LambdaInvoke(this.fn.fn, {
@@ -79,7 +82,7 @@ export class DigestSchedule extends Construct {
       true,
     );
 
-    this.alarm = new Alarm(this, "AlarmDigestErrors", {
+    this.alarm = new Alarm(stack, "AlarmDigestErrors", {
       alarmDescription:
         "A digest run failed in the last hour: some members' digests were not sent (they stay due and the next run tries again). See docs/operations.md (Alarms).",
       metric: this.fn.fn.metricErrors({ period: Duration.hours(1), statistic: "Sum" }),

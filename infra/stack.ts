@@ -115,6 +115,11 @@ export class InletStack extends Stack {
       value: this.web.distribution.distributionDomainName,
     });
 
+    new CfnOutput(this, "OutputDigestsFunctionName", {
+      key: "DigestsFunctionName",
+      description: 'The hourly digest run; invoke it with {"time": "<hour>"} to run a missed hour again',
+      value: this.digests.fn.fn.functionName,
+    });
     new CfnOutput(this, "OutputApiUrl", { key: "ApiUrl", value: this.http.api.apiEndpoint });
     new CfnOutput(this, "OutputTableName", { key: "TableName", value: this.dataStore.table.tableName });
     new CfnOutput(this, "OutputIntakeQueueUrl", { key: "IntakeQueueUrl", value: this.intake.queue.queueUrl });

@@ -145,7 +145,7 @@ export const TABLE_WRITES: Record<string, Writes> = {
   "auth/end-other-sessions": { UpdateItem: [only(P.org, ["sessionEpoch"]), P.session] },
   "auth/update-me": { UpdateItem: [only(P.org, ["name"])] },
   // The member's time zone, choices and digest schedule, with its place in the due index (GSI1 keys).
-  "auth/update-notifications": { UpdateItem: [only(P.org, ["timeZone", "notifications", "digests", "gsi1pk", "gsi1sk"])] },
+  "account/update-notifications": { UpdateItem: [only(P.org, ["timeZone", "notifications", "digests", "gsi1pk", "gsi1sk"])] },
   "team/create-invite": { PutItem: [P.invite] },
   // Role changes and removals carry the member's role onto their API keys.
   "team/update-member": { UpdateItem: [only(P.org, ["role"]), only(P.apiKey, ["creatorRole"])] },

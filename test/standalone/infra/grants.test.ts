@@ -221,7 +221,7 @@ describe("what each function may write, by partition and attribute", () => {
       "auth/change-password": [["passwordHash", "sessionEpoch"]],
       "auth/end-other-sessions": [["sessionEpoch"]],
       "auth/update-me": [["name"]],
-      "auth/update-notifications": [["timeZone", "notifications", "digests", "gsi1pk", "gsi1sk"]],
+      "account/update-notifications": [["timeZone", "notifications", "digests", "gsi1pk", "gsi1sk"]],
       [DIGESTS.handler]: [["digests", "gsi1pk", "gsi1sk"]],
       "team/update-member": [["role"]],
       "organization/rename-organization": [["name", "updatedAt"]],

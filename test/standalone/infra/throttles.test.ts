@@ -44,8 +44,9 @@ describe("throttling by route family", () => {
 
   test("the stage is created after the nested stacks that create its routes", () => {
     const [, stage] = stageOf(resources);
+    // The route families' stacks (the digest run's holds no route).
     const nested = Object.entries(resources)
-      .filter(([, r]) => r.Type === "AWS::CloudFormation::Stack")
+      .filter(([id, r]) => r.Type === "AWS::CloudFormation::Stack" && id.startsWith("HttpRoutes"))
       .map(([id]) => id);
     expect(nested.length).toBeGreaterThan(0);
     expect((stage as Resource & { DependsOn?: string[] }).DependsOn).toEqual(expect.arrayContaining(nested));
