@@ -57,6 +57,10 @@ export default defineConfig({
       LOG_LEVEL: "warn",
       INLET_GRANTS: "enforce",
       PURGE_GRACE_SECONDS: "0",
+      // Intake reads the webhook and its site on every request, as in jest's stack: a page that
+      // turns a source or a site off, then posts, sees the refusal at once (docs/intake.md,
+      // "Configuration cache").
+      INTAKE_CACHE_SECONDS: "0",
       // Every erasure request answers after one form, so the site settings page's progress
       // over several requests (and their cursor) is exercised with a handful of submissions.
       ERASE_TIME_BUDGET_MS: "0",

@@ -2,7 +2,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Duration, RemovalPolicy } from "aws-cdk-lib";
 import { Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
-import { Architecture, LoggingFormat, Runtime, Tracing } from "aws-cdk-lib/aws-lambda";
+import { Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing } from "aws-cdk-lib/aws-lambda";
 import { NodejsFunction, type OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
 import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
 import { NagSuppressions } from "cdk-nag";
@@ -10,7 +10,7 @@ import { Construct } from "constructs";
 import { TRACER_PACKAGE } from "../lib/aws/tracing";
 import { LAMBDA_BUNDLING } from "./bundling";
 import { type FunctionEnvironment, setEnvironment } from "./environment";
-import { tracingFromContext } from "./operator-context";
+import { platformLogsFromContext, tracingFromContext } from "./operator-context";
 
 /** The repository root: entries, the lock file and tsconfig are resolved from here. */
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -21,6 +21,20 @@ export const FUNCTION_DEFAULTS = {
   memoryMb: 256,
   timeoutSeconds: 10,
   logRetention: RetentionDays.ONE_MONTH,
+  /**
+   * Lambda's own log lines (START, END and REPORT: `platform.start`, `platform.report` in the JSON
+   * format) are "system logs", which Lambda filters by level apart from the function's own once
+   * the log format is JSON: "Lambda only sends system logs at the selected level of detail and
+   * lower, where DEBUG is the highest level and WARN is the lowest"
+   * (https://docs.aws.amazon.com/lambda/latest/api/API_LoggingConfig.html; the levels:
+   * https://docs.aws.amazon.com/lambda/latest/dg/monitoring-cloudwatchlogs-log-level.html). Those
+   * three record an invocation's normal operation, INFO, and cost ~300 bytes of ingestion per
+   * invocation, more than the function's own line; at WARN Lambda keeps only its warnings (a
+   * failed or timed-out invocation). What they carried is kept elsewhere: the duration, errors
+   * and throttles as Lambda's metrics, the cold start and latency on the "request done" line
+   * (docs/metrics.md). `-c platformLogs=on` brings them back (docs/operations.md).
+   */
+  systemLogLevel: SystemLogLevel.WARN,
 } as const;
 
 export interface InletFunctionProps {
@@ -68,6 +82,7 @@ export class InletFunction extends Construct {
     // X-Ray active tracing only when the operator asks for it (`-c tracing=on`): it adds to every
     // cold start and costs per trace (docs/operations.md, "Tracing").
     const tracing = tracingFromContext(this);
+    const systemLogLevel = platformLogsFromContext(this) ? SystemLogLevel.INFO : FUNCTION_DEFAULTS.systemLogLevel;
 
     this.fn = new NodejsFunction(this, "Function", {
       entry: join(PROJECT_ROOT, "functions", `${props.handler}.ts`),
@@ -82,6 +97,7 @@ export class InletFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       loggingFormat: LoggingFormat.JSON,
+      systemLogLevelV2: systemLogLevel,
       tracing: tracing ? Tracing.ACTIVE : undefined,
       // One set of options (infra/bundling.ts), shared with the bench and the bundle-size test.
       bundling: {

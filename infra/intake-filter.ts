@@ -10,11 +10,12 @@ import type { FilterPattern } from "./stream-filter-match";
  * - Inserted submissions that are not spam. Spam is stored but triggers nothing.
  * - Inserted release markers: unflagging a submission the pipeline has not taken up puts
  *   `RELEASE#<submissionId>` in the same transaction (lib/store/moderation.ts, setSpamState).
- *   Not the submission's own MODIFY: a stream record carries the new image only (NEW_IMAGE), so
- *   a MODIFY rule would also pass every later write to a released submission (its lead, ...).
+ *   Not the submission's own MODIFY: a MODIFY rule on the new image would also pass every later
+ *   write to a released submission (its lead, ...).
  * - Purge jobs, inserted and modified: each pass of a purge bumps its job item, and that MODIFY
  *   queues the next pass (lib/purge.ts).
- * REMOVE records never match: their NEW_IMAGE is absent.
+ * REMOVE records never match: they have no new image. The stream carries old images too
+ * (NEW_AND_OLD_IMAGES, for the bookkeeper: infra/bookkeeper-filter.ts); no pattern reads them.
  *
  * `eventName` is filterable on a DynamoDB stream source although the pipes filtering page lists
  * it among fields added by the poller; AWS's own DynamoDB→SQS pipe tutorial filters on it

@@ -18,9 +18,12 @@ import { grantOf } from "./table-grants";
 
 /**
  * How long Lambda may wait to fill a batch of QUEUE_CONSUMER.batchSize messages: short, so a
- * lone submission is handled within about a second, yet bursts still arrive as full batches.
+ * lone submission is handled within about a second, yet under load batches arrive full (at 50
+ * submissions a second, 0.1 consumer invocation and about 0.3 SQS requests per submission
+ * besides the pipe's send: docs/performance.md, issue 25). The local queue poller waits the same
+ * (infra/local/stack.ts).
  */
-export const CONSUMER_MAX_BATCHING_WINDOW_SECONDS = 1;
+export const CONSUMER_MAX_BATCHING_WINDOW_SECONDS = QUEUE_CONSUMER.batchingWindowSeconds;
 
 /**
  * AWS recommends a visibility timeout of at least six times the consuming function's timeout,
@@ -51,7 +54,7 @@ export const PIPE_BATCH_SIZE = 10;
 export const PIPE_MAX_RETRY_ATTEMPTS = 10;
 
 export interface IntakePipelineProps {
-  /** The table whose stream (NEW_IMAGE) feeds the queue. */
+  /** The table whose stream (NEW_AND_OLD_IMAGES) feeds the queue. */
   table: ITable;
 }
 

@@ -3,15 +3,16 @@ import { checkSetting } from "../lib/config";
 
 /**
  * Deployment choices an operator makes with CDK context (`-c key=value` or cdk.json's context)
- * that are not function settings: who sends the notification email, who hears the alarms, and
- * whether X-Ray traces requests. docs/deployment.md lists them; docs/operations.md says what
- * each costs.
+ * that are not function settings: who sends the notification email, who hears the alarms,
+ * whether X-Ray traces requests and whether Lambda's own log lines are kept. docs/deployment.md
+ * lists them; docs/operations.md says what each costs.
  */
 export const OPERATOR_CONTEXT = {
   notifyFrom: "notifyFrom",
   sesIdentity: "sesIdentity",
   alarmEmail: "alarmEmail",
   tracing: "tracing",
+  platformLogs: "platformLogs",
 } as const;
 
 const read = (scope: Construct, key: string): string | undefined => {
@@ -65,4 +66,16 @@ export function tracingFromContext(scope: Construct): boolean {
   if (value === undefined || value === "off" || value === "false") return false;
   if (value === "on" || value === "true") return true;
   throw new Error(`Context value tracing=${JSON.stringify(value)} is not "on" or "off"`);
+}
+
+/**
+ * `-c platformLogs=on` keeps Lambda's START, END and REPORT lines (system log level INFO) on every
+ * function, for a look at memory used and init durations; off by default, they are dropped (system
+ * log level WARN: infra/inlet-function.ts), about 300 bytes of log ingestion per invocation.
+ */
+export function platformLogsFromContext(scope: Construct): boolean {
+  const value = read(scope, OPERATOR_CONTEXT.platformLogs);
+  if (value === undefined || value === "off" || value === "false") return false;
+  if (value === "on" || value === "true") return true;
+  throw new Error(`Context value platformLogs=${JSON.stringify(value)} is not "on" or "off"`);
 }

@@ -2,6 +2,7 @@ import { CfnOutput, Stack, type StackProps } from "aws-cdk-lib";
 import type { Construct } from "constructs";
 import { InletAlarms } from "./alarms";
 import { ApiFamilyMetrics } from "./api-metrics";
+import { Bookkeeping } from "./bookkeeping";
 import { DataStore } from "./data-store";
 import { DigestSchedule } from "./digests";
 import { requirePlatformAdmins, setEnvironment, webDomainFromContext } from "./environment";
@@ -20,13 +21,14 @@ export interface InletStackProps extends StackProps {
 }
 
 /**
- * Inlet in one stack: the table, the intake pipeline fed by its stream, the HTTP API with one
+ * Inlet in one stack: the table, the intake pipeline and the bookkeeper fed by its stream, the HTTP API with one
  * function per route, and the CloudFront distribution that serves the dashboard and the API. Construct ids here are part of every logical id: never rename them, or
  * CloudFormation replaces (and, for the retained table and queues, orphans) the resources.
  */
 export class InletStack extends Stack {
   readonly dataStore: DataStore;
   readonly intake: IntakePipeline;
+  readonly bookkeeping: Bookkeeping;
   readonly digests: DigestSchedule;
   readonly http: InletHttpApi;
   readonly exports: ExportStorage;
@@ -43,6 +45,7 @@ export class InletStack extends Stack {
 
     this.dataStore = new DataStore(this, "DataStore");
     this.intake = new IntakePipeline(this, "Intake", { table: this.dataStore.table });
+    this.bookkeeping = new Bookkeeping(this, "Bookkeeping", { table: this.dataStore.table });
     this.exports = new ExportStorage(this, "Exports");
     this.digests = new DigestSchedule(this, "Digests", { table: this.dataStore.table });
     this.http = new InletHttpApi(this, "Http", {
@@ -76,6 +79,7 @@ export class InletStack extends Stack {
         this.http.serverErrorAlarm,
         this.intake.deadLetterAlarm,
         this.intake.consumerErrorAlarm,
+        ...this.bookkeeping.alarms,
         ...(this.intake.emailEvents?.alarms ?? []),
         this.digests.alarm,
       ],
@@ -126,6 +130,11 @@ export class InletStack extends Stack {
     new CfnOutput(this, "OutputDeadLetterQueueUrl", {
       key: "DeadLetterQueueUrl",
       value: this.intake.deadLetterQueue.queueUrl,
+    });
+    new CfnOutput(this, "OutputBookkeeperDeadLetterQueueUrl", {
+      key: "BookkeeperDeadLetterQueueUrl",
+      description: "Stream batches the bookkeeper gave up (docs/operations.md, Bookkeeper)",
+      value: this.bookkeeping.deadLetterQueue.queueUrl,
     });
     if (this.intake.emailEvents) {
       new CfnOutput(this, "OutputEmailEventsDeadLetterQueueUrl", {

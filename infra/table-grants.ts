@@ -1,4 +1,4 @@
-import { DIGESTS, QUEUE_CONSUMER, type RouteDef } from "../functions/routes";
+import { BOOKKEEPER, DIGESTS, QUEUE_CONSUMER, type RouteDef } from "../functions/routes";
 import { API_KEY_COUNTER_SCOPE } from "../lib/auth/rate-limit";
 import { type Key, keys } from "../lib/store/keys";
 import { TABLE } from "../lib/store/table-definition";
@@ -8,6 +8,8 @@ import {
   EMAIL_CLAIM_ITEM,
   ENDPOINT_CHANGES,
   ENDPOINT_ITEM,
+  FORM_COUNTS,
+  FORM_COUNTS_TOMBSTONE,
   FORM_ITEM,
   MEMBER_ITEM,
   ORGANIZATION_ITEM,
@@ -91,6 +93,9 @@ export const P = {
   action: prefix(keys.action("s", "a")),
   release: prefix(keys.release("s")),
   purge: prefix(keys.purgeJob("f")),
+  webhookCounts: prefix(keys.webhookCounts("s", "w")), // WEBHOOK_COUNTS#: a site's webhooks' counts
+  streamCheckpoint: prefix(keys.streamCheckpoint("e", "s")),
+  searchEntry: prefix(keys.searchEntry("f", "t", "c", "s")), // FIND#: the forms' search indexes
   // Counters by scope (lib/accounts.ts, lib/spam/evidence.ts, lib/auth/rate-limit.ts).
   loginEmailCounter: counters("login-email"),
   loginIpCounter: counters("login-ip"),
@@ -165,8 +170,9 @@ export const TABLE_WRITES: Record<string, Writes> = {
   "webhooks/create-webhook": { PutItem: [only(P.webhook, WEBHOOK_ITEM)], UpdateItem: [only(P.org, ["webhookCount"])] },
   "webhooks/update-webhook": { UpdateItem: [only(P.webhook, ["name", "source", "isEnabled", "archivedAt", "formId", "updatedAt"])] },
   "webhooks/rotate-webhook-secret": { UpdateItem: [only(P.webhook, ["secretHash", "secretLast4", "updatedAt"])] },
-  // Archives the webhook; its permanent deletion uncounts it (and its purged form) on the site.
-  "webhooks/delete-webhook": { DeleteItem: [P.webhook], PutItem: [P.purge], UpdateItem: [only(P.webhook, ["archivedAt", "isEnabled", "updatedAt"]), only(P.org, ["webhookCount", "formCount"]), only(P.form, ["deletedAt"])] },
+  // Archives the webhook; its permanent deletion uncounts it (and its purged form) on the site and
+  // leaves its counts a tombstone.
+  "webhooks/delete-webhook": { DeleteItem: [P.webhook], PutItem: [P.purge, P.webhookCounts], UpdateItem: [only(P.webhook, ["archivedAt", "isEnabled", "updatedAt"]), only(P.org, ["webhookCount", "formCount"]), only(P.form, ["deletedAt"])] },
   "forms/create-form": { PutItem: [only(P.form, FORM_ITEM)], UpdateItem: [only(P.org, ["formCount"])] },
   "forms/duplicate-form": { PutItem: [only(P.form, FORM_ITEM)], UpdateItem: [only(P.org, ["formCount"])] },
   "forms/update-form": { UpdateItem: [only(P.form, ["name", "fields", "settings", "archivedAt", "updatedAt", "deletedAt"])] },
@@ -176,8 +182,8 @@ export const TABLE_WRITES: Record<string, Writes> = {
   "forms/publish-form": { UpdateItem: [only(P.form, ["status", "updatedAt", "deletedAt"])] },
   "forms/unpublish-form": { UpdateItem: [only(P.form, ["status", "updatedAt", "deletedAt"])] },
   "forms/delete-form": { PutItem: [P.purge], UpdateItem: [only(P.form, ["deletedAt", "orgId", "archivedAt", "updatedAt"]), only(P.org, ["formCount"]), only(P.webhook, ["formId"])] },
-  // Moderation moves the daily counts of the submission's day between inbox and spam.
-  "submissions/update-submission": { UpdateItem: [P.submission, P.siteDay], PutItem: [P.release] },
+  // Moderation moves the daily counts of the submission's day and its form's counts between inbox and spam.
+  "submissions/update-submission": { UpdateItem: [P.submission, P.siteDay, only(P.form, FORM_COUNTS)], PutItem: [P.release] },
   "submissions/delete-submission": { DeleteItem: [P.submission] },
   "submissions/bulk-delete-submissions": { BatchWriteItem: [P.submission] },
   "submissions/erase-submissions": { BatchWriteItem: [P.submission] },
@@ -187,16 +193,15 @@ export const TABLE_WRITES: Record<string, Writes> = {
   "outbound-webhooks/retry-outbound-delivery": { UpdateItem: [P.delivery] },
   // The pace stamp on the endpoint (its condition reads isEnabled), then the test event's delivery.
   "outbound-webhooks/test-outbound-webhook": { UpdateItem: [only(P.form, ["lastTestAt", "isEnabled"])], PutItem: [P.delivery] },
-  // Intake: the submission and its markers, the counts (webhook, site sequence and day, a new form
-  // on its site), the spam counter (each minute's count is an attribute `s<offset>`), an
+  // Intake: the submission and its markers, the site's sequence, a new form counted on its site,
+  // the spam counter (each minute's count is an attribute `s<offset>`), an
   // auto-created form linked to its webhook and its new fields; deletes only the duplicate marker
   // it takes back when its write fails (a fault path).
   "intake/receive-submission": {
     PutItem: [P.submission, only(P.form, FORM_ITEM), P.idempotency, P.lead, P.duplicate],
     UpdateItem: [
-      only(P.webhook, ["submissionCount", "lastReceivedAt", "formId"]),
+      only(P.webhook, ["formId"]),
       P.siteSequence,
-      P.siteDay,
       only(P.org, ["formCount"]),
       only(P.form, ["fields", "updatedAt"]),
       only(P.spamIpCounter, [...COUNTER, "s*"]),
@@ -208,7 +213,8 @@ export const TABLE_WRITES: Record<string, Writes> = {
   // (submissions, then the form's partition, then the job); the reclaim links of
   // POST /auth/reclaim-email (lib/reclaim-link.ts).
   [QUEUE_CONSUMER.handler]: {
-    PutItem: [P.action, P.delivery, P.emailLink],
+    // The end of a purge leaves the form's counts a tombstone (lib/store/purge-jobs.ts).
+    PutItem: [P.action, P.delivery, P.emailLink, only(P.form, FORM_COUNTS_TOMBSTONE)],
     UpdateItem: [
       P.action,
       P.delivery,
@@ -218,6 +224,13 @@ export const TABLE_WRITES: Record<string, Writes> = {
     ],
     DeleteItem: [P.purge, P.release, P.action],
     BatchWriteItem: [P.submission, P.form],
+  },
+  // The bookkeeper (lib/store/bookkeeping.ts): the site's day items, the forms' and webhooks'
+  // counts, and each batch's checkpoint; the search entries (lib/store/search-entries.ts).
+  [BOOKKEEPER.handler]: {
+    UpdateItem: [P.siteDay, only(P.form, FORM_COUNTS), P.webhookCounts],
+    PutItem: [P.streamCheckpoint],
+    BatchWriteItem: [P.searchEntry],
   },
   // The digest run: each digest's claim (released when SES refused it), and the member's next due
   // time with its place in the due index (its condition reads gsi1sk).

@@ -2,12 +2,14 @@
  * The dashboard's production build (`web/dist`, made by Vite), made when it is missing or older
  * than its sources. `cdk synth` (infra/app.ts) deploys that folder and `npm start` serves it, so
  * both call `ensureWebBuild`; it uses only node: modules, so the local tools can load it without
- * the CDK.
+ * the CDK. The build also carries the API's OpenAPI document, which CloudFront serves from the
+ * same bucket (infra/web-headers.ts, OPENAPI_DOCUMENT_PATH).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { OPENAPI_DOCUMENT_PATH } from "./web-headers";
 
 const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -37,13 +39,37 @@ export function webBuildIsStale(root: string = REPO_ROOT): boolean {
   return newestSource(web, true) > statSync(index).mtimeMs;
 }
 
+/** The generated OpenAPI document (`npm run openapi`). */
+export const openApiDocument = (root: string = REPO_ROOT): string => join(root, "docs", "openapi.json");
+
+/**
+ * Puts docs/openapi.json into the build at the path the API serves it from
+ * (`web/dist/api/v1/openapi.json`), where the bucket deployment picks it up. Copied whenever it
+ * differs, whether or not the dashboard was rebuilt: the document changes with the routes, not
+ * with web/.
+ */
+export function placeOpenApiDocument(root: string = REPO_ROOT): string {
+  const source = openApiDocument(root);
+  if (!existsSync(source)) throw new Error(`${source} does not exist: run npm run openapi`);
+  const target = join(webDist(root), ...OPENAPI_DOCUMENT_PATH.split("/"));
+  if (!existsSync(target) || !readFileSync(target).equals(readFileSync(source))) {
+    mkdirSync(dirname(target), { recursive: true });
+    copyFileSync(source, target);
+  }
+  return target;
+}
+
 /**
  * Builds the dashboard when `webBuildIsStale`, synchronously (Vite's output goes to stderr, so a
- * caller's stdout, such as `cdk synth`'s template, stays clean), and returns the dist folder.
+ * caller's stdout, such as `cdk synth`'s template, stays clean), puts the OpenAPI document in it,
+ * and returns the dist folder.
  */
 export function ensureWebBuild(root: string = REPO_ROOT): string {
   const dist = webDist(root);
-  if (!webBuildIsStale(root)) return dist;
+  if (!webBuildIsStale(root)) {
+    placeOpenApiDocument(root);
+    return dist;
+  }
   const vite = join(root, "node_modules", ".bin", "vite");
   const config = join("web", "vite.config.ts");
   if (!existsSync(join(root, config))) {
@@ -60,5 +86,6 @@ export function ensureWebBuild(root: string = REPO_ROOT): string {
   if (!existsSync(join(dist, "index.html"))) {
     throw new Error(`vite build finished without ${join(dist, "index.html")}: check build.outDir in ${config}`);
   }
+  placeOpenApiDocument(root);
   return dist;
 }

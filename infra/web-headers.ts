@@ -42,3 +42,19 @@ export const DASHBOARD_CUSTOM_HEADERS = {
 /** Hashed file names under assets/ never change content; index.html always revalidates. */
 export const IMMUTABLE_CACHE_CONTROL = "public, max-age=31536000, immutable";
 export const INDEX_CACHE_CONTROL = "no-cache";
+
+/**
+ * The API's OpenAPI document (docs/api.md, "OpenAPI document"): it changes only with a
+ * deployment, so it is a file of the app bucket (infra/web-build.ts puts docs/openapi.json into
+ * the build at this key) served by CloudFront at the API's own path, not a function
+ * (infra/web-hosting.ts); the local gateway serves it the same (infra/local/web-static.ts).
+ */
+export const OPENAPI_DOCUMENT_PATH = "/api/v1/openapi.json";
+
+/** Caches keep it five minutes, then revalidate; any page's script may read it (CORS), as it is public. */
+export const OPENAPI_DOCUMENT_HEADERS = {
+  "content-type": "application/json; charset=utf-8",
+  "cache-control": "public, max-age=300",
+  "access-control-allow-origin": "*",
+  "x-content-type-options": "nosniff",
+} as const;

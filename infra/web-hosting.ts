@@ -38,6 +38,8 @@ import {
   HSTS_MAX_AGE_SECONDS,
   IMMUTABLE_CACHE_CONTROL,
   INDEX_CACHE_CONTROL,
+  OPENAPI_DOCUMENT_HEADERS,
+  OPENAPI_DOCUMENT_PATH,
 } from "./web-headers";
 
 /** lib/http/client-ip.ts's EDGE_HEADER, as CloudFront sends it. */
@@ -89,10 +91,14 @@ export interface WebHostingProps {
   webAclArn?: string | undefined;
 }
 
+/** The build's folder holding the OpenAPI document (infra/web-build.ts puts it there). */
+const OPENAPI_DOCUMENT_FOLDER = `${OPENAPI_DOCUMENT_PATH.split("/")[1]}/*`;
+
 /**
  * One CloudFront distribution for the dashboard and the API (docs/deployment.md, "Hosting"):
  * the default behaviour serves the app's files from a private bucket through origin access
- * control, `/api/*` goes to the HTTP API uncached with everything the viewer sent but Host.
+ * control, `/api/*` goes to the HTTP API uncached with everything the viewer sent but Host,
+ * except the API's OpenAPI document, a file of the same bucket.
  */
 export class WebHosting extends Construct {
   readonly bucket: Bucket;
@@ -177,6 +183,23 @@ export class WebHosting extends Construct {
       },
     });
 
+    // The OpenAPI document: a static file under the API's path, readable by any page's script
+    // (a client generator, an API explorer); its content type and caching are the object's own
+    // (the deployment below).
+    const documentHeaders = new ResponseHeadersPolicy(this, "HeadersApiDocument", {
+      comment: "Inlet OpenAPI document: HSTS, nosniff, readable from any origin",
+      securityHeadersBehavior: {
+        ...TRANSPORT_HEADERS,
+      },
+      corsBehavior: {
+        accessControlAllowOrigins: [OPENAPI_DOCUMENT_HEADERS["access-control-allow-origin"]],
+        accessControlAllowMethods: ["GET", "HEAD"],
+        accessControlAllowHeaders: ["*"],
+        accessControlAllowCredentials: false,
+        originOverride: true,
+      },
+    });
+
     // The API's hostname from its endpoint (`https://<id>.execute-api.<region>.amazonaws.com`),
     // not from the stage: the stage waits for every route's nested stack, whose functions take
     // this distribution's URL as BASE_URL, so naming the stage here would be a cycle.
@@ -197,6 +220,8 @@ export class WebHosting extends Construct {
       readTimeout: Duration.seconds(30),
     });
 
+    const bucketOrigin = S3BucketOrigin.withOriginAccessControl(this.bucket);
+
     const certificate = props.domain
       ? Certificate.fromCertificateArn(this, "Certificate", props.domain.certificateArn)
       : undefined;
@@ -214,7 +239,7 @@ export class WebHosting extends Construct {
           }
         : {}),
       defaultBehavior: {
-        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+        origin: bucketOrigin,
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
         // Honours the objects' Cache-Control (below); compresses.
@@ -225,6 +250,16 @@ export class WebHosting extends Construct {
       },
       // In order of precedence: CloudFront takes the first pattern a path matches.
       additionalBehaviors: {
+        // A file of the bucket under /api/ (a constant between deploys: no function answers it),
+        // compressed: about 174 KB of JSON, 11 KB gzipped.
+        [OPENAPI_DOCUMENT_PATH]: {
+          origin: bucketOrigin,
+          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+          cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+          compress: true,
+          responseHeadersPolicy: documentHeaders,
+        },
         [INTAKE_PATH_PATTERN]: {
           origin: apiOrigin,
           viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
@@ -250,7 +285,7 @@ export class WebHosting extends Construct {
     this.url = `https://${props.domain?.domainName ?? this.distribution.distributionDomainName}`;
 
     // CloudFront keeps these names per account: a second region's deployment needs its own.
-    for (const policy of [dashboardHeaders, apiHeaders, intakeHeaders]) nameWithRegion(policy);
+    for (const policy of [dashboardHeaders, apiHeaders, intakeHeaders, documentHeaders]) nameWithRegion(policy);
     for (const control of this.distribution.node.findAll().filter((c) => c instanceof S3OriginAccessControl)) {
       nameWithRegion(control);
     }
@@ -283,12 +318,26 @@ export class WebHosting extends Construct {
       logGroup: deploymentLogs,
       role: this.deploymentRole,
     });
+    // The OpenAPI document with its own type and caching (infra/web-headers.ts).
+    const document = new BucketDeployment(this, "DeploymentApiDocument", {
+      sources: [source],
+      destinationBucket: this.bucket,
+      exclude: ["*"],
+      include: [OPENAPI_DOCUMENT_FOLDER],
+      prune: false,
+      retainOnDelete: false,
+      cacheControl: [CacheControl.fromString(OPENAPI_DOCUMENT_HEADERS["cache-control"])],
+      contentType: OPENAPI_DOCUMENT_HEADERS["content-type"],
+      memoryLimit: 512,
+      logGroup: deploymentLogs,
+      role: this.deploymentRole,
+    });
     // Then index.html and the other unhashed files, revalidated on every load; the edge's copies
-    // are invalidated once they are in place.
+    // (the document's too) are invalidated once they are in place.
     const pages = new BucketDeployment(this, "DeploymentPages", {
       sources: [source],
       destinationBucket: this.bucket,
-      exclude: ["assets/*"],
+      exclude: ["assets/*", OPENAPI_DOCUMENT_FOLDER],
       prune: true,
       retainOnDelete: false,
       cacheControl: [CacheControl.fromString(INDEX_CACHE_CONTROL)],
@@ -298,7 +347,7 @@ export class WebHosting extends Construct {
       logGroup: deploymentLogs,
       role: this.deploymentRole,
     });
-    pages.node.addDependency(assets);
+    pages.node.addDependency(assets, document);
 
     this.suppressFindings({ customDomain: props.domain !== undefined, webAcl: props.webAclArn !== undefined }, edge);
   }

@@ -118,3 +118,10 @@ export const ENDPOINT_ITEM = [
 export const ENDPOINT_CHANGES = ["url", "description", "isEnabled", "disabledReason", "disabledAt", "updatedAt", "chat"] as const;
 /** A fixed-window counter (lib/store/counters.ts). */
 export const COUNTER = ["count", "ttl", "type"] as const;
+/**
+ * A form's live counts (lib/store/submission-counts.ts, `formCountsUpdate`): what the bookkeeper
+ * and moderation add to, and the tombstone's flag their conditions read.
+ */
+export const FORM_COUNTS = ["type", "inbox", "spam", "gone"] as const;
+/** A form's counts made a tombstone when its purge ends (`formCountsTombstone`). */
+export const FORM_COUNTS_TOMBSTONE = ["type", "gone", "ttl"] as const;

@@ -24,9 +24,11 @@ export const MAX_EXPIRES_IN_DAYS = 3650;
 export const KEY_PREFIX_LENGTH = 15;
 
 /** Known permission names, each at most once (restricted ones are refused by the rules below). */
-export const permissionList = z.array(z.enum(PERMISSIONS)).check(
-  z.minLength(1, "Give at least one permission, or omit the field for the default set"),
-  z.refine((list) => new Set(list).size === list.length, "Each permission may be listed only once"),
+export const permissionList = /* @__PURE__ */ z.shared(() =>
+  z.array(z.enum(PERMISSIONS)).check(
+    z.minLength(1, "Give at least one permission, or omit the field for the default set"),
+    z.refine((list) => new Set(list).size === list.length, "Each permission may be listed only once"),
+  ),
 );
 
 /** The public shape of a key (list, get, update); the secret is never part of it. */

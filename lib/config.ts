@@ -229,9 +229,18 @@ const SETTINGS = {
   /**
    * How long a background purge keeps looking for submissions after the webhook was deleted:
    * an intake request that read the webhook just before may still be writing (API Gateway
-   * gives it at most 30 s).
+   * gives it at most 30 s), and a warm instance may hold the webhook for INTAKE_CACHE_SECONDS
+   * before that.
    */
   PURGE_GRACE_SECONDS: withDefault(int({ min: 0 }), 60),
+  /**
+   * How long a warm intake function keeps the webhook, its site and its form after reading them
+   * (lib/intake/intake-config.ts). A webhook disabled, archived or deleted, a secret rotated, a
+   * site deactivated may still accept submissions for up to this long on an instance that read
+   * them before; what opens a webhook (a new secret, re-enabled, reactivated) applies at once.
+   * 0 reads them on every request (the test stack). docs/intake.md, "Configuration cache".
+   */
+  INTAKE_CACHE_SECONDS: withDefault(int({ min: 0, max: 60 }), 5),
   /**
    * Outbound webhooks (docs/outbound-webhooks.md): "true" lets endpoints target private,
    * loopback and link-local addresses. Only the local stack and the tests set it; production
@@ -349,6 +358,11 @@ const LOCAL_SETTINGS = {
   /** The SES emulator's port (its web page lists the emails sent); 0 (default) picks a free one. */
   SES_LOCAL_PORT: withDefault(int({ min: 0, max: 65535 }), 0),
   BASE_URL: optional(url()),
+  /**
+   * How long the local queue poller lets a batch fill, in milliseconds; unset, the deployed
+   * consumer's window (QUEUE_CONSUMER.batchingWindowSeconds in functions/routes.ts).
+   */
+  QUEUE_BATCHING_WINDOW_MS: optional(int({ min: 0, max: 300_000 })),
 };
 
 export type LocalConfig = TableOutput<typeof LOCAL_SETTINGS>;

@@ -81,6 +81,9 @@ export const DISPOSABLE_DOMAINS: ReadonlySet<string> = new Set([
   "tempmailo.com",
 ]);
 
+/** A field holding the submitter's company, by its key (the lead rules, the search keys: lib/search-keys.ts). */
+export const COMPANY_KEY = /company|organi[sz]ation|business|employer/i;
+
 const firstText = (value: RawValue | undefined) => (Array.isArray(value) ? (value[0] ?? "") : (value ?? "")).trim();
 
 /** The first non-empty value of a field whose type is `type` or whose key matches `keyPattern`. */
@@ -123,7 +126,7 @@ export const LEAD_RULES: readonly LeadRule[] = [
   {
     name: "company_or_title",
     evaluate: (ctx) => {
-      const company = find(ctx, undefined, /company|organi[sz]ation|business|employer/i);
+      const company = find(ctx, undefined, COMPANY_KEY);
       const title = find(ctx, undefined, /job.?title|position|^title$|^role$|job.?role/i);
       if (!company && !title) return undefined;
       return {

@@ -20,10 +20,12 @@ export const OVERVIEW_MAX_DAYS = 90;
 /** The busiest sources and forms listed. */
 export const OVERVIEW_TOP = 5;
 
-export const overviewQuery = z.object({
-  days: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(OVERVIEW_MAX_DAYS)), OVERVIEW_DEFAULT_DAYS),
-  to: z.optional(z.iso.date()),
-});
+export const overviewQuery = /* @__PURE__ */ z.shared(() =>
+  z.object({
+    days: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(OVERVIEW_MAX_DAYS)), OVERVIEW_DEFAULT_DAYS),
+    to: z.optional(z.iso.date()),
+  }),
+);
 
 const DAY_MS = 86_400_000;
 const dayString = (ms: number) => new Date(ms).toISOString().slice(0, 10);

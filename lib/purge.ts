@@ -40,7 +40,7 @@ export async function runPurgePass(job: PurgeJob, now = Date.now()): Promise<"co
   }
   const graceMs = loadConfig().PURGE_GRACE_SECONDS * 1000;
   if (now - Date.parse(job.createdAt) < graceMs) throw new PurgeNotDue(job.formId);
-  await deleteFormPartitionAndJob(job.formId);
+  await deleteFormPartitionAndJob(job.formId, new Date(now).toISOString());
   log.info("purge finished", { formId: job.formId, deleted: job.deleted, passes: job.passes });
   return "finished";
 }

@@ -21,19 +21,21 @@ import * as z from "./validation";
  * the link joins the invite's organization. `token` names the request: the consumer's claim on it
  * (lib/pipeline/once.ts) makes a redelivered message send nothing twice.
  */
-export const reclaimMessageSchema = z.strictObject({
-  v: z.literal(1),
-  kind: z.literal("reclaim-email"),
-  email: z.string().check(z.minLength(3), z.maxLength(254)),
-  token: z.string().check(z.regex(/^[0-9A-Za-z]{1,64}$/)),
-  invite: z.optional(
-    z.strictObject({
-      hash: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
-      orgId: z.string().check(z.minLength(1), z.maxLength(64)),
-      role: z.enum(ROLES),
-    }),
-  ),
-});
+export const reclaimMessageSchema = /* @__PURE__ */ z.shared(() =>
+  z.strictObject({
+    v: z.literal(1),
+    kind: z.literal("reclaim-email"),
+    email: z.string().check(z.minLength(3), z.maxLength(254)),
+    token: z.string().check(z.regex(/^[0-9A-Za-z]{1,64}$/)),
+    invite: z.optional(
+      z.strictObject({
+        hash: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+        orgId: z.string().check(z.minLength(1), z.maxLength(64)),
+        role: z.enum(ROLES),
+      }),
+    ),
+  }),
+);
 
 export type ReclaimMessage = z.output<typeof reclaimMessageSchema>;
 

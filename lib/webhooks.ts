@@ -5,6 +5,7 @@ import { AppError, notFound } from "./errors";
 import { newId, nowIso, sha256Hex } from "./ids";
 import { findSite } from "./sites";
 import { getForm } from "./store/forms";
+import { getSiteWebhookCounts, getWebhookCounts, type WebhookCounts, webhookCountsWithLegacy } from "./store/submission-counts";
 import {
   deleteArchivedWebhook,
   getWebhook,
@@ -56,6 +57,18 @@ const updateView = (w: Webhook) => ({
   updatedAt: w.updatedAt,
 });
 
+/**
+ * The webhook with the counts the API shows (kept by the bookkeeper from the table stream,
+ * docs/data-model.md): eventually consistent, they settle within seconds of a submission.
+ */
+const withCounts = (w: Webhook, live: WebhookCounts | undefined): Webhook => ({
+  ...w,
+  ...webhookCountsWithLegacy(
+    { submissionCount: w.submissionCount ?? 0, lastReceivedAt: w.lastReceivedAt ?? null },
+    live ?? { submissionCount: 0, lastReceivedAt: null },
+  ),
+});
+
 /** A form may be assigned only within the same site; anything else is simply not found. */
 async function assertFormOfSite(formId: string, siteId: string): Promise<void> {
   const form = await getForm(formId);
@@ -69,11 +82,21 @@ async function findWebhook(principal: Principal, siteId: string, webhookId: stri
   return webhook;
 }
 
+/** The webhook `webhookId` of site `siteId` in the caller's organization, with its counts (read side by side), or 404. */
+async function findWebhookWithCounts(principal: Principal, siteId: string, webhookId: string): Promise<Webhook> {
+  const [webhook, counts] = await Promise.all([findWebhook(principal, siteId, webhookId), getWebhookCounts(siteId, webhookId)]);
+  return withCounts(webhook, counts);
+}
+
 export async function listWebhooks(principal: Principal, siteId: string, archived: boolean) {
-  // The site check and the query run side by side (one round trip, not two): when the site is
-  // not the caller's, findSite throws 404 and the query's result is never looked at.
-  const [, found] = await Promise.all([findSite(principal.orgId, siteId), listSiteWebhooks(siteId)]);
-  const all = found.filter((w) => w.orgId === principal.orgId);
+  // The site check, the query and the counts run side by side (one round trip, not three): when
+  // the site is not the caller's, findSite throws 404 and the others' results are never looked at.
+  const [, found, counts] = await Promise.all([
+    findSite(principal.orgId, siteId),
+    listSiteWebhooks(siteId),
+    getSiteWebhookCounts(siteId),
+  ]);
+  const all = found.filter((w) => w.orgId === principal.orgId).map((w) => withCounts(w, counts.get(w.id)));
   const archivedCount = all.filter((w) => w.archivedAt !== null).length;
   const webhooks = all.filter((w) => (w.archivedAt !== null) === archived).map(listView);
   return { webhooks, archivedCount };
@@ -125,7 +148,7 @@ export async function createWebhook(
 }
 
 export async function readWebhook(principal: Principal, siteId: string, webhookId: string) {
-  return detailView(await findWebhook(principal, siteId, webhookId));
+  return detailView(await findWebhookWithCounts(principal, siteId, webhookId));
 }
 
 /** A timestamp strictly after `previous`, so every write changes `updatedAt` (the concurrency token). */
@@ -156,7 +179,7 @@ export interface WebhookUpdate {
  * WEBHOOK_ARCHIVED (archived webhooks are disabled). `restore: false` changes nothing.
  */
 export async function editWebhook(principal: Principal, siteId: string, webhookId: string, update: WebhookUpdate) {
-  const webhook = await findWebhook(principal, siteId, webhookId);
+  const webhook = await findWebhookWithCounts(principal, siteId, webhookId);
   const archived = webhook.archivedAt !== null;
   const changes: WebhookChanges = {};
   if (update.restore === true) {
@@ -175,7 +198,8 @@ export async function editWebhook(principal: Principal, siteId: string, webhookI
     if (update.formId !== null) await assertFormOfSite(update.formId, webhook.siteId);
     changes.formId = update.formId;
   }
-  return updateView(await applyChanges(webhook, changes));
+  const saved = await applyChanges(webhook, changes);
+  return updateView({ ...saved, submissionCount: webhook.submissionCount, lastReceivedAt: webhook.lastReceivedAt });
 }
 
 /** Archives (idempotently): archivedAt set and disabled; restorable with `restore: true`. */
@@ -208,7 +232,7 @@ export async function deleteWebhookPermanently(principal: Principal, siteId: str
       }
     }
   }
-  const outcome = await deleteArchivedWebhook(webhook, purgeFormId ? { formId: purgeFormId, now: nowIso(), counted } : undefined);
+  const outcome = await deleteArchivedWebhook(webhook, purgeFormId ? { formId: purgeFormId, counted } : undefined, nowIso());
   if (outcome === "NOT_ARCHIVED") {
     throw new AppError("WEBHOOK_NOT_ARCHIVED", "Archive the webhook before deleting it permanently");
   }

@@ -3,7 +3,7 @@ import { httpHandler } from "../../lib/http/handler";
 import * as z from "../../lib/validation";
 import { route } from "../routes";
 
-/** `counts=false`: the form without its counts, which read every submission (the dashboard's inbox). */
+/** `counts=false`: the form without its counts (the dashboard's inbox asks so; they are one small read either way). */
 const query = z.object({ counts: z._default(z.enum(["true", "false"]), "true") });
 
 export const handler = httpHandler(route("GET /api/v1/forms/{formId}"), { query }, ({ principal, params, query }) =>

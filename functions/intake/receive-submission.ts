@@ -26,7 +26,7 @@ export const handler = withBrowserPages(
         onSite: (domain) => answerForSite(event, domain),
       });
       // The form's own redirect replaces the thank-you page of a browser navigation only.
-      const location = outcome.redirect ?? (isNavigation(event.headers ?? {}) ? outcome.formRedirect : undefined);
+      const location = outcome.redirect ?? ((await isNavigation(event.headers ?? {})) ? outcome.formRedirect : undefined);
       if (location) {
         return new RawResponse({
           statusCode: 303,

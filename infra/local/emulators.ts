@@ -8,6 +8,7 @@ import {
   DescribeTableCommand,
   DynamoDBClient,
   ListTablesCommand,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from "@aws-sdk/client-dynamodb";
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
@@ -91,10 +92,24 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Creates the single table (from the same definition the CDK stack uses) unless it exists. */
+/**
+ * Creates the single table (from the same definition the CDK stack uses) unless it exists. A table
+ * of a data folder made before the stream carried old images gets the definition's stream view:
+ * a stream's view cannot change, so the old stream is disabled and a new one enabled (the stream
+ * follower then starts on the new stream: records of the old one it had not read are not sent).
+ */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const existing = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (existing.Table?.StreamSpecification?.StreamViewType !== TABLE.streamView) {
+      await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: false } }));
+      await client.send(
+        new UpdateTableCommand({
+          TableName: tableName,
+          StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE.streamView },
+        }),
+      );
+    }
     return;
   } catch (error) {
     if ((error as { name?: string }).name !== "ResourceNotFoundException") throw error;

@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import { ROUTES, type RouteDef } from "../../functions/routes";
 import { localGrant, runAs } from "./grants";
-import { isApiPath, serveWeb } from "./web-static";
+import { isApiPath, isOpenApiDocument, serveOpenApiDocument, serveWeb } from "./web-static";
 
 /** API Gateway's own payload limit for HTTP APIs. */
 export const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
@@ -214,6 +214,10 @@ export interface GatewayOptions {
 export async function handle(req: IncomingMessage, res: ServerResponse, options: GatewayOptions = {}): Promise<void> {
   const { extraRoutes = [], webDir } = options;
   const url = requestUrl(req.url);
+  if (isOpenApiDocument(url.pathname)) {
+    req.resume();
+    return serveOpenApiDocument(req, res);
+  }
   if (webDir && !isApiPath(url.pathname)) {
     req.resume();
     return serveWeb(webDir, req, res, url.pathname);

@@ -13,7 +13,13 @@ import { describeError, log } from "../../lib/log";
  * Lambda's SQS event source mapping, on this machine: long-polls the queue and invokes the
  * consumer with the batch contract AWS applies when ReportBatchItemFailures is on
  * (https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-errorhandling.html):
- * 1. ReceiveMessage, up to `batchSize` messages, all system and message attributes.
+ * 1. ReceiveMessage, up to `batchSize` messages, all system and message attributes. With a
+ *    batching window (the event source's MaximumBatchingWindowInSeconds: "the maximum amount of
+ *    time Lambda spends gathering records before invoking the function",
+ *    https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-configure.html), it keeps
+ *    receiving after the first message came, until the batch is full or the window is over.
+ *    Each of those receives long-polls for the rest of the window in whole seconds (SQS's
+ *    WaitTimeSeconds), so locally a batch may wait up to a second past its window.
  * 2. An SQS event: Records[] with messageId, receiptHandle, body, attributes, messageAttributes,
  *    md5OfBody, eventSource "aws:sqs", eventSourceARN, awsRegion.
  * 3. The handler runs with a context whose getRemainingTimeInMillis counts down its timeout.
@@ -23,6 +29,9 @@ import { describeError, log } from "../../lib/log";
  *    throw or a timeout deletes none: the whole batch returns after the visibility timeout.
  * 5. Messages received `maxReceiveCount` times move to the DLQ by the queue's own redrive policy.
  * One batch at a time (Lambda would run several concurrently; order is not promised either way).
+ * One poller: Lambda runs at least five for a queue, so at a low rate its batches are smaller
+ * than this poller's (the messages are spread over the pollers); at the rates where batching
+ * pays, they fill alike (docs/performance.md, issue 25).
  * A timed-out handler is not killed as Lambda would: its work goes on, but the batch counts as
  * failed.
  */
@@ -33,8 +42,10 @@ export interface QueuePollerOptions {
   sqs: SQSClient;
   queueUrl: string;
   handler: SqsHandler;
-  /** 1..10, like the event source's BatchSize for a standard queue with no batching window. */
+  /** 1..10, like the event source's BatchSize for a standard queue. */
   batchSize?: number;
+  /** The event source's MaximumBatchingWindowInSeconds, in milliseconds; 0 (the default): one receive per batch. */
+  batchingWindowMs?: number;
   /** The function's timeout (getRemainingTimeInMillis counts it down). */
   timeoutSeconds?: number;
   memoryMb?: number;
@@ -48,7 +59,24 @@ export interface QueuePollerOptions {
   onSettled?: (messageIds: string[]) => void;
 }
 
+/** What the poller did since it started: the figures the bench's cost model reads (test/bench/batching.ts). */
+export interface QueuePollerStats {
+  /** ReceiveMessage requests, those that came back empty included. */
+  receives: number;
+  emptyReceives: number;
+  /** DeleteMessageBatch requests. */
+  deletes: number;
+  /** Consumer invocations (one per batch) and the messages they were handed. */
+  invocations: number;
+  messages: number;
+  /** Invocations by batch size: `bySize[n]` batches held n messages. */
+  bySize: number[];
+  /** The handler's time over all invocations, each rounded up to the millisecond as Lambda bills. */
+  billedMs: number;
+}
+
 export interface QueuePoller {
+  stats(): QueuePollerStats;
   /** Stops polling; a batch being handled finishes first. */
   stop(): Promise<void>;
 }
@@ -96,6 +124,7 @@ function toRecord(message: Message, queueArn: string, region: string): SQSRecord
 
 export async function startQueuePoller(options: QueuePollerOptions): Promise<QueuePoller> {
   const batchSize = options.batchSize ?? 10;
+  const windowMs = options.batchingWindowMs ?? 0;
   const timeoutMs = (options.timeoutSeconds ?? 30) * 1000;
   const functionName = options.functionName ?? "inlet-local-consumer";
   const region = await options.sqs.config.region();
@@ -108,6 +137,15 @@ export async function startQueuePoller(options: QueuePollerOptions): Promise<Que
   const redrive = attributes?.RedrivePolicy ? (JSON.parse(attributes.RedrivePolicy) as { maxReceiveCount?: number }) : {};
   const maxReceiveCount = redrive.maxReceiveCount ? Number(redrive.maxReceiveCount) : Number.POSITIVE_INFINITY;
   const abort = new AbortController();
+  const stats: QueuePollerStats = {
+    receives: 0,
+    emptyReceives: 0,
+    deletes: 0,
+    invocations: 0,
+    messages: 0,
+    bySize: new Array<number>(batchSize + 1).fill(0),
+    billedMs: 0,
+  };
 
   async function invoke(messages: Message[]): Promise<void> {
     const event: SQSEvent = { Records: messages.map((message) => toRecord(message, queueArn, region)) };
@@ -128,6 +166,7 @@ export async function startQueuePoller(options: QueuePollerOptions): Promise<Que
     };
     let retry: ReadonlySet<string> | "all";
     let timer: NodeJS.Timeout | undefined;
+    const started = performance.now();
     try {
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`Task timed out after ${timeoutMs / 1000} seconds`)), timeoutMs);
@@ -140,6 +179,10 @@ export async function startQueuePoller(options: QueuePollerOptions): Promise<Que
       retry = "all";
     } finally {
       clearTimeout(timer);
+      stats.invocations++;
+      stats.messages += messages.length;
+      stats.bySize[messages.length] = (stats.bySize[messages.length] ?? 0) + 1;
+      stats.billedMs += Math.ceil(performance.now() - started);
     }
 
     const done = retry === "all" ? [] : messages.filter((m) => !retry.has(m.MessageId ?? ""));
@@ -157,6 +200,7 @@ export async function startQueuePoller(options: QueuePollerOptions): Promise<Que
     for (let start = 0; start < messages.length; start += 10) {
       const chunk = messages.slice(start, start + 10);
       try {
+        stats.deletes++;
         const out = await options.sqs.send(
           new DeleteMessageBatchCommand({
             QueueUrl: options.queueUrl,
@@ -177,32 +221,63 @@ export async function startQueuePoller(options: QueuePollerOptions): Promise<Que
     return deleted;
   }
 
+  async function receive(max: number, waitSeconds: number): Promise<Message[]> {
+    stats.receives++;
+    const out = await options.sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: options.queueUrl,
+        MaxNumberOfMessages: max,
+        WaitTimeSeconds: waitSeconds,
+        MessageSystemAttributeNames: ["All"],
+        MessageAttributeNames: ["All"],
+      }),
+      { abortSignal: abort.signal },
+    );
+    const messages = out.Messages ?? [];
+    if (messages.length === 0) stats.emptyReceives++;
+    return messages;
+  }
+
+  /**
+   * After a batch's first messages: more, until it is full or the window is over. A message
+   * received again meanwhile (a queue whose visibility timeout is shorter than the window; the
+   * deployed one's is minutes) replaces its first copy: only the latest receipt handle deletes it.
+   */
+  async function fill(first: Message[]): Promise<Message[]> {
+    const batch = new Map(first.map((m) => [m.MessageId, m]));
+    const deadline = Date.now() + windowMs;
+    while (batch.size < batchSize && !abort.signal.aborted) {
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      try {
+        for (const m of await receive(batchSize - batch.size, Math.min(20, Math.ceil(left / 1000)))) batch.set(m.MessageId, m);
+      } catch (error) {
+        // What was received is handled; the next batch receives again.
+        if (!abort.signal.aborted) log.warn("queue poller: receiving failed, handling the batch so far", describeError(error));
+        break;
+      }
+    }
+    return [...batch.values()];
+  }
+
   const loop = (async () => {
     while (!abort.signal.aborted) {
       let messages: Message[];
       try {
-        const out = await options.sqs.send(
-          new ReceiveMessageCommand({
-            QueueUrl: options.queueUrl,
-            MaxNumberOfMessages: batchSize,
-            WaitTimeSeconds: options.waitTimeSeconds ?? 20,
-            MessageSystemAttributeNames: ["All"],
-            MessageAttributeNames: ["All"],
-          }),
-          { abortSignal: abort.signal },
-        );
-        messages = out.Messages ?? [];
+        messages = await receive(batchSize, options.waitTimeSeconds ?? 20);
       } catch (error) {
         if (abort.signal.aborted) break;
         log.warn("queue poller: receiving failed, retrying", describeError(error));
         await new Promise((r) => setTimeout(r, 1_000));
         continue;
       }
+      if (messages.length > 0 && windowMs > 0) messages = await fill(messages);
       if (messages.length > 0) await invoke(messages);
     }
   })();
 
   return {
+    stats: () => ({ ...stats, bySize: [...stats.bySize] }),
     stop: async () => {
       abort.abort();
       await loop;

@@ -1,6 +1,7 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { DIGESTS, QUEUE_CONSUMER } from "../../functions/routes";
+import type { DynamoDBStreamEvent } from "aws-lambda";
+import { BOOKKEEPER, DIGESTS, QUEUE_CONSUMER } from "../../functions/routes";
 import { db } from "../../lib/aws/dynamodb";
 import type { LocalConfig } from "../../lib/config";
 import { type ScheduledHandler, startDigestSchedule } from "./digest-schedule";
@@ -15,9 +16,17 @@ import {
   startSqs,
 } from "./emulators";
 import { guardTableGrants, localGrant, runAs } from "./grants";
-import { type SqsHandler, startQueuePoller } from "./queue-poller";
+import { type QueuePollerStats, type SqsHandler, startQueuePoller } from "./queue-poller";
 import { type LocalStackInfo, stackFile } from "./stack-file";
-import { startStreamFollower } from "./stream-follower";
+import { type StreamFollowerStats, startStreamFollower } from "./stream-follower";
+
+/** What the local pipeline did since the stack started (the bench's batching figures, test/bench/batching.ts). */
+export interface LocalPipelineStats {
+  follower: StreamFollowerStats;
+  poller: QueuePollerStats;
+  /** Requests the follower and the poller sent to the SQS emulator, by command (SendMessageBatch, ReceiveMessage, ...). */
+  sqsRequests: Record<string, number>;
+}
 
 /**
  * Starts the whole service on this machine: DynamoDB Local, the SQS emulator, the table and
@@ -35,6 +44,16 @@ export async function startLocalStack(local: LocalConfig, options: { webDir?: st
     startSes(local.SES_LOCAL_PORT),
   ]);
   await ensureTable(dynamo.client, LOCAL_TABLE_NAME);
+  // Every request of the pipe's and the event source's stand-ins, counted as SQS bills them.
+  const sqsRequests: Record<string, number> = {};
+  sqs.client.middlewareStack.add(
+    (next, context) => (args) => {
+      const command = context.commandName ?? "unknown";
+      sqsRequests[command] = (sqsRequests[command] ?? 0) + 1;
+      return next(args);
+    },
+    { step: "initialize", name: "inletCountSqsRequests" },
+  );
 
   process.env.AWS_ACCESS_KEY_ID ??= LOCAL_CREDENTIALS.accessKeyId;
   process.env.AWS_SECRET_ACCESS_KEY ??= LOCAL_CREDENTIALS.secretAccessKey;
@@ -65,7 +84,11 @@ export async function startLocalStack(local: LocalConfig, options: { webDir?: st
   // lib's client reads the config, so only now that it is complete.
   guardTableGrants(db(), process.env.INLET_GRANTS);
 
-  // Table stream → queue, with the position kept in the data folder: see stream-follower.ts.
+  // The bookkeeper's handler, run in process by the stream follower as Lambda's event source
+  // mapping runs it in AWS (infra/bookkeeping.ts), under its own table grant.
+  const bookkeeperUrl = new URL(`../../functions/${BOOKKEEPER.handler}.ts`, import.meta.url);
+  const bookkeeper = (await import(bookkeeperUrl.href)) as { handler: (event: DynamoDBStreamEvent) => Promise<unknown> };
+  // Table stream → bookkeeper and queue, with the position kept in the data folder: see stream-follower.ts.
   const follower = await startStreamFollower({
     dynamodb: dynamo.client,
     dynamodbEndpoint: dynamo.endpoint,
@@ -75,6 +98,10 @@ export async function startLocalStack(local: LocalConfig, options: { webDir?: st
     sqs: sqs.client,
     queueUrl: sqs.queueUrl,
     positionFile: resolve(dataDir, "stream-position.json"),
+    bookkeeper: {
+      handler: (event) => runAs(BOOKKEEPER.handler, localGrant(BOOKKEEPER), () => bookkeeper.handler(event)),
+      batchSize: BOOKKEEPER.batchSize,
+    },
   });
   // Like the gateway's handlers, the consumer reads the config set above (BASE_URL included), so
   // it loads only now: lib/config.ts parses the environment once per process.
@@ -86,6 +113,7 @@ export async function startLocalStack(local: LocalConfig, options: { webDir?: st
     handler: (event, context) =>
       runAs(QUEUE_CONSUMER.handler, localGrant(QUEUE_CONSUMER), () => consumer.handler(event, context)),
     batchSize: QUEUE_CONSUMER.batchSize,
+    batchingWindowMs: local.QUEUE_BATCHING_WINDOW_MS ?? QUEUE_CONSUMER.batchingWindowSeconds * 1000,
     timeoutSeconds: QUEUE_CONSUMER.timeoutSeconds,
     memoryMb: QUEUE_CONSUMER.memoryMb,
     onSettled: (messageIds) => follower.settle(messageIds),
@@ -126,5 +154,8 @@ export async function startLocalStack(local: LocalConfig, options: { webDir?: st
     await follower.stop();
     await Promise.allSettled([sqs.stop(), dynamo.stop(), ses.stop()]);
   };
-  return { info, stop };
+  const pipeline = {
+    stats: (): LocalPipelineStats => ({ follower: follower.stats(), poller: poller.stats(), sqsRequests: { ...sqsRequests } }),
+  };
+  return { info, pipeline, stop };
 }

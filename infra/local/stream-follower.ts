@@ -1,10 +1,12 @@
 import { DescribeTableCommand, type DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { SendMessageBatchCommand, type SQSClient } from "@aws-sdk/client-sqs";
+import type { DynamoDBStreamEvent } from "aws-lambda";
 import { describeError, log } from "../../lib/log";
+import { BOOKKEEPER_FILTER_PATTERNS } from "../bookkeeper-filter";
 import { INTAKE_FILTER_PATTERNS } from "../intake-filter";
 import { type FilterPattern, matchesAny } from "../stream-filter-match";
 import { LocalStreamsClient, type RawStreamRecord } from "./dynamodb-streams";
-import { StreamPosition } from "./stream-position";
+import { type BookkeeperBatch, StreamPosition } from "./stream-position";
 
 /**
  * What the EventBridge Pipe does in AWS (infra/intake-pipeline.ts), on this machine: follows the
@@ -17,9 +19,18 @@ import { StreamPosition } from "./stream-position";
  * until its parent is read to the end, as the pipe keeps per-item order); each shard is read
  * with GetRecords from its shard iterator, and the loop sleeps briefly when nothing came.
  *
+ * It also plays the bookkeeper's event source mapping (infra/bookkeeping.ts): before a page's
+ * records go to the queue, the records the bookkeeper's filters pass (infra/bookkeeper-filter.ts)
+ * are handed to its handler in process, in the shard's order, in batches of at most its batch
+ * size, in Lambda's DynamoDB Streams event shape (`{ Records: [...] }`, each record as GetRecords
+ * returns it plus `eventSourceARN`). A batch that fails is handed over again whole until it
+ * succeeds, and the shard waits meanwhile, as Lambda retries a stream batch.
+ *
  * Durability (the SQS emulator is in memory): see infra/local/stream-position.ts. The position
- * moves past a record only once its message was consumed or dead-lettered, so a kill -9 at any
- * point loses nothing: after a restart, every record not known to be finished is sent again.
+ * moves past a record only once its message was consumed or dead-lettered, and past a
+ * bookkeeper's batch only once the handler succeeded for it, so a kill -9 at any point loses
+ * nothing: after a restart, every record not known to be finished is sent again, and a batch the
+ * bookkeeper had not finished is handed over again exactly as it was.
  */
 
 export interface StreamFollowerOptions {
@@ -39,11 +50,20 @@ export interface StreamFollowerOptions {
   idleMs?: number;
   /** Stop reading while this many messages are unfinished (memory bound; the pipe has none locally). */
   maxInFlight?: number;
+  /** The bookkeeper's handler and batch size (functions/routes.ts, BOOKKEEPER); none: no bookkeeping. */
+  bookkeeper?: {
+    handler: (event: DynamoDBStreamEvent) => Promise<unknown>;
+    batchSize: number;
+    /** Its event source's filters; the deployed ones unless a test says otherwise. */
+    filters?: readonly FilterPattern[];
+  };
 }
 
 export interface StreamFollowerStats {
   read: number;
   sent: number;
+  /** Records the bookkeeper finished (a batch handed over again counts again). */
+  bookkept: number;
   inFlight: number;
   /** Records finished since the position file was last written (it is written within ~100 ms). */
   unsaved: boolean;
@@ -60,6 +80,8 @@ export interface StreamFollower {
 interface Cursor {
   shardId: string;
   iterator?: string;
+  /** A bookkeeper's batch left unfinished by the previous process was handed over again. */
+  resumedBatch?: boolean;
   /** The last record read by this process (or the checkpoint it resumed from). */
   lastRead?: string;
   readToEnd: boolean;
@@ -110,7 +132,9 @@ export async function startStreamFollower(options: StreamFollowerOptions): Promi
   const position = new StreamPosition(options.positionFile, streamArn);
   const cursors = new Map<string, Cursor>();
   const abort = new AbortController();
-  const stats = { read: 0, sent: 0 };
+  const stats = { read: 0, sent: 0, bookkept: 0 };
+  const bookkeeper = options.bookkeeper;
+  const bookkeeperFilters = bookkeeper?.filters ?? BOOKKEEPER_FILTER_PATTERNS;
   let listedAt = 0;
 
   async function listShards(): Promise<void> {
@@ -190,8 +214,85 @@ export async function startStreamFollower(options: StreamFollowerOptions): Promi
     }
   }
 
+  /** Hands one batch to the bookkeeper until it succeeds; false when stopped first. */
+  async function handOver(shardId: string, records: RawStreamRecord[]): Promise<boolean> {
+    if (!bookkeeper) return true;
+    for (let attempt = 0; !abort.signal.aborted; attempt++) {
+      if (attempt > 0) await sleep(Math.min(5_000, 100 * 2 ** attempt), abort.signal);
+      if (abort.signal.aborted) break;
+      try {
+        await bookkeeper.handler({ Records: records } as unknown as DynamoDBStreamEvent);
+        stats.bookkept += records.length;
+        return true;
+      } catch (error) {
+        log.warn("stream follower: the bookkeeper failed; the batch is handed over again", {
+          shardId,
+          first: records[0]?.eventID,
+          records: records.length,
+          ...describeError(error),
+        });
+      }
+    }
+    return false;
+  }
+
+  /** The page's records for the bookkeeper, in batches, each written down before and after; false when stopped. */
+  async function bookkeep(shardId: string, records: RawStreamRecord[]): Promise<boolean> {
+    if (!bookkeeper) return true;
+    const after = position.bookkept(shardId);
+    const relevant = records.filter(
+      (record) =>
+        (after === undefined || BigInt(record.dynamodb.SequenceNumber) > BigInt(after)) && matchesAny(bookkeeperFilters, record),
+    );
+    for (let start = 0; start < relevant.length; start += bookkeeper.batchSize) {
+      const batch = relevant.slice(start, start + bookkeeper.batchSize);
+      const bounds = {
+        first: (batch[0] as RawStreamRecord).dynamodb.SequenceNumber,
+        last: (batch.at(-1) as RawStreamRecord).dynamodb.SequenceNumber,
+      };
+      position.beginBatch(shardId, bounds);
+      if (!(await handOver(shardId, batch))) return false;
+      position.bookkeep(shardId, bounds.last);
+    }
+    return true;
+  }
+
+  /**
+   * The batch the previous process handed to the bookkeeper and did not see finish, read again
+   * from its first record to its last and handed over as it was; false when stopped.
+   */
+  async function resumeBatch(cursor: Cursor, bounds: BookkeeperBatch): Promise<boolean> {
+    const records: RawStreamRecord[] = [];
+    let iterator: string | undefined;
+    try {
+      iterator = await streams.shardIterator(streamArn, cursor.shardId, "AT_SEQUENCE_NUMBER", bounds.first, abort.signal);
+    } catch (error) {
+      if ((error as Error).name !== "TrimmedDataAccessException") throw error;
+      log.warn("stream follower: an unfinished bookkeeper batch expired from the stream", { shardId: cursor.shardId });
+    }
+    while (iterator && !abort.signal.aborted) {
+      const page = await streams.getRecords(iterator, RECORDS_PER_CALL, abort.signal);
+      const last = BigInt(bounds.last);
+      for (const raw of page.Records) {
+        if (BigInt(raw.dynamodb.SequenceNumber) > last) break;
+        const record: RawStreamRecord = { ...raw, eventSourceARN: streamArn };
+        if (matchesAny(bookkeeperFilters, record)) records.push(record);
+      }
+      const end = page.Records.at(-1);
+      if (page.Records.length === 0 || (end && BigInt(end.dynamodb.SequenceNumber) >= last)) break;
+      iterator = page.NextShardIterator;
+    }
+    if (abort.signal.aborted) return false;
+    if (records.length > 0 && !(await handOver(cursor.shardId, records))) return false;
+    position.bookkeep(cursor.shardId, bounds.last);
+    return true;
+  }
+
   /** Reads one page of a shard; returns how many records came. */
   async function readShard(cursor: Cursor): Promise<number> {
+    const unfinished = bookkeeper && !cursor.resumedBatch ? position.bookkeeperBatch(cursor.shardId) : undefined;
+    if (unfinished && !(await resumeBatch(cursor, unfinished))) return 0;
+    cursor.resumedBatch = true;
     cursor.iterator ??= await iteratorFor(cursor);
     if (!cursor.iterator) {
       cursor.readToEnd = true;
@@ -207,11 +308,12 @@ export async function startStreamFollower(options: StreamFollowerOptions): Promi
       if ((error as Error).name === "ExpiredIteratorException") return 0;
       throw error;
     }
+    // The pipe and Lambda add the stream's ARN to each record; GetRecords does not return it.
+    const records = page.Records.map((raw): RawStreamRecord => ({ ...raw, eventSourceARN: streamArn }));
+    if (!(await bookkeep(cursor.shardId, records))) return 0;
     const batch: Parameters<typeof send>[0] = [];
-    for (const raw of page.Records) {
-      // The pipe adds the stream's ARN to each record; GetRecords does not return it.
-      const record: RawStreamRecord = { ...raw, eventSourceARN: streamArn };
-      const sequenceNumber = raw.dynamodb.SequenceNumber;
+    for (const record of records) {
+      const sequenceNumber = record.dynamodb.SequenceNumber;
       if (matchesAny(filters, record)) batch.push({ record, entry: position.track(cursor.shardId, sequenceNumber) });
       else position.skip(cursor.shardId, sequenceNumber);
     }

@@ -14,6 +14,15 @@ import { log } from "../../lib/log";
  * checkpoint advances over the finished prefix only. After a restart, reading resumes after the
  * checkpoint: what was in flight is sent again (at least once; consumers are idempotent).
  *
+ * The bookkeeper (functions/bookkeeping/) is handed each shard's records in batches before the
+ * queue sees them, and its progress is kept apart, per shard: `bookkept`, the last record of the
+ * last batch it finished, and `batch`, the bounds of the batch handed to it and not finished yet,
+ * written (synchronously) before the handler runs. After a kill -9, reading resumes at the
+ * queue's checkpoint, which is never past `bookkept`; a batch that was in progress is handed over
+ * again exactly as it was (same first record, same records), which its checkpoint in the table
+ * makes harmless (lib/store/bookkeeping.ts), and records up to `bookkept` are not handed over
+ * again. As Lambda does: a batch is retried whole, never split or shifted.
+ *
  * The file is replaced atomically (write, fsync, rename), so a kill -9 leaves the old or the
  * new version, never a torn one.
  */
@@ -23,6 +32,16 @@ interface PersistedShard {
   checkpoint?: string;
   /** The shard is closed and every record of it is finished. */
   done?: true;
+  /** The bookkeeper finished every batch up to and including this record. */
+  bookkept?: string;
+  /** The batch handed to the bookkeeper and not finished: its first and last records. */
+  batch?: BookkeeperBatch;
+}
+
+/** A batch's bounds in its shard (sequence numbers, both included). */
+export interface BookkeeperBatch {
+  first: string;
+  last: string;
 }
 
 interface PersistedPosition {
@@ -39,6 +58,8 @@ interface Entry {
 
 interface ShardProgress {
   checkpoint?: string;
+  bookkept?: string;
+  batch?: BookkeeperBatch;
   done: boolean;
   /** Read completely (no NextShardIterator); `done` once `pending` drains too. */
   closed: boolean;
@@ -90,6 +111,8 @@ export class StreamPosition {
     for (const [shardId, shard] of Object.entries(saved.shards)) {
       this.shards.set(shardId, {
         ...(shard.checkpoint ? { checkpoint: shard.checkpoint } : {}),
+        ...(shard.bookkept ? { bookkept: shard.bookkept } : {}),
+        ...(shard.batch ? { batch: shard.batch } : {}),
         done: shard.done === true,
         closed: shard.done === true,
         pending: [],
@@ -109,6 +132,32 @@ export class StreamPosition {
   /** Where reading a shard resumes: after this sequence number, or from the oldest record. */
   checkpoint(shardId: string): string | undefined {
     return this.shards.get(shardId)?.checkpoint;
+  }
+
+  /** The last record of the last batch the bookkeeper finished in the shard. */
+  bookkept(shardId: string): string | undefined {
+    return this.shards.get(shardId)?.bookkept;
+  }
+
+  /** The batch handed to the bookkeeper and not finished (after a restart: to hand over again, as it was). */
+  bookkeeperBatch(shardId: string): BookkeeperBatch | undefined {
+    return this.shards.get(shardId)?.batch;
+  }
+
+  /** A batch is about to be handed to the bookkeeper: written before the handler runs. */
+  beginBatch(shardId: string, batch: BookkeeperBatch): void {
+    this.progress(shardId).batch = batch;
+    this.dirty = true;
+    this.flush();
+  }
+
+  /** The bookkeeper finished the shard's batch (or the records up to `last` needed none): written at once. */
+  bookkeep(shardId: string, last: string): void {
+    const shard = this.progress(shardId);
+    shard.bookkept = last;
+    shard.batch = undefined;
+    this.dirty = true;
+    this.flush();
   }
 
   isDone(shardId: string): boolean {
@@ -227,7 +276,13 @@ export class StreamPosition {
     const saved: PersistedPosition = { version: 1, streamArn: this.streamArn, shards: {} };
     for (const [shardId, shard] of this.shards) {
       if (shard.done) saved.shards[shardId] = { done: true };
-      else if (shard.checkpoint) saved.shards[shardId] = { checkpoint: shard.checkpoint };
+      else if (shard.checkpoint || shard.bookkept || shard.batch) {
+        saved.shards[shardId] = {
+          ...(shard.checkpoint ? { checkpoint: shard.checkpoint } : {}),
+          ...(shard.bookkept ? { bookkept: shard.bookkept } : {}),
+          ...(shard.batch ? { batch: shard.batch } : {}),
+        };
+      }
     }
     const temporary = `${this.file}.tmp`;
     const fd = openSync(temporary, "w");

@@ -1,7 +1,15 @@
 import { createReadStream, existsSync, statSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { extname, join, normalize, resolve, sep } from "node:path";
-import { DASHBOARD_HEADERS, IMMUTABLE_CACHE_CONTROL, INDEX_CACHE_CONTROL } from "../web-headers";
+import { openApiDocument } from "../web-build";
+import {
+  DASHBOARD_HEADERS,
+  HSTS_MAX_AGE_SECONDS,
+  IMMUTABLE_CACHE_CONTROL,
+  INDEX_CACHE_CONTROL,
+  OPENAPI_DOCUMENT_HEADERS,
+  OPENAPI_DOCUMENT_PATH,
+} from "../web-headers";
 
 /** The types Vite's build emits (and the favicon); anything else is sent as bytes. */
 const TYPES: Record<string, string> = {
@@ -58,4 +66,28 @@ export function serveWeb(dir: string, req: IncomingMessage, res: ServerResponse,
     },
     file,
   );
+}
+
+/** Whether a request is for the API's OpenAPI document, which no function serves (infra/web-headers.ts). */
+export const isOpenApiDocument = (pathname: string) => pathname === OPENAPI_DOCUMENT_PATH;
+
+/**
+ * The OpenAPI document as CloudFront serves it from the app bucket (infra/web-hosting.ts): the
+ * generated docs/openapi.json with its headers, GET and HEAD only (CloudFront refuses other
+ * methods on that behaviour with 403).
+ */
+export function serveOpenApiDocument(req: IncomingMessage, res: ServerResponse): undefined {
+  const headers = {
+    ...OPENAPI_DOCUMENT_HEADERS,
+    "strict-transport-security": `max-age=${HSTS_MAX_AGE_SECONDS}; includeSubDomains`,
+  };
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    res.writeHead(403, { "content-type": "text/plain; charset=utf-8" });
+    res.end("This distribution is not configured to allow the HTTP request method that was used for this request.\n");
+    return;
+  }
+  const file = openApiDocument();
+  res.writeHead(200, { ...headers, "content-length": String(statSync(file).size) });
+  if (req.method === "HEAD") res.end();
+  else createReadStream(file).pipe(res);
 }

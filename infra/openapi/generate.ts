@@ -9,8 +9,9 @@ import { buildDocument, type OpenApiDocument } from "./document";
 /**
  * `npm run openapi`: the OpenAPI document of every route (except `$default`), built from the
  * route table and what each handler module validates (the RouteDescription lib/http/chain.ts
- * attaches to it), written to docs/openapi.json (served by functions/openapi/get-openapi.ts),
- * and the dashboard's typed client types generated from it into web/src/api/schema.d.ts.
+ * attaches to it), written to docs/openapi.json (served as a static file from the dashboard's
+ * bucket: infra/web-headers.ts, OPENAPI_DOCUMENT_PATH), and the dashboard's typed client types
+ * generated from it into web/src/api/schema.d.ts.
  * test/standalone/unit/openapi.test.ts fails when either committed file differs from a fresh one.
  */
 
@@ -18,7 +19,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
 export const DOCUMENT_FILE = join(ROOT, "docs/openapi.json");
 export const CLIENT_TYPES_FILE = join(ROOT, "web/src/api/schema.d.ts");
 
-/** The description a handler module's `handler` carries; plain handlers (preflight, this document) have none. */
+/** The description a handler module's `handler` carries; plain handlers (the preflight) have none. */
 async function describedHandler(handler: string): Promise<RouteDescription | undefined> {
   const module = (await import(pathToFileURL(join(ROOT, "functions", `${handler}.ts`)).href)) as { handler: object };
   return (module.handler as Record<string, RouteDescription | undefined>)[ROUTE_DESCRIPTION];

@@ -1,6 +1,6 @@
 import type { RouteKey } from "../../functions/routes";
 import type { ErrorCode } from "../../lib/errors";
-import { exportJson, openApiDocument } from "./schemas";
+import { exportJson } from "./schemas";
 
 /** The routes the document describes: every route of the table but `$default`, the gateway's catch-all 404. */
 export type DocumentedRouteKey = Exclude<RouteKey, "$default">;
@@ -296,13 +296,5 @@ export const OPERATIONS: Record<DocumentedRouteKey, OperationExtras> = {
   "DELETE /api/v1/api-keys/{id}": {
     summary: "Revoke an API key, or delete a revoked one permanently",
     errors: ["API_KEY_NOT_REVOKED"],
-  },
-
-  "GET /api/v1/openapi.json": {
-    summary: "This document",
-    plain: true,
-    responses: {
-      "200": { description: "The OpenAPI 3.1 document", content: { "application/json": { schema: openApiDocument } } },
-    },
   },
 };

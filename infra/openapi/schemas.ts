@@ -329,9 +329,6 @@ export const siteOverview = z.strictObject({
   ),
 });
 
-/** The OpenAPI document itself, loosely: its own schema is the OpenAPI specification's. */
-export const openApiDocument = z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) });
-
 /**
  * The shapes several answers share, by the name the document's `components.schemas` gives them
  * (and the dashboard's client types: `components["schemas"]["Submission"]`).

@@ -2,23 +2,24 @@ import { PLANS } from "../config";
 import * as z from "../validation";
 
 /**
- * Request fields several routes share. Each module-level schema is built at the cold start of
- * every function that imports this module (zod's constructors are not tree-shaken), so the list
- * query lives apart in ./page-query.ts.
+ * Request fields several routes share. Each is marked as a pure `z.shared` call (lib/validation.ts),
+ * so a function's bundle holds, and its cold start builds, only the ones its code uses.
  */
 
-export const email = z.email().check(z.maxLength(254));
-export const name = z.string().check(z.trim(), z.minLength(1), z.maxLength(255));
+export const email = /* @__PURE__ */ z.shared(() => z.email().check(z.maxLength(254)));
+export const name = /* @__PURE__ */ z.shared(() => z.string().check(z.trim(), z.minLength(1), z.maxLength(255)));
 /** A password being chosen (signup's rule): 10 to 200 characters. */
-export const newPassword = z.string().check(z.minLength(10), z.maxLength(200));
-export const plan = z.enum(PLANS);
+export const newPassword = /* @__PURE__ */ z.shared(() => z.string().check(z.minLength(10), z.maxLength(200)));
+export const plan = /* @__PURE__ */ z.shared(() => z.enum(PLANS));
 /** A token a person pastes or a page reads from a link's fragment (an invite, an emailed link); its format is judged by the route. */
-export const linkToken = z.string().check(z.minLength(1), z.maxLength(200));
+export const linkToken = /* @__PURE__ */ z.shared(() => z.string().check(z.minLength(1), z.maxLength(200)));
 
 /** A bare host name such as `example.com` (no scheme, port or path), stored lower-cased. */
-export const domain = z.pipe(
-  z.string().check(z.trim(), z.toLowerCase(), z.maxLength(253)),
-  z
-    .string()
-    .check(z.regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/, "Must be a host name such as example.com")),
+export const domain = /* @__PURE__ */ z.shared(() =>
+  z.pipe(
+    z.string().check(z.trim(), z.toLowerCase(), z.maxLength(253)),
+    z
+      .string()
+      .check(z.regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/, "Must be a host name such as example.com")),
+  ),
 );

@@ -1,14 +1,15 @@
 import type { APIGatewayProxyEventHeaders } from "aws-lambda";
-import Negotiator from "negotiator";
 import type { HttpResult } from "../http/response";
-import { frameAncestors, refusalPage, thankYouPage } from "./html-page";
-import { refusalWords } from "./html-words";
 
 /**
  * A plain HTML `<form>` posted without `_redirect` gets a page to read instead of the JSON
  * envelope (docs/intake.md, "Browser answers"). The page is a rendering of the very answer the
  * JSON would have been (same status, same outcome), so what is stored and refused never
  * depends on who asks; only its form does.
+ *
+ * The pages, their words and the `Accept` negotiator are loaded on the first answer that needs
+ * them, not at a cold start: most intake requests are scripts' and servers' JSON, and these
+ * modules were about 4% of the intake's cold load (docs/performance.md, issue 25).
  */
 
 // JSON first: a tie (an Accept of any type, or none at all) is JSON, so only a client that
@@ -23,13 +24,20 @@ const VARY = "Accept, Sec-Fetch-Mode";
  * `Sec-Fetch-Mode`, which browsers send since 2020, is `navigate` when present: a script's
  * `fetch()` sends `cors` (or `no-cors`, `same-origin`) whatever its Accept says.
  */
-export function isNavigation(headers: APIGatewayProxyEventHeaders): boolean {
+export async function isNavigation(headers: APIGatewayProxyEventHeaders): Promise<boolean> {
   const mode = headers["sec-fetch-mode"]?.trim().toLowerCase();
   if (mode !== undefined && mode !== "navigate") return false;
   const accept = headers.accept;
   if (!accept) return false;
+  // text/html can only be matched by a range that names `html`, a `text/` type or a `*/` type;
+  // an Accept with none of them (`application/json`, say) is answered here, without loading the
+  // negotiator. (`*/*` needs it: with `application/json;q=0` beside it, HTML wins.)
+  if (!MAY_MATCH_HTML.test(accept)) return false;
+  const { default: Negotiator } = await import("negotiator");
   return new Negotiator({ headers: { accept } }).mediaType(OFFERS) === "text/html";
 }
+
+const MAY_MATCH_HTML = /html|text\/|\*\//i;
 
 /** Longest Referer linked back to; a longer one is no link rather than a page of URL. */
 const MAX_BACK_LINK = 2048;
@@ -85,10 +93,14 @@ export function answerForSite(event: object, domain: string | null): void {
   siteDomains.set(event, domain);
 }
 
-function asPage(response: HttpResult, event: { headers?: APIGatewayProxyEventHeaders }): HttpResult {
+async function asPage(response: HttpResult, event: { headers?: APIGatewayProxyEventHeaders }): Promise<HttpResult> {
   const answer = readAnswer(response.body);
   // Our own envelopes always read; were one not to, the JSON answer is still a true answer.
   if (!answer) return response;
+  const [{ frameAncestors, refusalPage, thankYouPage }, { refusalWords }] = await Promise.all([
+    import("./html-page"),
+    import("./html-words"),
+  ]);
   const context = {
     back: backLink(event.headers ?? {}),
     framers: frameAncestors(siteDomains.get(event)),
@@ -112,7 +124,7 @@ export function withBrowserPages<E extends { headers?: APIGatewayProxyEventHeade
   return async (event, context) => {
     const response = await handler(event, context);
     response.headers.vary = VARY;
-    if (response.statusCode === 303 || !isNavigation(event.headers ?? {})) return response;
+    if (response.statusCode === 303 || !(await isNavigation(event.headers ?? {}))) return response;
     return asPage(response, event);
   };
 }

@@ -1,31 +1,37 @@
 import { AppError, notFound } from "../errors";
-import { epochSeconds, newId, safeEqual, sha256Hex } from "../ids";
+import { newId } from "../ids";
 import { setSource } from "../metrics/invocation";
 import * as metrics from "../metrics/record";
 import { takeCaptchaTokens, verifyCaptcha } from "../spam/captcha";
 import { fingerprint, gatherEvidence } from "../spam/evidence";
 import { scoreSpam } from "../spam/signals";
 import { addFormFields } from "../store/form-fields";
-import {
-  type IntakeResult,
-  idempotencyMarker,
-  leadMarker,
-  type Marker,
-  type MarkerHit,
-  readMarker,
-} from "../store/intake-markers";
-import { getSite, nextReferenceNumber, type Site } from "../store/sites";
+import type { Form } from "../store/forms";
+import { type IntakeResult, type Marker, type MarkerHit, readMarker } from "../store/intake-markers";
+import { getSite, type Site } from "../store/sites";
 import type { Submission } from "../store/submissions";
-import { getWebhook, type Webhook } from "../store/webhooks";
-import { formFor, readLinkedForm } from "./auto-form";
+import type { Webhook } from "../store/webhooks";
+import { formFor } from "./auto-form";
 import { parseIntakeBody } from "./body";
 import { type NormalizedSubmission, normalizeSubmission } from "./fields";
+import {
+  checkSecret,
+  checkSite,
+  checkWebhookState,
+  type IntakeConfig,
+  keepConfig,
+  keepForm,
+  keptAccepts,
+  keptConfig,
+  readSiteAndForm,
+  readWebhook,
+} from "./intake-config";
 import { mapToForm } from "./mapping";
 import { redirectProblem, redirectTarget, validateRedirect } from "./redirect";
-import { repeatResult, storeAndCount, storeWithRepeatMarkers } from "./storing";
+import { holdReferenceNumber, takeReferenceNumber } from "./reference-numbers";
+import { repeatMarkers } from "./repeat-markers";
+import { repeatResult, storeWithDuplicateMarker, storeWithRepeatMarkers } from "./storing";
 
-export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
-export const LEAD_MARKER_TTL_SECONDS = 90 * 24 * 3600;
 const MAX_IDEMPOTENCY_KEY = 255;
 
 export interface IntakeRequest {
@@ -57,30 +63,6 @@ export interface IntakeOutcome {
   stored: boolean;
 }
 
-/**
- * The checks, in this order (docs/intake.md, "Check order"): unknown webhook 404; the body (415,
- * 413, 400); the secret (401); archived 410, disabled 403, inactive site 403; then what the
- * request asks for (400 INVALID_REDIRECT, INVALID_IDEMPOTENCY_KEY). A sender learns what is
- * wrong with its payload without the secret, but nothing about the webhook's state.
- */
-function checkWebhookState(webhook: Webhook): void {
-  if (webhook.archivedAt !== null) throw new AppError("WEBHOOK_ARCHIVED", "This webhook is archived");
-  if (!webhook.isEnabled) throw new AppError("WEBHOOK_DISABLED", "This webhook is disabled");
-}
-
-function checkSite(site: Site | undefined): asserts site is Site {
-  if (!site) throw notFound("Webhook");
-  if (!site.isActive) throw new AppError("SITE_INACTIVE", "This site is not accepting submissions");
-}
-
-function checkSecret(webhook: Webhook, secret: string | undefined): void {
-  if (!secret) throw new AppError("WEBHOOK_KEY_REQUIRED", "Send the webhook's secret key in ?key= or X-Webhook-Key");
-  // Hashes of equal length, compared in constant time.
-  if (!safeEqual(sha256Hex(secret), webhook.secretHash)) {
-    throw new AppError("WEBHOOK_KEY_INVALID", "The webhook's secret key is wrong");
-  }
-}
-
 const header = (headers: Record<string, string | undefined>, name: string) => headers[name]?.trim() || undefined;
 
 /** The result in one key order, so a repeat's answer is byte for byte the first one's. */
@@ -97,11 +79,11 @@ const withRedirect = (
 });
 
 /**
- * The linked form's own redirect, read in round trip 2 with the form (no extra read), checked
+ * The linked form's own redirect, read with the form (no extra read), checked
  * again against the site's domain: one changed since the redirect was saved makes it no redirect
  * (the visitor gets the thank-you page), never a refusal of a submission the visitor could not fix.
  */
-function formRedirectOf(form: Awaited<ReturnType<typeof readLinkedForm>>, siteDomain: string | null | undefined) {
+function formRedirectOf(form: Form | undefined, siteDomain: string | null | undefined) {
   const raw = form && !form.deletedAt ? form.settings?.redirectUrl : undefined;
   if (!raw) return undefined;
   const url = redirectProblem(raw, siteDomain);
@@ -111,23 +93,28 @@ function formRedirectOf(form: Awaited<ReturnType<typeof readLinkedForm>>, siteDo
 /**
  * Receives one submission (spec 4.2). A 200 (or 303) means the submission is durably stored:
  * the answer is sent only after its write succeeded, and anything that fails before that write
- * leaves nothing a retry would duplicate. DynamoDB round trips, each a set of parallel calls:
- * 1. the webhook, strongly consistent (while the body is parsed);
- * 2. the site, the form, the next reference number, the spam evidence and any repeat markers;
- * 3. the submission (with its markers, in one transaction when there are any), and beside it
+ * leaves nothing a retry would duplicate. DynamoDB round trips, each a set of parallel calls, on
+ * a warm instance that holds the webhook's configuration (lib/intake/intake-config.ts) and a
+ * reference number (lib/intake/reference-numbers.ts):
+ * 1. the spam evidence, any repeat markers, and a block of reference numbers when the instance
+ *    holds none for the site (not for a request with repeat markers: a repeat takes no number);
+ * 2. the submission (with its markers, in one transaction when there are any), and beside it
  *    the webhook's count and (without markers) the duplicate marker, taken back if the write
  *    fails or loses to a repeat;
- * 4. only for a browser submission with an Idempotency-Key: the duplicate marker, once the
+ * 3. only for a browser submission with an Idempotency-Key: the duplicate marker, once the
  *    submission is stored (a repeat that lost the race must not leave or remove one).
- * Sometimes one more: a webhook's first submission creates its form (one transaction) before 3,
- * and a submission bringing new fields adds them to the form's schema before 3, so a failure
- * there is answered before anything is stored. A site with captcha adds the provider's
- * siteverify call after 2. Nothing is written before every check passed except the counters of
- * step 2 (a reference number may be skipped; it is never repeated).
+ * Without the configuration kept, the webhook's strongly consistent read comes first (while the
+ * body is parsed), and the site and the form are read in round trip 1. Sometimes one more before
+ * the write: a webhook's first submission creates its form (one transaction), a request with
+ * repeat markers whose instance holds no number reserves a block, and a submission bringing new
+ * fields adds them to the form's schema, so a failure there is answered before anything is
+ * stored. A site with captcha adds the provider's siteverify call after 1. Nothing is written
+ * before every check passed except the per-IP counter and a reference block (whose numbers serve
+ * the instance's next requests).
  */
 export async function receiveSubmission(req: IntakeRequest): Promise<IntakeOutcome> {
   const now = req.now ?? Date.now();
-  const { webhook, parsed, submission } = await authenticateSubmission(req);
+  const { webhook, kept, readAt, parsed, submission } = await authenticateSubmission(req);
   const tokens = takeCaptchaTokens(submission.data);
   if (Object.keys(submission.data).length === 0) throw new AppError("NO_DATA_FIELDS", "The submission has no data fields");
   const idempotencyKey = header(req.headers, "idempotency-key");
@@ -135,9 +122,11 @@ export async function receiveSubmission(req: IntakeRequest): Promise<IntakeOutco
   const markers = repeatMarkers(webhook, submission, idempotencyKeyValid ? idempotencyKey : undefined, now);
 
   const print = fingerprint(req.sourceIp, submission.data);
-  const { site, linkedForm, first, evidence, referenceNumber } = await readContext(webhook, markers, req.sourceIp, print, now);
+  const { config, first, evidence } = await readContext({ webhook, kept, readAt }, markers, req.sourceIp, print, now);
+  const { site } = config;
   if (site) req.onSite?.(site.domain);
   checkSite(site);
+  if (!kept) keepConfig(config);
   if (!idempotencyKeyValid) {
     throw new AppError("INVALID_IDEMPOTENCY_KEY", `Idempotency-Key is at most ${MAX_IDEMPOTENCY_KEY} characters`);
   }
@@ -145,7 +134,7 @@ export async function receiveSubmission(req: IntakeRequest): Promise<IntakeOutco
   // A blank `_redirect` (a template's empty hidden input) is no redirect.
   const redirectControl = submission.controls.redirect?.trim() || submission.controls.next?.trim() || undefined;
   const redirect = redirectControl === undefined ? undefined : validateRedirect(redirectControl, site.domain);
-  const formRedirect = redirect ? undefined : formRedirectOf(linkedForm, site.domain);
+  const formRedirect = redirect ? undefined : formRedirectOf(config.form, site.domain);
   if (first) return withRedirect(first, false, redirect, formRedirect);
   // Server-to-server sources cannot solve a captcha; they are authenticated by the secret.
   if (site.captcha && webhook.source === "generic") {
@@ -161,112 +150,96 @@ export async function receiveSubmission(req: IntakeRequest): Promise<IntakeOutco
     now,
     ...evidence,
   });
-  const { stored, result, newFields } = await placeInForm(req, webhook, site, linkedForm, submission, parsed.droppedFiles, {
+  const { stored, result, form, newFields } = await placeInForm(req, config, site, submission, parsed.droppedFiles, {
     spam,
-    referenceNumber,
     now,
   });
   // New fields first (if_not_exists, so a retry after a failure here is harmless): a submission
   // is never stored with fields its form's schema does not have.
   await addFormFields(stored.formId, newFields, stored.createdAt);
+  if (form !== config.form || Object.keys(newFields).length > 0) {
+    keepForm(config, { ...form, fields: { ...form.fields, ...newFields } });
+  }
   const outcome =
     markers.length > 0
       ? await storeWithRepeatMarkers(webhook, stored, result, markers, print, now)
-      : await storeAndCount(webhook, stored, result, print, now);
+      : await storeWithDuplicateMarker(webhook, stored, result, print, now);
   if (outcome.stored) metrics.submissionStored(spam);
   return withRedirect(outcome.result, outcome.stored, redirect, formRedirect);
 }
 
 /**
- * Round trip 1: the webhook (strongly consistent) while the body is parsed; then the checks in
- * their documented order: unknown webhook, the body, the secret, the webhook's state.
+ * The webhook, kept or read strongly consistent while the body is parsed; then the checks in
+ * their documented order: unknown webhook, the body, the secret, the webhook's state. A kept
+ * copy that would refuse the request is not trusted with the refusal: the webhook is read again.
  */
 async function authenticateSubmission(req: IntakeRequest) {
-  const [webhook, parsed] = await Promise.all([
-    getWebhook(req.webhookId, { consistent: true }),
+  let readAt = Date.now();
+  const kept = keptConfig(req.webhookId);
+  const [found, parsed] = await Promise.all([
+    kept ? kept.webhook : readWebhook(req.webhookId),
     parseIntakeBody(req.body, req.isBase64Encoded, header(req.headers, "content-type")).then(
       (value) => ({ value }),
       (error: unknown) => ({ error }),
     ),
   ]);
-  if (!webhook) throw notFound("Webhook");
-  setSource(webhook.source);
+  if (!found) throw notFound("Webhook");
+  setSource(found.source);
   if ("error" in parsed) throw parsed.error;
   const submission = normalizeSubmission(parsed.value);
   // An empty `?key=` does not hide the header; the body's key counts only in an ads payload.
-  checkSecret(webhook, req.query.key || header(req.headers, "x-webhook-key") || submission.ads?.key);
+  const secret = req.query.key || header(req.headers, "x-webhook-key") || submission.ads?.key;
+  if (kept && keptAccepts(kept, secret)) return { webhook: kept.webhook, kept, readAt, parsed: parsed.value, submission };
+  if (kept) readAt = Date.now();
+  const webhook = kept ? await readWebhook(req.webhookId) : found;
+  if (!webhook) throw notFound("Webhook");
+  checkSecret(webhook, secret);
   checkWebhookState(webhook);
-  return { webhook, parsed: parsed.value, submission };
+  return { webhook, kept: undefined, readAt, parsed: parsed.value, submission };
 }
 
 /**
- * Round trip 2, all in parallel: the site, the form the webhook is linked to, a first result for
- * any repeat marker, the spam evidence (this request counts), and the next reference number.
+ * Round trip 1, all in parallel: the site and the form the webhook is linked to (unless kept), a
+ * first result for any repeat marker, the spam evidence (this request counts), and a block of
+ * reference numbers when the instance holds none for the site and the request cannot be a repeat.
  */
-async function readContext(webhook: Webhook, markers: Marker[], sourceIp: string, print: string, now: number) {
-  const [site, linkedForm, firstResults, evidence, referenceNumber] = await Promise.all([
-    getSite(webhook.orgId, webhook.siteId),
-    readLinkedForm(webhook),
+async function readContext(
+  { webhook, kept, readAt }: { webhook: Webhook; kept: IntakeConfig | undefined; readAt: number },
+  markers: Marker[],
+  sourceIp: string,
+  print: string,
+  now: number,
+) {
+  const [siteAndForm, firstResults, evidence] = await Promise.all([
+    kept ?? readSiteAndForm(webhook),
     Promise.all(markers.map((m) => readMarker(m))),
     gatherEvidence(webhook.source, sourceIp, print, now),
-    nextReferenceNumber(webhook.siteId),
+    markers.length === 0 ? holdReferenceNumber(webhook.siteId) : undefined,
   ]);
+  const config: IntakeConfig = kept ?? { webhook, ...siteAndForm, readAt };
   const hit = markers.findIndex((_, i) => firstResults[i] !== undefined);
   const first = hit === -1 ? undefined : repeatResult(markers[hit] as Marker, firstResults[hit] as MarkerHit);
-  return { site, linkedForm, first, evidence, referenceNumber };
-}
-
-/**
- * What makes two requests under one Idempotency-Key the same request: their data fields, in any
- * order (a client that re-serializes its retry in another key order is still retrying).
- */
-const requestDigest = (data: Record<string, unknown>) =>
-  sha256Hex(
-    JSON.stringify(
-      Object.keys(data)
-        .sort()
-        .map((key) => [key, data[key]]),
-    ),
-  );
-
-/** The markers that make a repeat answer the first submission's result: Idempotency-Key, ads lead id. */
-function repeatMarkers(
-  webhook: Webhook,
-  submission: NormalizedSubmission,
-  idempotencyKey: string | undefined,
-  now: number,
-): Marker[] {
-  const markers: Marker[] = [];
-  if (idempotencyKey) {
-    markers.push(
-      idempotencyMarker(
-        webhook.id,
-        sha256Hex(idempotencyKey),
-        epochSeconds(now) + IDEMPOTENCY_TTL_SECONDS,
-        requestDigest(submission.data),
-      ),
-    );
-  }
-  if (submission.ads?.leadId) {
-    // Hashed: a lead id is the sender's text, and a key may hold at most 2,048 bytes.
-    markers.push(leadMarker(webhook.id, sha256Hex(submission.ads.leadId), epochSeconds(now) + LEAD_MARKER_TTL_SECONDS));
-  }
-  return markers;
+  return { config, first, evidence };
 }
 
 /** The form the submission goes to (created on a webhook's first submission), and the submission as it will be stored. */
 async function placeInForm(
   req: IntakeRequest,
-  webhook: Webhook,
+  config: IntakeConfig,
   site: Site,
-  linkedForm: Awaited<ReturnType<typeof readLinkedForm>>,
   submission: NormalizedSubmission,
   droppedFiles: string[],
-  { spam, referenceNumber, now }: { spam: Submission["spam"]; referenceNumber: number; now: number },
+  { spam, now }: { spam: Submission["spam"]; now: number },
 ) {
+  const { webhook } = config;
   const hints = { labels: submission.ads?.labels ?? {}, types: submission.ads?.types ?? {} };
   const formName = (submission.controls.form?.trim() || webhook.name).slice(0, 255);
-  const targetForm = await formFor(webhook, linkedForm, formName, submission.data, hints);
+  // Side by side: each is a round trip only sometimes (a first submission; a request with
+  // repeat markers on an instance that holds no number).
+  const [targetForm, referenceNumber] = await Promise.all([
+    formFor(webhook, config.form, formName, submission.data, hints),
+    takeReferenceNumber(webhook.siteId),
+  ]);
   const mapping = mapToForm(targetForm, submission.data, hints);
   const stored: Submission = {
     id: newId("submission"),
@@ -291,12 +264,12 @@ async function placeInForm(
     createdAt: new Date(now).toISOString(),
   };
   const result: IntakeResult = { submissionId: stored.id, referenceId: stored.referenceId, fieldsMapped: mapping.fieldsMapped };
-  return { stored, result, newFields: mapping.newFields };
+  return { stored, result, form: targetForm, newFields: mapping.newFields };
 }
 
 /** `GET /incoming/{id}`: reachability pings (docs/intake.md): 200 for an active webhook. */
 export async function pingWebhook(webhookId: string) {
-  const webhook = await getWebhook(webhookId, { consistent: true });
+  const webhook = await readWebhook(webhookId);
   if (!webhook) throw notFound("Webhook");
   checkWebhookState(webhook);
   checkSite(await getSite(webhook.orgId, webhook.siteId));

@@ -53,14 +53,20 @@ export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 export interface InvocationInfo {
   requestId: string;
-  functionName: string;
+  /**
+   * Not written: each function logs to a log group of its own (Logs Insights' `@log`), and the
+   * line's route names its function (functions/routes.ts); in AWS the name is up to 64 bytes
+   * more on every line (docs/performance.md, issue 25).
+   */
+  functionName?: string;
 }
 
 /**
  * Runs one invocation: `fn` with its own recorder, then, whatever it answered or threw, the
  * invocation's metrics as EMF (one document per dimension set, the first carried by the
- * "request done" line itself) and that one "request done" line: the request id, function, route, status, latency, cold start and
- * DynamoDB call count. Nothing from the request itself (no body, header, id, secret or address)
+ * "request done" line itself) and that one "request done" line: the request id, route, status,
+ * latency, cold start and DynamoDB call count. No time: CloudWatch Logs stamps every event
+ * (`@timestamp`), so a time of our own was 34 bytes per line for nothing. Nothing from the request itself (no body, header, id, secret or address)
  * is in either. Both are written whatever LOG_LEVEL says: they are the operator's record, not
  * debugging output. `done` reads the route and status from the answer (or the error).
  */
@@ -88,14 +94,12 @@ export async function instrument<T>(info: InvocationInfo, fn: () => Promise<T>, 
   // A further dimension set (a spam submission's `by`) needs a document of its own, since one
   // document holds one value per dimension name.
   const [first, ...rest] = emfDocuments(invocation.metrics, Date.now());
-  for (const document of rest) writeRecord({ ...document, function: info.functionName, requestId: info.requestId });
+  for (const document of rest) writeRecord({ ...document, requestId: info.requestId });
   writeRecord({
     ...first,
     level: "info",
     message: "request done",
-    time: new Date().toISOString(),
     requestId: info.requestId,
-    function: info.functionName,
     route,
     status,
     latencyMs: Math.round(performance.now() - started),
@@ -112,8 +116,8 @@ interface LambdaContextLike {
 }
 
 /**
- * For a function outside the HTTP chain (the preflight, the OpenAPI document, the catch-all
- * 404): runs it under `instrument`, its route the route key it serves.
+ * For a function outside the HTTP chain (the preflight, the catch-all 404): runs it under
+ * `instrument`, its route the route key it serves.
  */
 export function withRequestLine<E, R extends { statusCode?: number }>(
   route: string,

@@ -28,15 +28,19 @@ import { endpointView, findEndpoint } from "./endpoints";
  */
 
 /** Request fields of the create and update routes (the SSRF guard checks the URL further). */
-export const endpointUrl = z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_URL_LENGTH));
-export const endpointDescription = z.nullable(z.string().check(z.trim(), z.maxLength(500)));
-export const endpointKind = z.enum(ENDPOINT_KINDS);
+export const endpointUrl = /* @__PURE__ */ z.shared(() =>
+  z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_URL_LENGTH)),
+);
+export const endpointDescription = /* @__PURE__ */ z.shared(() => z.nullable(z.string().check(z.trim(), z.maxLength(500))));
+export const endpointKind = /* @__PURE__ */ z.shared(() => z.enum(ENDPOINT_KINDS));
 /** A chat destination's filters and message options; each left out keeps its value (its default at creation). */
-export const chatOptionsInput = z.strictObject({
-  minGrade: z.optional(z.nullable(z.enum(["warm", "hot"]))),
-  includeFieldValues: z.optional(z.boolean()),
-  maxFields: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(MAX_FIELDS_LIMIT))),
-});
+export const chatOptionsInput = /* @__PURE__ */ z.shared(() =>
+  z.strictObject({
+    minGrade: z.optional(z.nullable(z.enum(["warm", "hot"]))),
+    includeFieldValues: z.optional(z.boolean()),
+    maxFields: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(MAX_FIELDS_LIMIT))),
+  }),
+);
 type ChatOptionsInput = z.output<typeof chatOptionsInput>;
 
 export const newEndpointId = () => `ep_${randomBase62(22)}`;

@@ -21,15 +21,17 @@ import * as z from "../validation";
  */
 export const INTERNAL_MESSAGE_VERSION = 1;
 
-export const deliveryMessageSchema = z.strictObject({
-  v: z.literal(INTERNAL_MESSAGE_VERSION),
-  kind: z.literal("delivery"),
-  deliveryId: z.string().check(z.regex(/^dlv_[0-9A-Za-z]{22}$/)),
-  /** The attempt number (1-based) this message may run. */
-  attempt: z.number().check(z.int(), z.minimum(1), z.maximum(10_000)),
-  dueAt: z.iso.datetime(),
-  token: z.string().check(z.regex(/^[0-9A-Za-z]{1,64}$/)),
-});
+export const deliveryMessageSchema = /* @__PURE__ */ z.shared(() =>
+  z.strictObject({
+    v: z.literal(INTERNAL_MESSAGE_VERSION),
+    kind: z.literal("delivery"),
+    deliveryId: z.string().check(z.regex(/^dlv_[0-9A-Za-z]{22}$/)),
+    /** The attempt number (1-based) this message may run. */
+    attempt: z.number().check(z.int(), z.minimum(1), z.maximum(10_000)),
+    dueAt: z.iso.datetime(),
+    token: z.string().check(z.regex(/^[0-9A-Za-z]{1,64}$/)),
+  }),
+);
 
 export type DeliveryMessage = z.output<typeof deliveryMessageSchema>;
 

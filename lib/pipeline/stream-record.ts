@@ -20,7 +20,7 @@ import * as z from "../validation";
  *       "NewImage": { "pk": { "S": "PURGE#frm_1" }, "type": { "S": "purge" }, ... },
  *       "SequenceNumber": "111",                   // a decimal string, ordered within a shard
  *       "SizeBytes": 26,
- *       "StreamViewType": "NEW_IMAGE"              // the table's stream (no OldImage)
+ *       "StreamViewType": "NEW_AND_OLD_IMAGES"     // the table's stream (a MODIFY also has OldImage)
  *     },
  *     "eventSourceARN": "arn:aws:dynamodb:eu-west-1:111122223333:table/T/stream/2025-01-01T00:00:00.000"
  *   }

@@ -100,14 +100,52 @@ export const countUrls = (data: Record<string, RawValue>) =>
   texts(data).reduce((sum, text) => sum + (text.match(URL_PATTERN)?.length ?? 0), 0);
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-/** A phrase on word boundaries (no letter or digit either side), any run of white space between its words. */
-export const phrasePattern = (phrase: string) =>
-  new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(phrase).replace(/ +/g, "\\s+")}(?![\\p{L}\\p{N}])`, "iu");
-const PHRASE_PATTERNS = SPAM_PHRASES.map((phrase) => [phrase, phrasePattern(phrase)] as const);
 
+/** A letter or a digit in any script: a phrase must have neither right before nor right after it. */
+const WORD_CHARACTER = /^[\p{L}\p{N}]$/u;
+
+/**
+ * The phrases as plain case-insensitive patterns (any run of white space between their words),
+ * built on the first submission scored, not at import. The word boundaries are checked apart,
+ * with the one pattern above: a `\p{L}` class in a case-insensitive pattern is costly to build,
+ * and one lookbehind and lookahead per phrase made the first check of a cold function take
+ * 40-60 ms on the bench machine (26 patterns compiled on first use) and 3 ms at import;
+ * this takes about 1 ms in all (docs/performance.md, issue 25).
+ */
+let phrasePatterns: readonly RegExp[] | undefined;
+const patterns = () =>
+  (phrasePatterns ??= SPAM_PHRASES.map((phrase) => new RegExp(escapeRegExp(phrase).replace(/ +/g, "\\s+"), "giu")));
+
+/** The whole character (a surrogate pair counts as one) that ends right before `index`. */
+function characterBefore(text: string, index: number): string {
+  if (index >= 2 && /[\udc00-\udfff]/.test(text.charAt(index - 1)) && /[\ud800-\udbff]/.test(text.charAt(index - 2))) {
+    return text.slice(index - 2, index);
+  }
+  return text.slice(index - 1, index);
+}
+
+/** The whole character that starts at `index` ("" at the end). */
+const characterAt = (text: string, index: number) => {
+  const code = text.codePointAt(index);
+  return code === undefined ? "" : String.fromCodePoint(code);
+};
+
+const onWordBoundaries = (text: string, start: number, end: number) =>
+  !WORD_CHARACTER.test(characterBefore(text, start)) && !WORD_CHARACTER.test(characterAt(text, end));
+
+/** The phrases of SPAM_PHRASES found in the data, each once, on word boundaries (no letter or digit either side). */
 export const foundPhrases = (data: Record<string, RawValue>) => {
   const all = texts(data).join("\n");
-  return PHRASE_PATTERNS.filter(([, pattern]) => pattern.test(all)).map(([phrase]) => phrase);
+  return SPAM_PHRASES.filter((_, i) => {
+    const pattern = patterns()[i] as RegExp;
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(all); match; match = pattern.exec(all)) {
+      if (onWordBoundaries(all, match.index, match.index + match[0].length)) return true;
+      // The next occurrence may overlap this one.
+      pattern.lastIndex = match.index + 1;
+    }
+    return false;
+  });
 };
 
 const filledHoneypots = (ctx: SpamContext) => HONEYPOT_FIELDS.filter((f) => (ctx.controls[f] ?? "").trim() !== "");

@@ -50,24 +50,35 @@ export async function batchGet(
   return keyList.map((key) => found.get(keyOf(key)));
 }
 
+/** One request of a BatchWriteItem: put an item, or delete one by key. */
+export type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Key } };
+
 /**
- * Deletes every key, 25 per BatchWriteItem, retrying unprocessed items with backoff. Deleting
- * an absent item succeeds, so a repeated call (a redelivered purge message) is harmless.
+ * Writes every request, 25 per BatchWriteItem (a few in flight), retrying unprocessed items
+ * with backoff. Puts and deletes are idempotent, so a repeated call is harmless; a key must not
+ * appear twice in one call (DynamoDB refuses a batch that names a key twice).
+ * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html
  */
-export async function deleteKeys(keyList: Key[]): Promise<void> {
+export async function batchWrite(requests: readonly WriteRequest[]): Promise<void> {
   const TableName = tableName();
-  const chunks: Key[][] = [];
-  for (let i = 0; i < keyList.length; i += WRITE_CHUNK) chunks.push(keyList.slice(i, i + WRITE_CHUNK));
-  const run = async (chunk: Key[]) => {
-    let pending = chunk.map((Key) => ({ DeleteRequest: { Key } }));
+  const chunks: WriteRequest[][] = [];
+  for (let i = 0; i < requests.length; i += WRITE_CHUNK) chunks.push(requests.slice(i, i + WRITE_CHUNK));
+  const run = async (chunk: WriteRequest[]) => {
+    let pending = chunk;
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > 10) throw new Error("BatchWriteItem kept returning unprocessed items");
       if (attempt > 0) await sleep(Math.min(2000, 50 * 2 ** attempt));
-      const out = await db().send(new BatchWriteCommand({ RequestItems: { [TableName]: pending } }));
-      pending = (out.UnprocessedItems?.[TableName] ?? []) as typeof pending;
+      const out = await db().send(new BatchWriteCommand({ RequestItems: { [TableName]: pending as never } }));
+      pending = (out.UnprocessedItems?.[TableName] ?? []) as WriteRequest[];
     }
   };
   for (let i = 0; i < chunks.length; i += PARALLEL) {
     await Promise.all(chunks.slice(i, i + PARALLEL).map(run));
   }
 }
+
+/**
+ * Deletes every key (see batchWrite). Deleting an absent item succeeds, so a repeated call (a
+ * redelivered purge message) is harmless.
+ */
+export const deleteKeys = (keyList: Key[]): Promise<void> => batchWrite(keyList.map((Key) => ({ DeleteRequest: { Key } })));

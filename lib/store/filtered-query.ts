@@ -23,14 +23,16 @@ export interface FilteredQuery<T> {
   map: (item: Record<string, unknown>) => T;
 }
 
-function keyCondition(
+/** The key condition of a partition and a sort key range, on gsi1 (the default) or on the table's own keys. */
+export function keyCondition(
   partition: string,
   range: SortRange,
+  attributes: { pk: string; sk: string } = { pk: "gsi1pk", sk: "gsi1sk" },
 ): Pick<QueryCommandInput, "KeyConditionExpression" | "ExpressionAttributeNames" | "ExpressionAttributeValues"> {
-  const names: Record<string, string> = { "#pk": "gsi1pk" };
+  const names: Record<string, string> = { "#pk": attributes.pk };
   const values: Record<string, unknown> = { ":pk": partition };
   let condition = "#pk = :pk";
-  if (range.from !== undefined || range.before !== undefined) names["#sk"] = "gsi1sk";
+  if (range.from !== undefined || range.before !== undefined) names["#sk"] = attributes.sk;
   if (range.from !== undefined && range.before !== undefined) {
     // BETWEEN is inclusive at both ends; `before` is never a whole sort key (those carry `#<id>`
     // after the timestamp), so including it excludes nothing that should be excluded.

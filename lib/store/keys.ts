@@ -125,6 +125,38 @@ export const keys = {
    */
   release: (submissionId: string): Key => ({ pk: `RELEASE#${submissionId}`, sk: "RELEASE" }),
 
+  /**
+   * A form's live counts (inbox, spam), kept by the bookkeeper from the table stream and by
+   * moderation (lib/store/submission-counts.ts): in the form's partition, in no index.
+   */
+  formCounts: (formId: string): Key => ({ pk: `FORM#${formId}`, sk: "COUNTS" }),
+  /**
+   * A webhook's counts (submissionCount, lastReceivedAt), kept by the bookkeeper, in a partition
+   * per site: a site's webhooks' counts are one Query (`pk = WEBHOOK_COUNTS#<siteId>`), read
+   * beside the list of its webhooks; a partition of their own, so that what may write them is
+   * granted apart from the site's other items.
+   */
+  webhookCounts: (siteId: string, webhookId: string): Key => ({ pk: `WEBHOOK_COUNTS#${siteId}`, sk: `WEBHOOK#${webhookId}` }),
+  webhookCountsPartition: (siteId: string) => `WEBHOOK_COUNTS#${siteId}`,
+  /**
+   * How far one bookkeeping job (`step`) applied one stream batch, keyed by the batch's first
+   * record's eventID (lib/store/bookkeeping.ts): a retried or redelivered batch skips what it
+   * says was applied.
+   */
+  streamCheckpoint: (eventId: string, step: string): Key => ({ pk: `STREAM_BATCH#${eventId}`, sk: `CHECKPOINT#${step}` }),
+
+  /**
+   * One search key of one submission (lib/store/search-entries.ts): a partition per form and key
+   * (`token` is the key's digest, lib/search-keys.ts), the submissions holding it newest first,
+   * so a search is one Query (`pk = FIND#<formId>#<token>`, newest first, the date range on sk).
+   * In no index; kept by the bookkeeper from the table stream.
+   */
+  searchEntry: (formId: string, token: string, createdAt: string, submissionId: string): Key => ({
+    pk: `FIND#${formId}#${token}`,
+    sk: `${createdAt}#${submissionId}`,
+  }),
+  searchPartition: (formId: string, token: string) => `FIND#${formId}#${token}`,
+
   /** A background purge of a form and its submissions (resumable; see lib/purge.ts). */
   purgeJob: (formId: string): Key => ({ pk: `PURGE#${formId}`, sk: "PURGE" }),
 

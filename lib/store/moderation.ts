@@ -1,9 +1,25 @@
-import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { conditionFailedItem, db, isConditionFailure, tableName } from "../aws/dynamodb";
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import { db, tableName } from "../aws/dynamodb";
 import { keys } from "./keys";
 import { releaseItem } from "./releases";
+import { dayOf, movedDeltas, siteDayUpdate } from "./site-days";
+import { formCountsUpdate } from "./submission-counts";
 import { type StoredSubmission, toSubmission } from "./submissions";
-import { transact } from "./transactions";
+import { type Named, transact } from "./transactions";
+
+/**
+ * The counts a moderation moves, as items of its transaction: the form's live counts and the
+ * day the submission was received (its inbox and spam, and its source's and form's inbox). A
+ * removal is the bookkeeper's to count (from the stream's REMOVE, whatever caused it), a
+ * moderation is never on the stream's count (it ignores MODIFY): so each change counts once.
+ */
+function countMoves(submission: StoredSubmission, toSpam: boolean): Named<"counts" | "day">[] {
+  const inbox = toSpam ? -1 : 1;
+  return [
+    ["counts", { Update: formCountsUpdate(submission.formId, { inbox, spam: -inbox }) }],
+    ["day", { Update: siteDayUpdate(submission.siteId, dayOf(submission.createdAt), movedDeltas(submission, toSpam)) }],
+  ];
+}
 
 /**
  * Sets a submission's spam state. Unflagging a submission the intake pipeline has not taken up
@@ -14,8 +30,9 @@ import { transact } from "./transactions";
  * filter drops; the consumer's per-action claims keep every side effect to once anyway. A
  * submission intake stored as spam also gets `releasedAt`, set on its first release and kept.
  * Unflagging a submission the pipeline already took up only clears the flag. Each write changes
- * the flag only from the other state, so of two moderations racing to the same state one reports
- * `changed` (the daily counts move once). Undefined when the submission is gone.
+ * the flag only from the other state, in one transaction with the counts it moves (countMoves),
+ * so of two moderations racing to the same state one changes the flag and the counts, the other
+ * nothing. Undefined when the submission is gone (or its form's counts are: the form is purged).
  */
 export async function setSpamState(
   submission: StoredSubmission,
@@ -47,31 +64,39 @@ export async function setSpamState(
         },
       ],
       ["release", { Put: { TableName, Item: releaseItem(submission.id, now) } }],
+      ...countMoves(submission, false),
     ]);
     if (!cancelled) {
       const out = await db().send(new GetCommand({ TableName, Key, ConsistentRead: true }));
       return out.Item ? { submission: toSubmission(out.Item), changed: true } : undefined;
     }
+    if (cancelled.refused("counts")) return undefined;
     // Taken up by the pipeline meanwhile, unflagged already, or deleted: the plain write below tells which.
     if (!cancelled.refused("submission")) throw cancelled.error;
   }
-  try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName,
-        Key,
-        UpdateExpression: "SET isSpam = :isSpam",
-        ConditionExpression: "attribute_exists(pk) AND isSpam <> :isSpam",
-        ExpressionAttributeValues: { ":isSpam": isSpam },
-        ReturnValues: "ALL_NEW",
-        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-      }),
-    );
-    return out.Attributes ? { submission: toSubmission(out.Attributes), changed: true } : undefined;
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    // Already in that state (another moderation got there first), or gone.
-    const current = conditionFailedItem(error);
-    return current ? { submission: toSubmission(current), changed: false } : undefined;
+  const cancelled = await transact([
+    [
+      "submission",
+      {
+        Update: {
+          TableName,
+          Key,
+          UpdateExpression: "SET isSpam = :isSpam",
+          ConditionExpression: "attribute_exists(pk) AND isSpam <> :isSpam",
+          ExpressionAttributeValues: { ":isSpam": isSpam },
+          ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+        },
+      },
+    ],
+    ...countMoves(submission, isSpam),
+  ]);
+  // A transaction answers no new image: the submission as read, with the flag it now has.
+  if (!cancelled) return { submission: { ...submission, isSpam }, changed: true };
+  if (!cancelled.refused("submission")) {
+    if (cancelled.refused("counts")) return undefined;
+    throw cancelled.error;
   }
+  // Already in that state (another moderation got there first), or gone.
+  const current = cancelled.found("submission");
+  return current ? { submission: toSubmission(current), changed: false } : undefined;
 }

@@ -1,7 +1,8 @@
-import { DeleteCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { deleteKeys } from "./batch";
 import { type Key, keys } from "./keys";
+import { formCountsTombstone } from "./submission-counts";
 import { GSI1 } from "./table-definition";
 
 /**
@@ -62,10 +63,13 @@ export async function countPurgePass(formId: string, deleted: number): Promise<v
 
 /**
  * Deletes the form's partition (the form and what hangs off it: outbound endpoints and their
- * count), then the job: in that order, so a pass that dies here simply repeats.
+ * count), turns its counts into a tombstone (a stream record of its submissions still on its way
+ * to the bookkeeper must not create them again: lib/store/submission-counts.ts), then deletes
+ * the job: in that order, so a pass that dies here simply repeats.
  */
-export async function deleteFormPartitionAndJob(formId: string): Promise<void> {
+export async function deleteFormPartitionAndJob(formId: string, now: string): Promise<void> {
   const formKey = keys.form(formId);
+  const countsKey = keys.formCounts(formId);
   const partition = await db().send(
     new QueryCommand({
       TableName: tableName(),
@@ -74,7 +78,10 @@ export async function deleteFormPartitionAndJob(formId: string): Promise<void> {
       ProjectionExpression: "pk, sk",
     }),
   );
-  const rest = (partition.Items ?? []).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
+  const rest = (partition.Items ?? [])
+    .map((item) => ({ pk: String(item.pk), sk: String(item.sk) }))
+    .filter((key) => key.sk !== countsKey.sk);
   await deleteKeys(rest.some((k) => k.sk === formKey.sk) ? rest : [...rest, formKey]);
+  await db().send(new PutCommand(formCountsTombstone(formId, now)));
   await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.purgeJob(formId) }));
 }

@@ -1,14 +1,15 @@
-import { QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { db, tableName } from "../aws/dynamodb";
 import { batchGet } from "./batch";
 import { idFromSortKey, keys } from "./keys";
 
 /**
  * A site's daily counts (docs/data-model.md, "Daily counts"): one item per site and UTC day,
- * written as submissions are stored and moderated, never computed from the submissions. The
- * item holds `inbox` and `spam`, and per source (webhook) and per form the inbox submissions,
- * as top-level attributes named `w:<webhookId>` and `f:<formId>` so that `ADD` needs no map to
- * exist first. Deletions do not lower them: they are the history of what was received.
+ * kept by the bookkeeper from the table stream as submissions are stored and moved by
+ * moderation, never computed from the submissions. The item holds `inbox` and `spam`, and per
+ * source (webhook) and per form the inbox submissions, as top-level attributes named
+ * `w:<webhookId>` and `f:<formId>` so that `ADD` needs no map to exist first. Deletions do not
+ * lower them: they are the history of what was received.
  */
 
 /** Day items are kept this long after their day (the overview reads 30 days; longer views may follow). */
@@ -19,7 +20,7 @@ const FORM = "f:";
 /** The UTC day (`YYYY-MM-DD`) of an ISO timestamp. */
 export const dayOf = (iso: string) => iso.slice(0, 10);
 
-/** What a count needs to know of a submission. */
+/** What a count needs to know of a submission: the stream's image of it, or a moderated one. */
 export interface CountedSubmission {
   siteId: string;
   webhookId: string;
@@ -37,10 +38,24 @@ export interface SiteDay {
   byForm: Record<string, number>;
 }
 
+/** What to add to one day item: its inbox and spam, and the inbox per source and per form. */
+export interface DayDeltas {
+  inbox: number;
+  spam: number;
+  bySource: ReadonlyMap<string, number>;
+  byForm: ReadonlyMap<string, number>;
+}
+
 const ttlOf = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000) + DAY_TTL_SECONDS;
 
-async function addToDay(submission: CountedSubmission, deltas: { inbox: number; spam: number }): Promise<void> {
-  const day = dayOf(submission.createdAt);
+/**
+ * The update that adds `deltas` to a site's day, creating the item when it is the day's first
+ * (an UpdateItem's input, or an Update of a transaction): the bookkeeper's batches
+ * (lib/store/bookkeeping.ts) and a moderation's move (lib/store/moderation.ts). Sources and forms
+ * count the inbox only: the busiest are those bringing real submissions. Unconditional: a day
+ * item has no owner that could be gone.
+ */
+export function siteDayUpdate(siteId: string, day: string, deltas: DayDeltas) {
   const adds = ["#inbox :inbox", "#spam :spam"];
   const names: Record<string, string> = { "#inbox": "inbox", "#spam": "spam", "#ttl": "ttl", "#type": "type" };
   const values: Record<string, unknown> = {
@@ -49,31 +64,36 @@ async function addToDay(submission: CountedSubmission, deltas: { inbox: number; 
     ":ttl": ttlOf(day),
     ":type": "site_day",
   };
-  // Sources and forms count the inbox only: the busiest are those bringing real submissions.
-  if (deltas.inbox !== 0) {
-    adds.push("#source :inbox", "#form :inbox");
-    names["#source"] = `${SOURCE}${submission.webhookId}`;
-    names["#form"] = `${FORM}${submission.formId}`;
-  }
-  await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.siteDay(submission.siteId, day),
-      UpdateExpression: `ADD ${adds.join(", ")} SET #ttl = if_not_exists(#ttl, :ttl), #type = if_not_exists(#type, :type)`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    }),
-  );
+  const add = (prefix: string, tag: string, counts: ReadonlyMap<string, number>) => {
+    let i = 0;
+    for (const [id, n] of counts) {
+      if (n === 0) continue;
+      adds.push(`#${tag}${i} :${tag}${i}`);
+      names[`#${tag}${i}`] = `${prefix}${id}`;
+      values[`:${tag}${i}`] = n;
+      i++;
+    }
+  };
+  add(SOURCE, "w", deltas.bySource);
+  add(FORM, "f", deltas.byForm);
+  return {
+    TableName: tableName(),
+    Key: keys.siteDay(siteId, day),
+    UpdateExpression: `ADD ${adds.join(", ")} SET #ttl = if_not_exists(#ttl, :ttl), #type = if_not_exists(#type, :type)`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
 }
 
-/** Counts a stored submission on its day (`by = -1` takes the count back when its write did not store). */
-export function countOnSiteDay(submission: CountedSubmission, isSpam: boolean, by: 1 | -1 = 1): Promise<void> {
-  return addToDay(submission, isSpam ? { inbox: 0, spam: by } : { inbox: by, spam: 0 });
-}
-
-/** Moves a moderated submission between inbox and spam on the day it was received. */
-export function moveOnSiteDay(submission: CountedSubmission, toSpam: boolean): Promise<void> {
-  return addToDay(submission, toSpam ? { inbox: -1, spam: 1 } : { inbox: 1, spam: -1 });
+/** The deltas of one submission moving between inbox and spam on the day it was received. */
+export function movedDeltas(submission: CountedSubmission, toSpam: boolean): DayDeltas {
+  const inbox = toSpam ? -1 : 1;
+  return {
+    inbox,
+    spam: -inbox,
+    bySource: new Map([[submission.webhookId, inbox]]),
+    byForm: new Map([[submission.formId, inbox]]),
+  };
 }
 
 /**

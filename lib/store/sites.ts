@@ -76,19 +76,24 @@ export const listSites = (orgId: string, limit: number, cursor?: string) =>
     map: toSite,
   });
 
-/** The next reference number of a site: an atomic counter on its own item (the site sequence), never repeated. */
-export async function nextReferenceNumber(siteId: string): Promise<number> {
+/**
+ * Reserves the next `count` reference numbers of a site: one atomic `ADD seq :count` on its own
+ * item (the site sequence), answering the block's last number. Two calls never get a number in
+ * common, whichever instance makes them (lib/intake/reference-numbers.ts hands the block out).
+ */
+export async function reserveReferenceNumbers(siteId: string, count: number): Promise<{ first: number; last: number }> {
   const out = await db().send(
     new UpdateCommand({
       TableName: tableName(),
       Key: keys.siteSequence(siteId),
-      UpdateExpression: "ADD #seq :one SET #type = if_not_exists(#type, :type)",
+      UpdateExpression: "ADD #seq :count SET #type = if_not_exists(#type, :type)",
       ExpressionAttributeNames: { "#seq": "seq", "#type": "type" },
-      ExpressionAttributeValues: { ":one": 1, ":type": "sequence" },
+      ExpressionAttributeValues: { ":count": count, ":type": "sequence" },
       ReturnValues: "UPDATED_NEW",
     }),
   );
-  return Number(out.Attributes?.seq);
+  const last = Number(out.Attributes?.seq);
+  return { first: last - count + 1, last };
 }
 
 /**

@@ -5,7 +5,6 @@ import { allMatching, type FilteredQuery, filteredPage } from "./filtered-query"
 import { fromItem } from "./items";
 import { keys } from "./keys";
 import type { Outcome } from "./outcomes";
-import { forEachPage } from "./pagination";
 import type { Lead, RawValue, SpamVerdict } from "./shapes";
 import { GSI1 } from "./table-definition";
 
@@ -137,31 +136,6 @@ export const listFormSubmissions = (
 /** Every matching submission of a form, newest first, a DynamoDB page at a time. */
 export const everyFormSubmission = (formId: string, query: SubmissionQuery, cursor?: string) =>
   allMatching(formQuery(formId, query), cursor);
-
-/**
- * Counts a form's submissions, spam apart, by reading its index partition with only `isSpam`
- * projected. Exact, but its cost grows with the form: about 0.5 RCU per 4 KB of submissions
- * read (docs/data-model.md, "Counting a form's submissions").
- */
-export async function countFormSubmissions(formId: string): Promise<{ submissions: number; spam: number }> {
-  let submissions = 0;
-  let spam = 0;
-  await forEachPage(
-    {
-      IndexName: GSI1,
-      KeyConditionExpression: "gsi1pk = :pk",
-      ExpressionAttributeValues: { ":pk": keys.submissionIndexPartition(formId) },
-      ProjectionExpression: "isSpam",
-    },
-    (out) => {
-      for (const item of out.Items ?? []) {
-        if (item.isSpam === true) spam++;
-        else submissions++;
-      }
-    },
-  );
-  return { submissions, spam };
-}
 
 /**
  * Stores a submission's lead once: `if_not_exists` keeps the first result, so a redelivered

@@ -7,8 +7,12 @@ export const TABLE = {
   sortKey: "sk",
   indexes: [{ name: "gsi1", partitionKey: "gsi1pk", sortKey: "gsi1sk" }],
   timeToLiveAttribute: "ttl",
-  /** The stream feeds the intake queue (the EventBridge Pipe in AWS, a stream follower locally). */
-  streamView: "NEW_IMAGE",
+  /**
+   * The stream feeds the intake queue (the EventBridge Pipe in AWS, a stream follower locally)
+   * and the bookkeeper (functions/bookkeeping/): its REMOVE records carry the removed item (the
+   * old image), whose form and spam state say which count a deletion lowers.
+   */
+  streamView: "NEW_AND_OLD_IMAGES",
 } as const;
 
 export const GSI1 = TABLE.indexes[0].name;

@@ -1,5 +1,5 @@
-import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { db, isConditionFailure, tableName } from "../aws/dynamodb";
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import { db, tableName } from "../aws/dynamodb";
 import { countOn, insertCounted } from "./counted";
 import { SITE_FORM_COUNTER } from "./forms";
 import { fromItem } from "./items";
@@ -8,6 +8,7 @@ import { updateIfUnchanged } from "./optimistic";
 import type { Outcome } from "./outcomes";
 import { queryAll } from "./pagination";
 import { purgeJobItem } from "./purge-jobs";
+import { webhookCountsTombstone } from "./submission-counts";
 import { GSI1 } from "./table-definition";
 import { type Named, transact } from "./transactions";
 
@@ -63,9 +64,10 @@ export async function insertWebhook(webhook: Webhook): Promise<Outcome<"OK" | "L
 }
 
 /**
- * A webhook by id. `consistent` for the intake path, which must see the webhook as it is now: a
- * rotated secret, a disabled, archived or deleted webhook takes effect on the very next request
- * (an eventually consistent read may return the item as it was up to about a second earlier).
+ * A webhook by id. `consistent` for the intake path, which must see the webhook as it is now
+ * whenever it reads it (an eventually consistent read may return the item as it was up to about
+ * a second earlier); a warm intake instance then keeps it for INTAKE_CACHE_SECONDS
+ * (lib/intake/intake-config.ts).
  */
 export async function getWebhook(webhookId: string, { consistent = false } = {}): Promise<Webhook | undefined> {
   const out = await db().send(
@@ -108,17 +110,19 @@ export async function updateWebhook(
 }
 
 /**
- * Permanently deletes an archived webhook, uncounts it on its site and, when `purgeFormId` is
- * given, hides that form and records a purge job for it, all in one transaction: either the
- * webhook is gone and the purge is scheduled, or nothing changed.
+ * Permanently deletes an archived webhook, uncounts it on its site, leaves its counts a
+ * tombstone (lib/store/submission-counts.ts) and, when `purgeFormId` is given, hides that form
+ * and records a purge job for it, all in one transaction: either the webhook is gone and the
+ * purge is scheduled, or nothing changed.
  */
 export async function deleteArchivedWebhook(
   webhook: Webhook,
   /** The auto-created form purged with it; `counted` when the form is counted on the site (Form.countedOnSite). */
-  purge: { formId: string; now: string; counted: boolean } | undefined,
+  purge: { formId: string; counted: boolean } | undefined,
+  now: string,
 ): Promise<Outcome<"OK" | "NOT_ARCHIVED" | "NOT_FOUND">> {
   const TableName = tableName();
-  const items: Named<"webhook" | "site" | "form" | "job">[] = [
+  const items: Named<"webhook" | "site" | "counts" | "form" | "job">[] = [
     [
       "webhook",
       {
@@ -148,6 +152,7 @@ export async function deleteArchivedWebhook(
           }
         : countOn(keys.site(webhook.orgId, webhook.siteId), "webhookCount", -1),
     ],
+    ["counts", { Put: webhookCountsTombstone(webhook.siteId, webhook.id, now) }],
   ];
   if (purge) {
     items.push(
@@ -159,7 +164,7 @@ export async function deleteArchivedWebhook(
             Key: keys.form(purge.formId),
             UpdateExpression: "SET deletedAt = :now",
             ConditionExpression: "attribute_exists(pk)",
-            ExpressionAttributeValues: { ":now": purge.now },
+            ExpressionAttributeValues: { ":now": now },
           },
         },
       ],
@@ -173,7 +178,7 @@ export async function deleteArchivedWebhook(
               orgId: webhook.orgId,
               siteId: webhook.siteId,
               reason: `webhook ${webhook.id} permanently deleted`,
-              now: purge.now,
+              now,
             }),
           },
         },
@@ -185,34 +190,4 @@ export async function deleteArchivedWebhook(
   if (cancelled.refused("webhook")) return cancelled.found("webhook") ? "NOT_ARCHIVED" : "NOT_FOUND";
   // The site or the form vanished meanwhile: nothing was changed; report the webhook as gone.
   return "NOT_FOUND";
-}
-
-/**
- * Counts an accepted submission on its webhook. Outside any transaction by design: the webhook
- * item is the hottest item of a busy webhook, and a transaction touching it would fail with
- * TransactionConflict under concurrency. Never re-creates a deleted webhook.
- */
-export async function countOnWebhook(webhookId: string, receivedAt: string): Promise<void> {
-  await addToWebhookCount(webhookId, 1, "SET lastReceivedAt = :at", { ":at": receivedAt });
-}
-
-/** Takes back a count whose submission write failed (lastReceivedAt stays: it is only a hint). */
-export async function uncountOnWebhook(webhookId: string): Promise<void> {
-  await addToWebhookCount(webhookId, -1);
-}
-
-async function addToWebhookCount(webhookId: string, delta: number, extra = "", values: Record<string, unknown> = {}) {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.webhook(webhookId),
-        UpdateExpression: `ADD submissionCount :delta ${extra}`.trim(),
-        ConditionExpression: "attribute_exists(pk)",
-        ExpressionAttributeValues: { ":delta": delta, ...values },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
 }

@@ -13,6 +13,8 @@ declare module "autocannon" {
     connections?: number;
     duration?: number;
     amount?: number;
+    /** Requests a second across all connections (the batching bench's sustained rate). */
+    overallRate?: number;
     timeout?: number;
     pipelining?: number;
     headers?: Record<string, string>;

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Metafile } from "esbuild";
-import { DIGESTS, EMAIL_EVENTS, QUEUE_CONSUMER, ROUTES, type RouteDef } from "../../functions/routes";
+import { BOOKKEEPER, DIGESTS, EMAIL_EVENTS, QUEUE_CONSUMER, ROUTES, type RouteDef } from "../../functions/routes";
 import { esbuildOptions } from "../../infra/bundling";
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -63,6 +63,14 @@ export function functionEntries(): FunctionEntry[] {
     routes: [],
     clients: clientsOf(EMAIL_EVENTS),
     memoryMb: EMAIL_EVENTS.memoryMb,
+  });
+  // The bookkeeper (Lambda's DynamoDB Streams event source): no HTTP route either.
+  byHandler.set(BOOKKEEPER.handler, {
+    handler: BOOKKEEPER.handler,
+    kind: "consumer",
+    routes: [],
+    clients: clientsOf(BOOKKEEPER),
+    memoryMb: BOOKKEEPER.memoryMb,
   });
   // The digest run (EventBridge Scheduler): no HTTP route either.
   byHandler.set(DIGESTS.handler, {

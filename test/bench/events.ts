@@ -92,10 +92,14 @@ export async function invoke(handler: HttpHandler, event: APIGatewayProxyEventV2
 }
 
 /**
- * The SQS event the consumer gets for one stored item: one table stream INSERT record per
- * message, as the pipe sends it (lib/pipeline/stream-record.ts).
+ * The SQS event the consumer gets for stored items: one table stream INSERT record per message,
+ * as the pipe sends it (lib/pipeline/stream-record.ts), one message per item.
  */
-export function streamInsertEvent(item: Record<string, unknown>): SQSEvent {
+export function streamInsertEvent(...items: Record<string, unknown>[]): SQSEvent {
+  return { Records: items.map(streamInsertMessage) };
+}
+
+function streamInsertMessage(item: Record<string, unknown>): SQSEvent["Records"][number] {
   const record = {
     eventID: randomUUID().replace(/-/g, ""),
     eventName: "INSERT",
@@ -108,29 +112,24 @@ export function streamInsertEvent(item: Record<string, unknown>): SQSEvent {
       NewImage: marshall(item, { removeUndefinedValues: true }),
       SequenceNumber: String(Date.now()),
       SizeBytes: JSON.stringify(item).length,
-      StreamViewType: "NEW_IMAGE",
+      StreamViewType: "NEW_AND_OLD_IMAGES",
     },
     eventSourceARN: "arn:aws:dynamodb:us-east-1:000000000000:table/inlet/stream/2026-01-01T00:00:00.000",
   };
-  const body = JSON.stringify(record);
   return {
-    Records: [
-      {
-        messageId: randomUUID(),
-        receiptHandle: randomUUID(),
-        body,
-        attributes: {
-          ApproximateReceiveCount: "1",
-          SentTimestamp: String(Date.now()),
-          SenderId: "bench",
-          ApproximateFirstReceiveTimestamp: String(Date.now()),
-        },
-        messageAttributes: {},
-        md5OfBody: "",
-        eventSource: "aws:sqs",
-        eventSourceARN: "arn:aws:sqs:us-east-1:000000000000:inlet-intake",
-        awsRegion: "us-east-1",
-      },
-    ],
+    messageId: randomUUID(),
+    receiptHandle: randomUUID(),
+    body: JSON.stringify(record),
+    attributes: {
+      ApproximateReceiveCount: "1",
+      SentTimestamp: String(Date.now()),
+      SenderId: "bench",
+      ApproximateFirstReceiveTimestamp: String(Date.now()),
+    },
+    messageAttributes: {},
+    md5OfBody: "",
+    eventSource: "aws:sqs",
+    eventSourceARN: "arn:aws:sqs:us-east-1:000000000000:inlet-intake",
+    awsRegion: "us-east-1",
   };
 }

@@ -1,6 +1,8 @@
 import { describeCalls } from "../support/recording-client";
+import type { BatchingResult } from "./batching";
 import type { ColdStartResult } from "./cold-start";
-import type { CostResult, RuntimeResult } from "./cost";
+import type { ConsumerBatchResult } from "./consumer-batch";
+import type { Bill, CostResult, RuntimeResult } from "./cost";
 import type { ScenarioResult } from "./scenarios";
 import { checkBars } from "./scenarios";
 import type { ThroughputLevel } from "./throughput";
@@ -70,30 +72,64 @@ export function scenarioReport(results: ScenarioResult[]): string {
   ].join("\n");
 }
 
-export function costReport(cost: CostResult, without: RuntimeResult, withEmail: RuntimeResult): string {
-  const byItem = new Map(cost.withEmail.lines.map((l) => [l.item, l]));
-  const rows = cost.withEmail.lines.map((l) => {
-    const plain = cost.withoutEmail.lines.find((x) => x.item === l.item);
-    return [
-      l.item,
-      plain?.quantity ?? "-",
-      plain ? `$${plain.usd.toFixed(3)}` : "-",
-      byItem.get(l.item)?.quantity ?? "-",
-      `$${l.usd.toFixed(3)}`,
-    ];
-  });
+/** The issue's bars on the bill (issue 25): batches of one, and a sustained 50 submissions a second. */
+export const COST_BARS = { batchesOfOne: 8.0, sustained: 6.5 } as const;
+
+const usd = (n: number) => `$${n.toFixed(3)}`;
+
+export function costReport(
+  cost: CostResult,
+  without: RuntimeResult,
+  withEmail: RuntimeResult,
+  batch?: ConsumerBatchResult,
+): string {
+  // One row per line of any bill, in the order they first appear.
+  const bills: Bill[] = [cost.withoutEmail, ...(cost.sustained ? [cost.sustained] : []), cost.withEmail];
+  const items = [...new Set(bills.flatMap((b) => b.lines.map((l) => l.item)))];
+  const cell = (b: Bill, item: string) => {
+    const line = b.lines.find((l) => l.item === item);
+    return line ? [line.quantity, usd(line.usd)] : ["-", "-"];
+  };
+  const rows = items.map((item) => [item, ...bills.flatMap((b) => cell(b, item))]);
+  const headers = ["line", ...bills.flatMap((b, i) => [`${b.traffic}${i === bills.length - 1 ? ", one email" : ""}`, "USD"])];
   const runtime = (label: string, r: RuntimeResult) =>
     `consumer ${label}: p50 ${ms(r.consumer.p50Ms)} ms (CPU ${ms(r.consumer.cpuP50Ms)} ms; mean billed ${ms(r.consumer.meanBilledMs)}), ${Math.round(r.consumer.logBytesPerInvocation)} log bytes, ` +
     `${r.consumerWork.wcu} WRU, ${r.consumerWork.rcu} RRU`;
   const i = cost.intake;
+  const verdict = (b: Bill | undefined, bar: number) =>
+    b ? `$${b.total.toFixed(2)} (bar $${bar.toFixed(2)}: ${b.total <= bar ? "ok" : "MISS"})` : "not measured (--only batching)";
   return [
     "Cost per million submissions",
     `  intake: p50 ${ms(i.p50Ms)} ms (CPU ${ms(i.cpuP50Ms)} ms), p99 ${ms(i.p99Ms)} ms, mean billed ${ms(i.meanBilledMs)} ms over ${i.runs} runs, ${Math.round(i.logBytesPerInvocation)} log bytes`,
     `  ${runtime("without email", without)}`,
     `  ${runtime("with one email", withEmail)}`,
-    table(["line", "quantity, no email", "USD", "quantity, one email", "USD"], rows),
-    `total without email $${cost.withoutEmail.total.toFixed(2)} (bar $12.00: ${cost.withoutEmail.total <= 12 ? "ok" : "MISS"}); with one email $${cost.withEmail.total.toFixed(2)}`,
+    ...(batch
+      ? [
+          `  consumer, batch of ${batch.size}: p50 ${ms(batch.consumer.p50Ms)} ms (mean billed ${ms(batch.consumer.meanBilledMs)}), ${Math.round(batch.consumer.logBytesPerInvocation)} log bytes, ` +
+            `${batch.work.wcu} WRU (${(batch.work.wcu / batch.size).toFixed(2)} per submission), ${batch.work.rcu} RRU`,
+        ]
+      : []),
+    table(headers, rows.concat([["total", ...bills.flatMap((b) => ["", `$${b.total.toFixed(2)}`])]])),
+    `without email, batches of one: ${verdict(cost.withoutEmail, COST_BARS.batchesOfOne)}; sustained: ${verdict(cost.sustained, COST_BARS.sustained)}; with one email $${cost.withEmail.total.toFixed(2)}`,
+    ...(cost.bookkeeper ?? []).map(
+      (b) =>
+        `  bookkeeper at batches of ${b.batchSize}: ${b.lines.map((l) => `${l.item.replace(", bookkeeper", "")} ${l.quantity} $${l.usd.toFixed(3)}`).join("; ")}; total $${b.total.toFixed(3)}`,
+    ),
     ...cost.assumptions.map((a) => `  - ${a}`),
+  ].join("\n");
+}
+
+export function batchingReport(b: BatchingResult): string {
+  const sizes = b.pipeline.bySize
+    .map((n, size) => (n > 0 ? `${size}: ${n}` : ""))
+    .filter(Boolean)
+    .join(", ");
+  return [
+    `The queue's batches at ${b.rate} submissions a second for ${b.seconds} s (local pipeline: stream follower, one queue poller with the deployed batch size and window)`,
+    `  sent ${b.sent}, answered 200 ${b.answered}, stored ${b.stored}; ${b.achievedRate.toFixed(1)} answers a second; every stored submission handled ${(b.drainedMs / 1000).toFixed(1)} s after the first request`,
+    `  consumer: ${b.pipeline.invocations} invocations for ${b.pipeline.messages} messages (${b.messagesPerInvocation.toFixed(2)} a batch; by size ${sizes}); ${b.consumerBilledMsUnderLoad.toFixed(1)} ms billed per invocation in the stack under this load`,
+    `  per submission: ${b.perSubmission.consumerInvocations.toFixed(3)} consumer invocations; SQS ${b.perSubmission.sqs.toFixed(3)} requests (send ${b.perSubmission.send.toFixed(3)}, receive ${b.perSubmission.receive.toFixed(3)} of which empty ${(b.pipeline.emptyReceives / b.stored).toFixed(3)}, delete ${b.perSubmission.delete.toFixed(3)})`,
+    `  a lone submission afterwards: its lead stored ${b.loneProcessedMs.toFixed(0)} ms after its answer`,
   ].join("\n");
 }
 

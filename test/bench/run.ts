@@ -4,8 +4,10 @@
  * Writes .bench/result.json and prints a table per section.
  *
  *   npm run bench                               everything
- *   npm run bench -- --only cold,db             some sections (cold, db, cost, throughput);
+ *   npm run bench -- --only cold,db             some sections (cold, db, cost, throughput, batching);
  *                                               the others keep their last values in the JSON
+ *   npm run bench -- --only batching --rate 50 --batching-seconds 20
+ *                                               the queue's batches at a sustained rate
  *   npm run bench -- --runs 31 --seconds 20     more cold-start runs (default 25, at least 15), longer load runs
  *   npm run bench -- --only cold --functions forms/,intake/
  *                                               cold starts of some functions only (a look while
@@ -25,9 +27,11 @@ const { values } = parseArgs({
     "cost-runs": { type: "string", default: "30" },
     concurrency: { type: "string", default: "1,8,32" },
     functions: { type: "string" },
+    rate: { type: "string", default: "50" },
+    "batching-seconds": { type: "string", default: "20" },
   },
 });
-const sections = new Set((values.only ?? "cold,db,cost,throughput").split(",").map((s) => s.trim()));
+const sections = new Set((values.only ?? "cold,db,cost,throughput,batching").split(",").map((s) => s.trim()));
 const runs = Math.max(15, Number(values.runs));
 const seconds = Number(values.seconds);
 const costRuns = Number(values["cost-runs"]);
@@ -70,6 +74,8 @@ if (sections.has("cold")) {
 // 2 and 3. In this process, against the emulators and the gateway without the pipeline.
 if (sections.has("db") || sections.has("cost")) {
   const { startEmulated } = await import("./emulated");
+  const { holdConfigurationForScenarios } = await import("./scenarios");
+  holdConfigurationForScenarios();
   log("starting the emulators and the gateway in process...");
   const emulated = await startEmulated();
   try {
@@ -96,6 +102,15 @@ if (sections.has("db") || sections.has("cost")) {
       if (!clean) throw new Error("no clean intake scenario");
       log(`timing ${costRuns} intake and consumer invocations (form without a notification address)...`);
       const withoutEmail = await measureRuntime({ fixture, runs: costRuns, recorderFactory: () => new Recorder() });
+      const { measureConsumerBatch } = await import("./consumer-batch");
+      const { QUEUE_CONSUMER } = await import("../../functions/routes");
+      log(`timing the consumer on batches of ${QUEUE_CONSUMER.batchSize} (form without a notification address)...`);
+      result.consumerBatch = await measureConsumerBatch({
+        fixture,
+        size: QUEUE_CONSUMER.batchSize,
+        runs: Math.max(5, Math.round(costRuns / 3)),
+        recorderFactory: () => new Recorder(),
+      });
       await notifyOnSubmissions(fixture, "owner@example.com");
       const before = await emailsHeld(emulated.sesEndpoint);
       log(`timing ${costRuns} more with one notification address...`);
@@ -103,8 +118,19 @@ if (sections.has("db") || sections.has("cost")) {
       const sent = (await emailsHeld(emulated.sesEndpoint)) - before;
       // The warm-up, the timed runs and the recorded one: one email each.
       if (sent !== costRuns + 2) throw new Error(`expected ${costRuns + 2} notification emails, the SES emulator got ${sent}`);
-      const cost = costPerMillion({ intakeWcu: clean.summary.wcu, intakeRcu: clean.summary.rcu, withoutEmail, withEmail });
-      result.runtime = { withoutEmail, withEmail, emailsSent: sent };
+      const { measureBookkeeperRuntime } = await import("./cost");
+      log(`timing the bookkeeper at batches of 1 and 100 (${costRuns} and 5 runs)...`);
+      const one = await measureBookkeeperRuntime({ runs: costRuns, sizes: [1], recorderFactory: () => new Recorder() });
+      const hundred = await measureBookkeeperRuntime({ runs: 5, sizes: [100], recorderFactory: () => new Recorder() });
+      const bookkeeper = { bySize: [...one.bySize, ...hundred.bySize] };
+      const cost = costPerMillion({
+        intakeWcu: clean.summary.wcu,
+        intakeRcu: clean.summary.rcu,
+        withoutEmail,
+        withEmail,
+        bookkeeper,
+      });
+      result.runtime = { withoutEmail, withEmail, emailsSent: sent, bookkeeper };
       result.cost = cost;
       save();
       const { measureDestinationMessage, destinationMessageCost } = await import("./cost");
@@ -123,8 +149,8 @@ if (sections.has("db") || sections.has("cost")) {
   }
 }
 
-// 4. Against the whole local stack in its own process (pipeline included), as `npm start` runs it.
-if (sections.has("throughput")) {
+// 4 and 5. Against the whole local stack in its own process (pipeline included), as `npm start` runs it.
+if (sections.has("throughput") || sections.has("batching")) {
   const { startBenchStack } = await import("./stack");
   log("starting the local stack...");
   const stack = await startBenchStack();
@@ -137,19 +163,46 @@ if (sections.has("throughput")) {
     setDb(documentClient(stack.info.dynamodbEndpoint));
     const owner = await signupOwner("throughput");
     const siteId = await createSite(owner, "throughput site");
-    const levels = await measureThroughput({
-      benchUrl: stack.info.benchUrl,
-      owner,
-      siteId,
-      concurrencies,
-      seconds,
-      log,
-    });
-    result.throughput = levels;
-    save();
+    if (sections.has("throughput")) {
+      const levels = await measureThroughput({
+        benchUrl: stack.info.benchUrl,
+        owner,
+        siteId,
+        concurrencies,
+        seconds,
+        log,
+      });
+      result.throughput = levels;
+      save();
+    }
+    if (sections.has("batching")) {
+      const { measureBatching } = await import("./batching");
+      result.batching = await measureBatching({
+        benchUrl: stack.info.benchUrl,
+        owner,
+        siteId,
+        rate: Number(values.rate),
+        seconds: Number(values["batching-seconds"]),
+        log,
+      });
+      save();
+    }
   } finally {
     log("stopping the local stack...");
     await stack.stop();
+  }
+}
+
+// The sustained-rate bill, whenever this run or an earlier one measured both its inputs.
+type Runtime = { withoutEmail: import("./cost").RuntimeResult; withEmail: import("./cost").RuntimeResult };
+{
+  const cost = result.cost as import("./cost").CostResult | undefined;
+  const runtime = result.runtime as Runtime | undefined;
+  const batch = result.consumerBatch as import("./consumer-batch").ConsumerBatchResult | undefined;
+  const batching = result.batching as import("./batching").BatchingResult | undefined;
+  if (cost && runtime && batch && batching) {
+    const { sustainedBill, sustainedTraffic } = await import("./cost");
+    cost.sustained = sustainedBill(cost, sustainedTraffic(batching, runtime.withoutEmail, batch), batching.rate);
   }
 }
 
@@ -159,18 +212,25 @@ save();
 const report = await import("./report");
 const printed: string[] = [];
 type Scenarios = import("./scenarios").ScenarioResult[];
-type Runtime = { withoutEmail: import("./cost").RuntimeResult; withEmail: import("./cost").RuntimeResult };
 if (result.coldStart) printed.push(report.coldStartReport(result.coldStart as import("./cold-start").ColdStartResult));
 if (result.scenarios) printed.push(report.scenarioReport(result.scenarios as Scenarios));
 const runtime = result.runtime as Runtime | undefined;
 if (result.cost && runtime?.withEmail) {
-  printed.push(report.costReport(result.cost as import("./cost").CostResult, runtime.withoutEmail, runtime.withEmail));
+  printed.push(
+    report.costReport(
+      result.cost as import("./cost").CostResult,
+      runtime.withoutEmail,
+      runtime.withEmail,
+      result.consumerBatch as import("./consumer-batch").ConsumerBatchResult | undefined,
+    ),
+  );
 }
 if (result.destinationMessage) {
   printed.push(
     report.destinationMessageReport(result.destinationMessage as Parameters<typeof report.destinationMessageReport>[0]),
   );
 }
+if (result.batching) printed.push(report.batchingReport(result.batching as import("./batching").BatchingResult));
 if (result.throughput) {
   const clean = (result.scenarios as Scenarios | undefined)?.find((x) => x.id === "clean-intake");
   printed.push(

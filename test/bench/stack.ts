@@ -23,10 +23,12 @@ export async function startBenchStack(): Promise<BenchStack> {
   mkdirSync(join(PROJECT_ROOT, ".bench"), { recursive: true });
   const logPath = join(PROJECT_ROOT, ".bench", "stack.log");
   const log = openSync(logPath, "w");
+  // The stack runs the service's defaults: the scenarios' longer configuration cache stays theirs.
+  const { INTAKE_CACHE_SECONDS: _scenarios, ...inherited } = process.env;
   const child = spawn(process.execPath, ["--import", "tsx", "test/bench/stack-process.ts"], {
     cwd: PROJECT_ROOT,
     env: {
-      ...process.env,
+      ...inherited,
       PORT: "0",
       DATA_DIR: dataDir,
       PLATFORM_ADMIN_EMAILS: TEST_ADMIN_EMAIL,

@@ -1,5 +1,5 @@
 import { expectAccessibleInBothThemes as expectAccessible } from "./support/a11y";
-import { apiAs, expect, submit, test } from "./support/fixtures";
+import { apiAs, counted, expect, submit, test } from "./support/fixtures";
 import { addField, changeForm, createForm, createSite, fieldRow, fieldRows, readForm, rowLabels } from "./support/forms";
 
 /** Sent as a visitor's browser would, so the spam score stays low. */
@@ -83,6 +83,7 @@ test("create, build, publish, duplicate, archive, restore and delete a form for 
   for (const email of ["ada@example.com", "grace@example.com"]) {
     await submit(request, { url: source.webhookUrl, secret: source.secretKey }, { email, full_name: "Someone" }, BROWSER);
   }
+  await counted(request, account, siteId, source.id, 2);
 
   // Archive, restore, archive again.
   await page.getByRole("button", { name: "Archive", exact: true }).click();

@@ -1,4 +1,4 @@
-import { expect, submit, test } from "./support/fixtures";
+import { counted, expect, submit, test } from "./support/fixtures";
 import { createSourceInPage, openSiteWithOneSource, send, shown, siteWithSources, sourceRow } from "./support/sources";
 
 const ADS_LEAD = (key: string) => ({
@@ -23,6 +23,7 @@ test("active and archived lists with their counts, submissions and last arrival"
   const [contact, old] = sources as [(typeof sources)[0], (typeof sources)[0]];
   await submit(request, contact, { name: "Ada", email: "ada@example.com" });
   await submit(request, contact, { name: "Alan", email: "alan@example.com" });
+  await counted(request, account, siteId, contact.id, 2);
   await request.delete(`/api/v1/sites/${siteId}/webhooks/${old.id}`, { headers: { authorization: `Bearer ${account.token}` } });
 
   await page.goto(`/sites/${siteId}/sources`);
@@ -139,10 +140,10 @@ test("rotating the secret shows the new one once; the old one is refused from th
   request,
   account,
 }) => {
-  const { source, row } = await openSiteWithOneSource(page, request, account);
+  const { siteId, source, row } = await openSiteWithOneSource(page, request, account);
   await row.getByRole("button", { name: "Rotate secret" }).click();
   const confirm = page.getByRole("alertdialog", { name: "Rotate the secret of Contact form?" });
-  await expect(confirm).toContainText("stops working at once");
+  await expect(confirm).toContainText("stops working within seconds");
   await confirm.getByRole("button", { name: "Rotate secret" }).click();
 
   const dialog = page.getByRole("dialog", { name: "New secret for Contact form" });
@@ -156,6 +157,7 @@ test("rotating the secret shows the new one once; the old one is refused from th
   await dialog.getByRole("button", { name: "Close" }).click();
   await expect(dialog).toHaveCount(0);
   await expect(row.getByRole("button", { name: "Rotate secret" })).toBeFocused();
+  await counted(request, account, siteId, source.id, 1);
   await page.reload();
   await expect(row).toContainText("1 submission");
   await expect(page.locator("body")).not.toContainText(secret);
@@ -166,8 +168,9 @@ test("archive, restore (disabled), and permanent delete behind a confirmation na
   request,
   account,
 }) => {
-  const { source, row } = await openSiteWithOneSource(page, request, account);
+  const { siteId, source, row } = await openSiteWithOneSource(page, request, account);
   await submit(request, source, { name: "Ada", email: "ada@example.com" });
+  await counted(request, account, siteId, source.id, 1);
   await page.reload();
 
   await row.getByRole("button", { name: "Archive" }).click();

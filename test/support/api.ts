@@ -33,6 +33,8 @@ export async function api<T = any>(
     /** Send exactly these headers (node:http): fetch() forces its own `Sec-Fetch-Mode: cors`. */
     exactHeaders?: boolean;
     unchecked?: boolean;
+    /** Another gateway on the same table (a second function instance); default: the test stack's. */
+    base?: string;
   } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
@@ -43,9 +45,10 @@ export async function api<T = any>(
     body = JSON.stringify(options.body);
     headers["content-type"] ??= "application/json";
   }
+  const url = `${options.base ?? baseUrl()}${path}`;
   const res = options.exactHeaders
-    ? await exactRequest(method, `${baseUrl()}${path}`, headers, body)
-    : await fetch(`${baseUrl()}${path}`, { method, headers, body, redirect: "manual" });
+    ? await exactRequest(method, url, headers, body)
+    : await fetch(url, { method, headers, body, redirect: "manual" });
   const text = await res.text();
   if (!options.unchecked && path.startsWith("/api/")) {
     checkAgainstDocument({ method, path, status: res.status, contentType: res.headers.get("content-type"), text });

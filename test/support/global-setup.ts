@@ -35,6 +35,11 @@ export default async function globalSetup(): Promise<void> {
     PLATFORM_ADMIN_EMAILS: [TEST_ADMIN_EMAIL, ...CLAIMABLE_ADMIN_EMAILS].join(","),
     LOG_LEVEL: "warn",
     PURGE_GRACE_SECONDS: "0",
+    // Intake reads a webhook, its site and its form on every request, so a test that disables,
+    // archives or rotates and then posts sees the change at once. The cache a warm instance
+    // keeps (lib/intake/intake-config.ts) is tested with its own gateway processes
+    // (test/local-stack/http/intake-instances.test.ts) and measured by the budgets.
+    INTAKE_CACHE_SECONDS: "0",
     CAPTCHA_SCORE_VERIFY_URL: captcha.scoreUrl,
     CAPTCHA_CHALLENGE_VERIFY_URL: captcha.challengeUrl,
     CAPTCHA_TIMEOUT_MS: String(TEST_TIMEOUT_MS),
@@ -83,6 +88,7 @@ export default async function globalSetup(): Promise<void> {
     PASSWORD_HASH_COST: env.PASSWORD_HASH_COST,
     PLATFORM_ADMIN_EMAILS: env.PLATFORM_ADMIN_EMAILS,
     LOG_LEVEL: env.LOG_LEVEL,
+    INTAKE_CACHE_SECONDS: env.INTAKE_CACHE_SECONDS,
     CAPTCHA_SCORE_VERIFY_URL: env.CAPTCHA_SCORE_VERIFY_URL,
     CAPTCHA_CHALLENGE_VERIFY_URL: env.CAPTCHA_CHALLENGE_VERIFY_URL,
     CAPTCHA_TIMEOUT_MS: env.CAPTCHA_TIMEOUT_MS,

@@ -73,6 +73,8 @@ interface PostOptions {
   query?: string;
   /** Send exactly `headers` (a browser's `Sec-Fetch-Mode: navigate`, which fetch() replaces). */
   exactHeaders?: boolean;
+  /** Another gateway's URL (a second function instance, test/local-stack/http/support/gateway-process.ts). */
+  base?: string;
 }
 
 /** POST /incoming/{id}: the secret in `?key=` unless told otherwise. */
@@ -98,6 +100,7 @@ export function postIntake(webhook: TestWebhook | string, options: PostOptions =
     ...(rawBody !== undefined ? { rawBody } : {}),
     headers,
     exactHeaders: options.exactHeaders ?? false,
+    ...(options.base ? { base: options.base } : {}),
   });
 }
 
@@ -352,10 +355,12 @@ export async function submitted(res: Awaited<ReturnType<typeof postIntake>>) {
   return { result, stored };
 }
 
-/** Nothing was stored for the webhook: no count, no form, no submission. */
+/**
+ * Nothing was stored for the webhook: no form, or one without submissions (so the bookkeeper,
+ * which counts stored submissions from the table stream, has nothing to count).
+ */
 export async function expectNothingStored(t: IntakeTarget) {
   const item = await webhookItem(t.webhook.id);
-  expect(item?.submissionCount).toBe(0);
-  expect(item?.lastReceivedAt).toBeNull();
+  expect(item).toBeDefined();
   if (item?.formId) expect(await formSubmissions(item.formId)).toEqual([]);
 }

@@ -55,6 +55,22 @@ export async function createSource(request: APIRequestContext, account: Account,
   return { siteId: site.id, webhookId: source.id, url: source.webhookUrl, secret: source.secretKey };
 }
 
+/**
+ * Waits until the bookkeeper has counted `count` submissions on a source (docs/api.md: counts
+ * follow the table stream and settle within seconds; a source's, its form's and the day's move in
+ * one write), so a page loaded next shows them, as it would for a person a moment later.
+ */
+export async function counted(request: APIRequestContext, account: Account, siteId: string, webhookId: string, count: number) {
+  await expect
+    .poll(
+      async () =>
+        (await apiAs<{ submissionCount: number }>(request, account, "GET", `/api/v1/sites/${siteId}/webhooks/${webhookId}`))
+          .submissionCount,
+      { timeout: 10_000 },
+    )
+    .toBe(count);
+}
+
 /** Sends one submission as a website's script would; answers the intake's result. */
 export async function submit(
   request: APIRequestContext,

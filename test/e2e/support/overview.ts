@@ -1,5 +1,5 @@
 import type { APIRequestContext } from "@playwright/test";
-import { type Account, apiAs, createSource, expect, submit } from "./fixtures";
+import { type Account, apiAs, counted, createSource, expect, submit } from "./fixtures";
 
 /** What a person's browser sends with a form post: the browser spam signals stay quiet. */
 const BROWSER = { referer: "http://localhost/contact", "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0" };
@@ -21,6 +21,7 @@ export async function siteWithTraffic(request: APIRequestContext, account: Accou
     ids.push(sent.submissionId);
   }
   await submit(request, source, { name: "Bot", email: "bot@example.com", message: "Buy now", _hp: "x" }, BROWSER);
+  await counted(request, account, source.siteId, source.webhookId, leads + 1);
   const { submission } = await apiAs<{ submission: { formId: string } }>(
     request,
     account,

@@ -76,5 +76,5 @@ export async function createSourceInPage(page: Page, name: string, kind = "Websi
 export async function openSiteWithOneSource(page: Page, request: APIRequestContext, account: Account) {
   const { siteId, sources } = await siteWithSources(request, account, ["Contact form"]);
   await page.goto(`/sites/${siteId}/sources`);
-  return { source: sources[0] as (typeof sources)[number], row: sourceRow(page, "Contact form") };
+  return { siteId, source: sources[0] as (typeof sources)[number], row: sourceRow(page, "Contact form") };
 }

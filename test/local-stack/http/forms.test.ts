@@ -2,6 +2,7 @@ import { getForm } from "../../../lib/store/forms";
 import { getItem } from "../../../lib/store/items";
 import { keys } from "../../../lib/store/keys";
 import { type Account, addMember, api, createSite, signupOwner } from "../../support/api";
+import { countsSettle } from "../../support/bookkeeping";
 import { apiKeyWith, insertForm } from "../../support/fixtures";
 import { createHook, formOfHook, storedItem, submitTo } from "../../support/submissions";
 
@@ -134,6 +135,8 @@ describe("creating and reading forms", () => {
     await submitTo(hook, { email: "bob@example.com", message: "Hi", _hp: "filled by a bot" });
     const formId = await formOfHook(own, site, hook);
     const second = await createHook(own, site, { formId });
+    // The counts are the bookkeeper's, from the table stream: settled within seconds.
+    await countsSettle(formId, { inbox: 1, spam: 1 });
 
     const list = await api("GET", siteForms(site), { token: own.token });
     expect(list.body.data.forms).toEqual([
@@ -203,6 +206,7 @@ describe("editing forms", () => {
     const form = await newForm(owner, siteId);
     const hook = await createHook(owner, siteId, { formId: form.id });
     const sent = await submitTo(hook, { name: "Ada", email: "ada@example.com", message: "Keep me" });
+    await countsSettle(form.id, { inbox: 1, spam: 0 });
 
     const res = await api("PUT", formPath(form.id), {
       token: owner.token,

@@ -14,7 +14,20 @@ describe("GET /api/v1/openapi.json", () => {
     expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(res.headers.get("cache-control")).toBe("public, max-age=300");
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(res.body).toEqual(committed);
+  });
+
+  test("is a static file, as CloudFront serves it from the dashboard's bucket: HEAD answers its headers, another method is refused", async () => {
+    const head = await fetch(`${baseUrl()}/api/v1/openapi.json`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(Number(head.headers.get("content-length"))).toBe(readFileSync("docs/openapi.json").length);
+    expect(await head.text()).toBe("");
+    const post = await fetch(`${baseUrl()}/api/v1/openapi.json`, { method: "POST", body: "{}" });
+    expect(post.status).toBe(403);
+    await post.text();
+    // No function answers it: it is not an operation of the document, nor a route of the table.
+    expect(committed.paths["/api/v1/openapi.json"]).toBeUndefined();
   });
 
   test("needs no credentials: a bad token changes nothing", async () => {

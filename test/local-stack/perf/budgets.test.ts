@@ -1,7 +1,7 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Metafile } from "esbuild";
-import { ROUTES } from "../../../functions/routes";
+import { QUEUE_CONSUMER, ROUTES } from "../../../functions/routes";
 import {
   type BuiltBundle,
   buildBundles,
@@ -11,7 +11,26 @@ import {
   MAX_BUNDLE_BYTES,
   type SdkClient,
 } from "../../bench/bundles";
-import { BARS, prepareFixture, runScenarios, type ScenarioResult } from "../../bench/scenarios";
+import { type ConsumerBatchResult, measureConsumerBatch } from "../../bench/consumer-batch";
+import { measureRuntime, type RuntimeResult, systemLogBytesPerInvocation } from "../../bench/cost";
+import {
+  type BookkeeperWork,
+  COUNT_BARS,
+  type CountReadResult,
+  FORM_SIZES,
+  measureBookkeeper,
+  prepareCountFixture,
+  runCountReads,
+} from "../../bench/count-scenarios";
+import { BARS, holdConfigurationForScenarios, prepareFixture, runScenarios, type ScenarioResult } from "../../bench/scenarios";
+import {
+  loadListHandler,
+  prepareSearchFixture,
+  runSearchScenarios,
+  SEARCH_BARS,
+  SEARCH_SIZES,
+  type SearchResult,
+} from "../../bench/search-scenarios";
 import { describeCalls, Recorder, type RecordingSummary } from "../../support/recording-client";
 
 /**
@@ -90,11 +109,6 @@ describe("bundle sizes (the build cdk synth runs)", () => {
     expect(loading).toEqual([]);
   });
 
-  test("the OpenAPI document's function is the document and nothing else: no SDK, no middy", () => {
-    expect(includes("openapi/get-openapi", "node_modules/")).toBe(false);
-    expect(includes("openapi/get-openapi", "docs/openapi.json")).toBe(true);
-  });
-
   test("the CORS preflight and the 404 route answer constants: a few KB, no SDK, no middy", () => {
     for (const handler of ["intake/preflight", "not-found"]) {
       expect([handler, includes(handler, "node_modules/")]).toEqual([handler, false]);
@@ -117,6 +131,7 @@ describe("DynamoDB work per request (recording client, units by DynamoDB's rules
   };
 
   beforeAll(async () => {
+    holdConfigurationForScenarios();
     const fixture = await prepareFixture("perf");
     const recorder = new Recorder();
     try {
@@ -130,9 +145,12 @@ describe("DynamoDB work per request (recording client, units by DynamoDB's rules
     expect(results.map((r) => [r.id, r.status])).toEqual([
       ["first-intake", 200],
       ["clean-intake", 200],
+      ["clean-intake-held", 200],
+      ["config-miss", 200],
       ["spam-intake", 200],
       ["ads-lead", 200],
       ["duplicate-lead", 200],
+      ["idempotent-repeat", 200],
       ["api-key-read", 200],
       ["session-read", 200],
     ]);
@@ -148,11 +166,172 @@ describe("DynamoDB work per request (recording client, units by DynamoDB's rules
     atMost("clean-intake", "wcu", BARS.cleanIntake.wcu);
   });
 
+  test(`a clean intake submission on an instance that has not kept the configuration takes at most ${BARS.configMiss.sequentialRoundTrips} round trips`, () => {
+    atMost("config-miss", "sequentialRoundTrips", BARS.configMiss.sequentialRoundTrips);
+  });
+
+  test("a spam submission costs no more than a clean one: the same round trips, no more write or read units", () => {
+    const clean = summary("clean-intake");
+    const spam = summary("spam-intake");
+    expect({ roundTrips: spam.sequentialRoundTrips, calls: spam.calls.length }).toEqual({
+      roundTrips: clean.sequentialRoundTrips,
+      calls: clean.calls.length,
+    });
+    expect(spam.wcu).toBeLessThanOrEqual(clean.wcu);
+    expect(spam.rcu).toBeLessThanOrEqual(clean.rcu);
+  });
+
+  test("a number held by the instance saves its reservation: one write unit and no round trip", () => {
+    const reserving = summary("clean-intake");
+    const held = summary("clean-intake-held");
+    expect(held.sequentialRoundTrips).toBe(reserving.sequentialRoundTrips);
+    expect(held.wcu).toBe(reserving.wcu - 1);
+  });
+
   test(`an advertising-platform lead takes at most ${BARS.adsLead.sequentialRoundTrips} sequential round trips`, () => {
     atMost("ads-lead", "sequentialRoundTrips", BARS.adsLead.sequentialRoundTrips);
+  });
+
+  test(`a duplicate lead consumes ${BARS.duplicateLead.wcu} write units and no reference number`, () => {
+    atMost("duplicate-lead", "wcu", BARS.duplicateLead.wcu);
+  });
+
+  test("an Idempotency-Key repeat writes nothing but its IP's rate counter (docs/spam.md)", () => {
+    const writes = summary("idempotent-repeat").calls.filter((c) => c.wcu > 0);
+    expect(writes.map((c) => [c.command, c.keys.map((k) => k.split("#")[0])])).toEqual([["UpdateItem", ["COUNTER"]]]);
   });
 
   test(`an API-key read takes at most ${BARS.apiKeyRead.sequentialRoundTrips} sequential round trips, auth and rate limit included`, () => {
     atMost("api-key-read", "sequentialRoundTrips", BARS.apiKeyRead.sequentialRoundTrips);
   });
+});
+
+describe("counts: reads that do not grow with the form, and the bookkeeper's writes per batch", () => {
+  let reads: CountReadResult[];
+  let bookkeeper: BookkeeperWork;
+  beforeAll(async () => {
+    const fixture = await prepareCountFixture();
+    const recorder = new Recorder();
+    try {
+      reads = await runCountReads(recorder, fixture);
+      bookkeeper = await measureBookkeeper(recorder);
+    } finally {
+      recorder.uninstall();
+    }
+  }, 300_000);
+
+  const over = (what: string, summary: RecordingSummary, key: "rcu" | "wcu" | "sequentialRoundTrips", limit: number) => {
+    if (summary[key] > limit) throw new Error(`${what}: ${key} ${summary[key]} > ${limit}\n${describeCalls(summary)}`);
+  };
+
+  test("the forms answer their counts, exact, for each size", () => {
+    expect(reads.map((r) => [r.size, r.counts])).toEqual(
+      FORM_SIZES.map((size) => [size, { submissionCount: 40, spamCount: size - 40 }]),
+    );
+  });
+
+  test(`form detail: at most ${COUNT_BARS.formDetail.rcu} read units and ${COUNT_BARS.formDetail.sequentialRoundTrips} round trips, the same for ${FORM_SIZES.join(" and ")} submissions`, () => {
+    for (const r of reads) {
+      over(`form detail, ${r.size}`, r.detail, "rcu", COUNT_BARS.formDetail.rcu);
+      over(`form detail, ${r.size}`, r.detail, "sequentialRoundTrips", COUNT_BARS.formDetail.sequentialRoundTrips);
+    }
+    expect(new Set(reads.map((r) => r.detail.rcu)).size).toBe(1);
+  });
+
+  test(`forms list: at most ${COUNT_BARS.formsList.rcu} read units and ${COUNT_BARS.formsList.sequentialRoundTrips} round trips, the same for ${FORM_SIZES.join(" and ")} submissions`, () => {
+    for (const r of reads) {
+      over(`forms list, ${r.size}`, r.list, "rcu", COUNT_BARS.formsList.rcu);
+      over(`forms list, ${r.size}`, r.list, "sequentialRoundTrips", COUNT_BARS.formsList.sequentialRoundTrips);
+    }
+    expect(new Set(reads.map((r) => r.list.rcu)).size).toBe(1);
+  });
+
+  test(`the bookkeeper writes at most ${COUNT_BARS.bookkeeperBatchOfOne.wcu} units for a batch of one, and ${COUNT_BARS.bookkeeperBatchOf100.wcu} for 100 submissions of one form`, () => {
+    over("bookkeeper, batch of one", bookkeeper.batchOfOne, "wcu", COUNT_BARS.bookkeeperBatchOfOne.wcu);
+    over("bookkeeper, batch of 100", bookkeeper.batchOf100, "wcu", COUNT_BARS.bookkeeperBatchOf100.wcu);
+    // One transaction each: the counters of one form, webhook and day, and the checkpoint.
+    expect(bookkeeper.batchOfOne.calls.map((c) => c.command)).toEqual(["TransactWriteItems"]);
+    expect(bookkeeper.batchOf100.calls.map((c) => c.command)).toEqual(["TransactWriteItems"]);
+    // 100 forms and webhooks: 201 counters, so three transactions of at most 100 items.
+    expect(bookkeeper.batchOf100Spread.calls.map((c) => c.command)).toEqual(Array(3).fill("TransactWriteItems"));
+    console.log(
+      `bookkeeper WCU per batch: one ${bookkeeper.batchOfOne.wcu}, 100 of one form ${bookkeeper.batchOf100.wcu}, 100 of 100 forms ${bookkeeper.batchOf100Spread.wcu}; ` +
+        `form detail RCU ${reads.map((r) => `${r.size}: ${r.detail.rcu}`).join(", ")}; forms list RCU ${reads.map((r) => `${r.size}: ${r.list.rcu}`).join(", ")}`,
+    );
+  });
+});
+
+describe("the queue consumer and the log lines of a clean submission", () => {
+  let single: RuntimeResult;
+  let batch: ConsumerBatchResult;
+
+  beforeAll(async () => {
+    const fixture = await prepareFixture("perf-pipeline");
+    single = await measureRuntime({ fixture, runs: 2, recorderFactory: () => new Recorder() });
+    batch = await measureConsumerBatch({
+      fixture,
+      size: QUEUE_CONSUMER.batchSize,
+      runs: 1,
+      recorderFactory: () => new Recorder(),
+    });
+  }, 120_000);
+
+  test(`the consumer's own writes are at most ${BARS.consumer.wcuPerSubmission} units per submission, alone and in a full batch`, () => {
+    const perSubmission = [single.consumerWork.wcu, batch.work.wcu / batch.size];
+    for (const [i, wcu] of perSubmission.entries()) {
+      const work = i === 0 ? single.consumerWork : batch.work;
+      if (wcu > BARS.consumer.wcuPerSubmission) throw new Error(`${wcu} WCU per submission\n${describeCalls(work)}`);
+    }
+    expect(batch.size).toBe(10);
+  });
+
+  test(`a clean submission writes at most ${BARS.logBytesPerSubmission} log bytes at the default level, Lambda's own lines included where they are sent`, () => {
+    const bytes = single.intake.logBytesPerInvocation + single.consumer.logBytesPerInvocation + 2 * systemLogBytesPerInvocation();
+    expect([bytes, single.intake.sampleLog]).toEqual([expect.any(Number), expect.stringContaining('"message":"request done"')]);
+    expect(bytes).toBeLessThanOrEqual(BARS.logBytesPerSubmission);
+  });
+});
+
+describe(`search: the same read units in a form of ${SEARCH_SIZES.small} and of ${SEARCH_SIZES.large} submissions`, () => {
+  let results: SearchResult[];
+  const of = (id: SearchResult["id"]) => {
+    const found = results.find((r) => r.id === id);
+    if (!found) throw new Error(`no scenario ${id}`);
+    return found;
+  };
+
+  beforeAll(async () => {
+    const handler = await loadListHandler();
+    const fixture = await prepareSearchFixture();
+    const recorder = new Recorder();
+    try {
+      results = await runSearchScenarios(recorder, fixture, handler);
+    } finally {
+      recorder.uninstall();
+    }
+  }, 600_000);
+
+  test("each search found what the form holds: the 3 submissions with the address, the 1 with the reference", () => {
+    expect(results.map((r) => [r.id, r.found])).toEqual([
+      ["search-email-small", 3],
+      ["search-reference-small", 1],
+      ["search-email-large", 3],
+      ["search-reference-large", 1],
+    ]);
+  });
+
+  test.each(["email", "reference"] as const)(
+    `by %s: at most ${SEARCH_BARS.rcu} read units and ${SEARCH_BARS.sequentialRoundTrips} round trips, the same at both sizes`,
+    (what) => {
+      const small = of(`search-${what}-small`).summary;
+      const large = of(`search-${what}-large`).summary;
+      for (const s of [small, large]) {
+        if (s.rcu > SEARCH_BARS.rcu || s.sequentialRoundTrips > SEARCH_BARS.sequentialRoundTrips) {
+          throw new Error(`search by ${what}: ${s.rcu} RCU, ${s.sequentialRoundTrips} round trips\n${describeCalls(s)}`);
+        }
+      }
+      expect(large.rcu).toBe(small.rcu);
+      expect(large.calls.map((c) => c.command)).toEqual(small.calls.map((c) => c.command));
+    },
+  );
 });

@@ -1,3 +1,4 @@
+import { BOOKKEEPER_FILTER_PATTERNS } from "../../../infra/bookkeeper-filter";
 import { INTAKE_FILTER_PATTERNS } from "../../../infra/intake-filter";
 import { assertSupportedPattern, matchesAny, matchesPattern } from "../../../infra/stream-filter-match";
 import { streamRecord } from "./support/records";
@@ -31,9 +32,12 @@ describe("the intake filter list, as the local follower applies it", () => {
     expect(passes(streamRecord("INSERT", submission({ isSpam: 0 })))).toBe(false);
   });
 
-  test("drops modified and removed submissions", () => {
+  test("drops modified and removed submissions, whatever their old image (the stream carries it now)", () => {
     expect(passes(streamRecord("MODIFY", submission()))).toBe(false);
     expect(passes(streamRecord("REMOVE", submission()))).toBe(false);
+    // Unflagged after the pipeline took it up: old image spam, new not; still no message.
+    expect(passes(streamRecord("MODIFY", submission(), submission({ isSpam: true })))).toBe(false);
+    expect(passes(streamRecord("MODIFY", submission({ isSpam: true }), submission()))).toBe(false);
   });
 
   test("passes inserted and modified purge jobs, never their removal", () => {
@@ -71,6 +75,29 @@ describe("the intake filter list, as the local follower applies it", () => {
     expect(passes({})).toBe(false);
     expect(passes({ eventName: "INSERT" })).toBe(false);
     expect(passes({ eventName: "INSERT", dynamodb: "{}" })).toBe(false);
+  });
+});
+
+describe("the bookkeeper's filter list, as the local follower applies it", () => {
+  const counted = (record: Record<string, unknown>) => matchesAny(BOOKKEEPER_FILTER_PATTERNS, record);
+
+  test("every pattern uses only what the matcher implements, and an event source mapping takes them all", () => {
+    for (const pattern of BOOKKEEPER_FILTER_PATTERNS) expect(() => assertSupportedPattern(pattern)).not.toThrow();
+    expect(BOOKKEEPER_FILTER_PATTERNS.length).toBeLessThanOrEqual(5);
+  });
+
+  test("passes stored submissions, spam or not, and removed ones (by their old image)", () => {
+    expect(counted(streamRecord("INSERT", submission()))).toBe(true);
+    expect(counted(streamRecord("INSERT", submission({ isSpam: true })))).toBe(true);
+    expect(counted(streamRecord("REMOVE", submission()))).toBe(true);
+    expect(counted(streamRecord("REMOVE", submission({ isSpam: true })))).toBe(true);
+  });
+
+  test("drops a submission's modifications (moderation moves its own counts) and every other item", () => {
+    expect(counted(streamRecord("MODIFY", submission({ isSpam: true }), submission()))).toBe(false);
+    for (const item of [purgeJob, { pk: "FORM#f", sk: "COUNTS", type: "form_counts" }, { pk: "X#1", sk: "X" }]) {
+      for (const eventName of ["INSERT", "MODIFY", "REMOVE"] as const) expect(counted(streamRecord(eventName, item))).toBe(false);
+    }
   });
 });
 

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BatchWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { db, tableName } from "../../../lib/aws/dynamodb";
+import { eventually } from "../../support/eventually";
 
 /**
  * The local hand-off survives kill -9. The SQS emulator keeps messages in memory, so a stack
@@ -16,6 +17,7 @@ import { db, tableName } from "../../../lib/aws/dynamodb";
 interface Stats {
   read: number;
   sent: number;
+  bookkept: number;
   inFlight: number;
   unsaved: boolean;
   consumed: number;
@@ -33,7 +35,7 @@ function startPipeline(env: Record<string, string>) {
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
-  let stats: Stats = { read: 0, sent: 0, inFlight: 0, unsaved: false, consumed: 0 };
+  let stats: Stats = { read: 0, sent: 0, bookkept: 0, inFlight: 0, unsaved: false, consumed: 0 };
   let output = "";
   let buffered = "";
   child.stdout?.on("data", (chunk: Buffer) => {
@@ -110,3 +112,66 @@ test("records whose messages were not consumed are delivered after kill -9 and r
   // The position moved past what was consumed in a row: not everything had to be sent again.
   expect(thirdDeliveries.length).toBeLessThan(ITEMS);
 }, 60_000);
+
+/** The batches a pipeline process handed to its bookkeeper, in order: each one's event ids, and which were finished. */
+function handedOver(file: string): { batches: string[][]; done: string[] } {
+  const lines = deliveries(file).map((line) => JSON.parse(line) as { eventIds?: string[]; done?: string });
+  return {
+    batches: lines.flatMap((l) => (l.eventIds ? [l.eventIds] : [])),
+    done: lines.flatMap((l) => (l.done ? [l.done] : [])),
+  };
+}
+
+test("a bookkeeper's batch interrupted by kill -9 is handed over again as it was, and a finished one never again", async () => {
+  const run = randomUUID();
+  const itemType = `bookkeeper-durability-${run}`;
+  const dataDir = mkdtempSync(join(tmpdir(), "inlet-follower-"));
+  const batchesFile = join(dataDir, "batches.txt");
+  const env = {
+    DATA_DIR: dataDir,
+    ITEM_TYPE: itemType,
+    DELIVERIES_FILE: join(dataDir, "deliveries.txt"),
+    BATCHES_FILE: batchesFile,
+    BOOKKEEPER_BATCH_SIZE: "10",
+  };
+  const items = Array.from({ length: ITEMS }, (_, i) => ({
+    PutRequest: { Item: { pk: `bookkeeper-${run}-${String(i).padStart(3, "0")}`, sk: "TEST", type: itemType } },
+  }));
+  for (let i = 0; i < items.length; i += 25) {
+    await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: items.slice(i, i + 25) } }));
+  }
+
+  // 1. The first batch's handler never returns: killed in the middle of it.
+  const first = startPipeline({ ...env, HANG_ON_FIRST_BATCH: "1" });
+  await eventually("the first batch handed over", () => handedOver(batchesFile).batches.length === 1);
+  await first.kill();
+  const [interrupted] = handedOver(batchesFile).batches as [string[]];
+  expect(interrupted).toHaveLength(10);
+  // Nothing was read past the batch in progress: the queue got none of these records yet.
+  expect(deliveries(env.DELIVERIES_FILE)).toEqual([]);
+
+  // 2. Restarted: the same batch first (same first record, same records), then the rest, each once.
+  const second = startPipeline(env);
+  await second.waitFor("every record bookkept and consumed", (s) => s.bookkept === ITEMS && s.consumed === ITEMS && !s.unsaved);
+  await second.kill();
+  const after = handedOver(batchesFile);
+  expect(after.batches[1]).toEqual(interrupted);
+  const records = after.batches.slice(1).flat();
+  expect(records).toHaveLength(ITEMS);
+  expect(new Set(records).size).toBe(ITEMS);
+  expect(after.done).toEqual(after.batches.slice(1).map((b) => b[0]));
+
+  // 3. Restarted again: every batch was finished and saved; the next one handed over is only a
+  //    record written now.
+  const third = startPipeline(env);
+  await db().send(
+    new BatchWriteCommand({
+      RequestItems: { [tableName()]: [{ PutRequest: { Item: { pk: `bookkeeper-${run}-new`, sk: "TEST", type: itemType } } }] },
+    }),
+  );
+  await third.waitFor("the new record bookkept", (s) => s.bookkept === 1);
+  await third.kill();
+  const last = handedOver(batchesFile);
+  expect(last.batches).toHaveLength(after.batches.length + 1);
+  expect(last.batches.at(-1)).toHaveLength(1);
+}, 90_000);

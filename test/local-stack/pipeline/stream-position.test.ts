@@ -85,4 +85,23 @@ describe("the stream follower's position", () => {
     expect(warn).toHaveBeenCalledWith(expect.stringContaining("another stream"));
     warn.mockRestore();
   });
+
+  test("the bookkeeper's batch is written before it is handed over and cleared once finished, at once (no flush waited for)", () => {
+    const file = fresh();
+    const position = new StreamPosition(file, STREAM);
+    position.skip("s1", seq(40));
+    position.beginBatch("s1", { first: seq(41), last: seq(45) });
+    // Killed here: the next process hands the same batch over again.
+    const restarted = new StreamPosition(file, STREAM);
+    expect(restarted.bookkeeperBatch("s1")).toEqual({ first: seq(41), last: seq(45) });
+    expect(restarted.bookkept("s1")).toBeUndefined();
+    expect(restarted.checkpoint("s1")).toBe(seq(40));
+
+    restarted.bookkeep("s1", seq(45));
+    const next = new StreamPosition(file, STREAM);
+    expect(next.bookkeeperBatch("s1")).toBeUndefined();
+    expect(next.bookkept("s1")).toBe(seq(45));
+    // The queue's own checkpoint is independent: it may lag behind what was bookkept.
+    expect(next.checkpoint("s1")).toBe(seq(40));
+  });
 });

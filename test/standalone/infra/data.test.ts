@@ -34,7 +34,8 @@ describe("data store", () => {
       ],
       BillingMode: "PAY_PER_REQUEST",
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
-      StreamSpecification: { StreamViewType: "NEW_IMAGE" },
+      // New and old images: a REMOVE carries the removed submission for the bookkeeper.
+      StreamSpecification: { StreamViewType: "NEW_AND_OLD_IMAGES" },
       TimeToLiveSpecification: { AttributeName: "ttl", Enabled: true },
       GlobalSecondaryIndexes: [
         {
@@ -60,6 +61,8 @@ describe("data store", () => {
         "IntakeQueueDeadLetter92F727E2",
         "IntakeQueueIntake3F254B08",
         "IntakeQueueEmailEventsDeadLetterEB3D4963",
+        // In the bookkeeper's nested stack (infra/bookkeeping.ts).
+        "QueueBookkeeperDeadLetter2711C454",
       ].sort(),
     );
     for (const [, r] of stateful) {

@@ -132,7 +132,7 @@ describe("a second region of the same account", () => {
 
   test("response headers policies and the origin access control are named with the region", () => {
     const all = names(resources);
-    expect(all).toHaveLength(4);
+    expect(all).toHaveLength(5);
     for (const name of all) {
       const [prefix, region] = (name as { "Fn::Join": [string, [string, unknown]] })["Fn::Join"][1];
       expect(region).toEqual({ Ref: "AWS::Region" });
@@ -140,7 +140,7 @@ describe("a second region of the same account", () => {
       // Within CloudFront's limits with the longest region name: 128 for a policy, 64 for an access control.
       expect(prefix.length + "ap-southeast-5".length).toBeLessThanOrEqual(64);
     }
-    expect(new Set(all.map((n) => JSON.stringify(n))).size).toBe(4);
+    expect(new Set(all.map((n) => JSON.stringify(n))).size).toBe(5);
   });
 
   test("the same stack in two regions of one account gets different names", () => {

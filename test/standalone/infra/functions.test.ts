@@ -16,12 +16,12 @@ beforeAll(() => {
 });
 
 describe("functions", () => {
-  test("one function per route entry and the queue consumer, nothing else", () => {
+  test("one function per route entry, the queue consumer and the bookkeeper, nothing else", () => {
     // Besides them, the SES events' function (EMAIL_EVENTS), the digest run (DIGESTS),
     // aws-s3-deployment's function that copies the dashboard into its bucket, and the one that
     // empties the buckets when they are deleted (autoDeleteObjects).
-    expect(inletFunctions(template)).toHaveLength(ROUTES.length + 1);
-    template.resourceCountIs("AWS::Lambda::Function", ROUTES.length + 5);
+    expect(inletFunctions(template)).toHaveLength(ROUTES.length + 2);
+    template.resourceCountIs("AWS::Lambda::Function", ROUTES.length + 6);
     for (const route of routes) functionOf(route);
   });
 
@@ -34,7 +34,7 @@ describe("functions", () => {
         Handler: "index.handler",
         MemorySize: route.memoryMb ?? FUNCTION_DEFAULTS.memoryMb,
         Timeout: route.timeoutSeconds ?? FUNCTION_DEFAULTS.timeoutSeconds,
-        LoggingConfig: { LogFormat: "JSON" },
+        LoggingConfig: { LogFormat: "JSON", SystemLogLevel: "WARN" },
       });
       // Source maps are uploaded but not enabled at runtime (cold start cost).
       expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();

@@ -1,4 +1,4 @@
-import { DIGESTS, EMAIL_EVENTS, QUEUE_CONSUMER, ROUTES, type RouteDef, route } from "../../../functions/routes";
+import { BOOKKEEPER, DIGESTS, EMAIL_EVENTS, QUEUE_CONSUMER, ROUTES, type RouteDef, route } from "../../../functions/routes";
 import { grantContextOf, settingsFromContext } from "../../../infra/environment";
 import {
   BY_ATTRIBUTE,
@@ -104,6 +104,11 @@ const everyFunction = () => [
     grant: grantOf(EMAIL_EVENTS),
   },
   {
+    name: BOOKKEEPER.handler,
+    statements: roleStatements("Inlet bookkeeper: counts from the table stream"),
+    grant: grantOf(BOOKKEEPER),
+  },
+  {
     name: DIGESTS.handler,
     statements: roleStatements("Inlet: members' daily and weekly digests, every hour"),
     grant: grantOf(DIGESTS),
@@ -178,7 +183,7 @@ describe("each role holds exactly its declared table grant", () => {
     for (const handler of writeHandlers)
       expect([handler, Object.keys(TABLE_WRITES[handler] ?? {}).length > 0]).toEqual([handler, true]);
     expect(Object.keys(TABLE_WRITES).sort()).toEqual(
-      [...writeHandlers, QUEUE_CONSUMER.handler, EMAIL_EVENTS.handler, DIGESTS.handler].sort(),
+      [...writeHandlers, QUEUE_CONSUMER.handler, EMAIL_EVENTS.handler, BOOKKEEPER.handler, DIGESTS.handler].sort(),
     );
     for (const handler of Object.keys(FIRST_ACCOUNT_WRITES)) expect(writeHandlers).toContain(handler);
   });
@@ -322,15 +327,35 @@ describe("what each function may write, by partition and attribute", () => {
     }
   });
 
-  test("intake's writes: whole submissions and markers; of shared items only the counts, links and new fields it keeps", () => {
+  test("intake's writes: whole submissions and markers; of shared items only the links and new fields it keeps, no count", () => {
     const intake = statementsOf(route("POST /api/v1/incoming/{webhookId}"));
-    expect(sortJson(attributeSets(intake, P.webhook).map(sorted))).toEqual([["formId", "lastReceivedAt", "submissionCount"]]);
+    expect(sortJson(attributeSets(intake, P.webhook).map(sorted))).toEqual([["formId"]]);
+    // Counts are the bookkeeper's: intake writes no day item, no form's or webhook's counts.
+    const partitions = grantedWrites(intake).flatMap((g) => g.leadingKeys);
+    expect(partitions).not.toContain(`${P.webhookCounts}*`);
+    expect(attributeSets(intake, P.form).flat()).not.toContain("inbox");
     expect(sortJson(attributeSets(intake, P.form).map(sorted))).toEqual(sortJson([["fields", "updatedAt"], sorted(FORM_ITEM)]));
     expect(attributeSets(intake, P.org)).toEqual([["formCount"]]);
     expect(grantedWrites(intake).filter((g) => g.actions.includes("dynamodb:DeleteItem"))).toEqual([
       { actions: ["dynamodb:DeleteItem"], leadingKeys: ["DUP#*"], attributes: null },
     ]);
   });
+});
+
+test("the bookkeeper writes only counters, its checkpoints and search entries: day items, a form's counts (those attributes only), webhooks' counts, FIND# items by BatchWriteItem", () => {
+  const bookkeeper = roleStatements("Inlet bookkeeper: counts from the table stream");
+  expect(sortJson(grantedWrites(bookkeeper))).toEqual(
+    sortJson([
+      { actions: ["dynamodb:UpdateItem"], leadingKeys: [`${P.siteDay}*`, `${P.webhookCounts}*`], attributes: null },
+      {
+        actions: ["dynamodb:UpdateItem"],
+        leadingKeys: [`${P.form}*`],
+        attributes: ["gone", "inbox", "pk", "sk", "spam", "type"],
+      },
+      { actions: ["dynamodb:PutItem"], leadingKeys: [`${P.streamCheckpoint}*`], attributes: null },
+      { actions: ["dynamodb:BatchWriteItem"], leadingKeys: [`${P.searchEntry}*`], attributes: null },
+    ]),
+  );
 });
 
 describe("signup's first-account claim", () => {

@@ -79,7 +79,8 @@ describe("deployment settings from CDK context", () => {
       defaultPlan: "pro",
     });
     const functions = inletFunctions(custom);
-    expect(functions).toHaveLength(ROUTES.length + 1);
+    // The route functions, the queue consumer and the bookkeeper.
+    expect(functions).toHaveLength(ROUTES.length + 2);
     for (const fn of functions) {
       expect(fn.Properties.Environment.Variables).toMatchObject({
         BASE_URL: "https://forms.example.com",

@@ -33,9 +33,13 @@ beforeAll(() => {
 
 describe("intake pipeline", () => {
   const queueIds = () => {
-    // The intake pipeline's two (the SES events' dead-letter queue is test/standalone/infra/deploy.test.ts's).
+    // The intake pipeline's two (the SES events' dead-letter queue is test/standalone/infra/deploy.test.ts's,
+    // the bookkeeper's test/standalone/infra/bookkeeping.test.ts's).
     const queues = Object.entries(resources).filter(
-      ([id, r]) => r.Type === "AWS::SQS::Queue" && !id.startsWith("IntakeQueueEmailEventsDeadLetter"),
+      ([id, r]) =>
+        r.Type === "AWS::SQS::Queue" &&
+        !id.startsWith("IntakeQueueEmailEventsDeadLetter") &&
+        !id.startsWith("QueueBookkeeperDeadLetter"),
     );
     const intake = queues.find(([, r]) => r.Properties.RedrivePolicy);
     const dlq = queues.find(([, r]) => !r.Properties.RedrivePolicy);
@@ -166,7 +170,9 @@ describe("intake consumer", () => {
 
   test("reads the intake queue in batches and reports batch item failures", () => {
     const [fnId] = consumer();
-    const mappings = Object.values(resources).filter((r) => r.Type === "AWS::Lambda::EventSourceMapping");
+    const mappings = Object.values(resources).filter(
+      (r) => r.Type === "AWS::Lambda::EventSourceMapping" && r.Properties.FunctionName?.Ref === fnId,
+    );
     expect(mappings).toHaveLength(1);
     expect(mappings[0]?.Properties).toMatchObject({
       EventSourceArn: { "Fn::GetAtt": [intakeQueueId(), "Arn"] },
@@ -192,7 +198,9 @@ describe("intake consumer", () => {
     expect(pipe.Type).toBe("AWS::Pipes::Pipe");
     const [fnId] = consumer();
     const stageId = onlyLogicalId(template, "AWS::ApiGatewayV2::Stage");
-    const mappingId = Object.entries(resources).find(([, r]) => r.Type === "AWS::Lambda::EventSourceMapping")?.[0];
+    const mappingId = Object.entries(resources).find(
+      ([, r]) => r.Type === "AWS::Lambda::EventSourceMapping" && r.Properties.FunctionName?.Ref === fnId,
+    )?.[0];
     expect(dependsOn).toEqual(expect.arrayContaining([fnId, mappingId, stageId]));
   });
 

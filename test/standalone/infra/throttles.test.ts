@@ -44,11 +44,11 @@ describe("throttling by route family", () => {
 
   test("the stage is created after the nested stacks that create its routes", () => {
     const [, stage] = stageOf(resources);
-    // The route families' stacks (the digest run's holds no route).
     const nested = Object.entries(resources)
+      // The route stacks (the bookkeeper's and the digest run's nested stacks create no route).
       .filter(([id, r]) => r.Type === "AWS::CloudFormation::Stack" && id.startsWith("HttpRoutes"))
       .map(([id]) => id);
-    expect(nested.length).toBeGreaterThan(0);
+    expect(nested.length).toBeGreaterThan(5);
     expect((stage as Resource & { DependsOn?: string[] }).DependsOn).toEqual(expect.arrayContaining(nested));
   });
 

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { ensureWebBuild, webBuildIsStale, webDist } from "../../../infra/web-build";
@@ -56,9 +56,31 @@ describe("ensureWebBuild", () => {
   test("returns web/dist without building when the build is fresh", () => {
     file("web/src/main.tsx", 200);
     file("web/dist/index.html", 100);
+    file("docs/openapi.json", 10);
     // No vite and no config under this root: a build attempt would fail.
     expect(ensureWebBuild(root)).toBe(join(root, "web", "dist"));
     expect(webDist(root)).toBe(join(root, "web", "dist"));
+  });
+
+  test("puts the OpenAPI document where the API serves it from, again whenever it changed, built or not", () => {
+    file("web/src/main.tsx", 200);
+    file("web/dist/index.html", 100);
+    mkdirSync(join(root, "docs"), { recursive: true });
+    writeFileSync(join(root, "docs/openapi.json"), '{"openapi":"3.1.0"}');
+    const served = join(root, "web/dist/api/v1/openapi.json");
+    ensureWebBuild(root);
+    expect(readFileSync(served, "utf8")).toBe('{"openapi":"3.1.0"}');
+    writeFileSync(join(root, "docs/openapi.json"), '{"openapi":"3.1.1"}');
+    ensureWebBuild(root);
+    expect(readFileSync(served, "utf8")).toBe('{"openapi":"3.1.1"}');
+    // The dashboard was not rebuilt for it (no Vite here): only the document moved.
+    expect(webBuildIsStale(root)).toBe(false);
+  });
+
+  test("a build without the generated document is refused, naming the command that makes it", () => {
+    file("web/src/main.tsx", 200);
+    file("web/dist/index.html", 100);
+    expect(() => ensureWebBuild(root)).toThrow(/docs\/openapi\.json does not exist: run npm run openapi/);
   });
 
   test("says what is missing when a stale build has no Vite config to build with", () => {

@@ -1,7 +1,14 @@
 import type { Stack } from "aws-cdk-lib";
 import { Annotations, Match, type Template } from "aws-cdk-lib/assertions";
 import { CachePolicy, OriginRequestPolicy } from "aws-cdk-lib/aws-cloudfront";
-import { DASHBOARD_CSP, DASHBOARD_HEADERS, IMMUTABLE_CACHE_CONTROL, INDEX_CACHE_CONTROL } from "../../../infra/web-headers";
+import {
+  DASHBOARD_CSP,
+  DASHBOARD_HEADERS,
+  IMMUTABLE_CACHE_CONTROL,
+  INDEX_CACHE_CONTROL,
+  OPENAPI_DOCUMENT_HEADERS,
+  OPENAPI_DOCUMENT_PATH,
+} from "../../../infra/web-headers";
 import { API_PATH_PATTERN, EDGE_HEADER_NAME, INTAKE_PATH_PATTERN } from "../../../infra/web-hosting";
 import { EDGE_HEADER } from "../../../lib/http/client-ip";
 import { PREFLIGHT_HEADERS } from "../../../lib/intake/cors";
@@ -47,7 +54,7 @@ describe("CORS on every intake answer, API Gateway's own included", () => {
 
   test("intake's paths match before /api/* and go to the same origin, uncached, with everything the viewer sent but Host", () => {
     const patterns = (config.CacheBehaviors as { PathPattern: string }[]).map((b) => b.PathPattern);
-    expect(patterns).toEqual([INTAKE_PATH_PATTERN, API_PATH_PATTERN]);
+    expect(patterns).toEqual([OPENAPI_DOCUMENT_PATH, INTAKE_PATH_PATTERN, API_PATH_PATTERN]);
     expect(INTAKE_PATH_PATTERN).toBe("/api/v1/incoming/*");
     const intake = intakeBehavior();
     const api = apiBehavior();
@@ -96,7 +103,7 @@ describe("one distribution for the dashboard and the API", () => {
 
   test("/api/* goes to the HTTP API: every method, no caching, everything the viewer sent but Host", () => {
     const behavior = apiBehavior();
-    expect(config.CacheBehaviors).toHaveLength(2);
+    expect(config.CacheBehaviors).toHaveLength(3);
     expect(behavior).toMatchObject({
       AllowedMethods: expect.arrayContaining(["GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"]),
       CachePolicyId: CachePolicy.CACHING_DISABLED.cachePolicyId,
@@ -111,6 +118,30 @@ describe("one distribution for the dashboard and the API", () => {
       JSON.stringify({ "Fn::GetAtt": [onlyLogicalId(template, "AWS::ApiGatewayV2::Api"), "ApiEndpoint"] }),
     );
     expect(JSON.stringify(origin.DomainName)).not.toContain("Stage");
+  });
+
+  test("the OpenAPI document, though under /api/, is the bucket's file: matched first, GET and HEAD, cached and compressed, CORS for anyone", () => {
+    const behaviors = config.CacheBehaviors as Record<string, any>[];
+    const document = behaviors.find((b) => b.PathPattern === OPENAPI_DOCUMENT_PATH) as Record<string, any>;
+    expect(OPENAPI_DOCUMENT_PATH).toBe("/api/v1/openapi.json");
+    expect(behaviors.indexOf(document)).toBe(0);
+    expect(document.TargetOriginId).toBe(config.DefaultCacheBehavior.TargetOriginId);
+    expect(config.Origins).toHaveLength(2);
+    expect(document).toMatchObject({
+      ViewerProtocolPolicy: "https-only",
+      AllowedMethods: ["GET", "HEAD"],
+      CachePolicyId: CachePolicy.CACHING_OPTIMIZED.cachePolicyId,
+      Compress: true,
+    });
+    expect(document.FunctionAssociations).toBeUndefined();
+    const policy = policyOf(document.ResponseHeadersPolicyId);
+    expect(policy.CorsConfig).toMatchObject({
+      AccessControlAllowOrigins: { Items: [OPENAPI_DOCUMENT_HEADERS["access-control-allow-origin"]] },
+      AccessControlAllowMethods: { Items: ["GET", "HEAD"] },
+      AccessControlAllowCredentials: false,
+      OriginOverride: true,
+    });
+    expect(policy.SecurityHeadersConfig).toEqual(policyOf(apiBehavior()?.ResponseHeadersPolicyId).SecurityHeadersConfig);
   });
 
   test("the routing function answers index.html for app routes and leaves files alone", () => {
@@ -207,8 +238,9 @@ describe("the app bucket", () => {
 
   test("is filled from the build: hashed assets immutable and kept, the rest revalidated, pruned and invalidated", () => {
     const deployments = Object.values(resources).filter((r) => r.Type === "Custom::CDKBucketDeployment") as Resource[];
-    expect(deployments).toHaveLength(2);
+    expect(deployments).toHaveLength(3);
     const assets = deployments.find((d) => d.Properties.Include?.includes("assets/*"))?.Properties;
+    const document = deployments.find((d) => d.Properties.Include?.includes("api/*"))?.Properties;
     const pages = deployments.find((d) => d.Properties.Exclude?.includes("assets/*"))?.Properties;
     expect(assets).toMatchObject({
       DestinationBucketName: { Ref: bucketId() },
@@ -217,6 +249,18 @@ describe("the app bucket", () => {
       SystemMetadata: { "cache-control": IMMUTABLE_CACHE_CONTROL },
     });
     expect(assets?.DistributionId).toBeUndefined();
+    // The OpenAPI document (infra/web-build.ts puts it at api/v1/openapi.json): its own type and caching.
+    expect(document).toMatchObject({
+      DestinationBucketName: { Ref: bucketId() },
+      Exclude: ["*"],
+      Prune: false,
+      SystemMetadata: {
+        "cache-control": OPENAPI_DOCUMENT_HEADERS["cache-control"],
+        "content-type": OPENAPI_DOCUMENT_HEADERS["content-type"],
+      },
+    });
+    expect(document?.DistributionId).toBeUndefined();
+    expect(pages?.Exclude).toEqual(["assets/*", "api/*"]);
     expect(pages).toMatchObject({
       DestinationBucketName: { Ref: bucketId() },
       Prune: true,

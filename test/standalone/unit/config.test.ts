@@ -78,6 +78,7 @@ describe("parseConfig", () => {
       ERASE_TIME_BUDGET_MS: 20_000,
       CAPTCHA_TIMEOUT_MS: 3000,
       PURGE_GRACE_SECONDS: 60,
+      INTAKE_CACHE_SECONDS: 5,
       ALLOW_PRIVATE_WEBHOOK_TARGETS: "false",
       OUTBOUND_TIMEOUT_MS: 10_000,
       OUTBOUND_RETRY_SCHEDULE_SECONDS: "5,300,1800,7200,18000,36000,50400,72000,86400",
@@ -170,6 +171,14 @@ describe("parseConfig", () => {
       expect(parseConfig({ ...base, PURGE_GRACE_SECONDS: "600" }).PURGE_GRACE_SECONDS).toBe(600);
       for (const bad of ["-1", "1.5", "abc", ""]) {
         expect(problemsOf({ ...base, PURGE_GRACE_SECONDS: bad })).toMatch(/PURGE_GRACE_SECONDS: /);
+      }
+    });
+
+    test("INTAKE_CACHE_SECONDS takes 0 (no cache) to 60", () => {
+      expect(parseConfig({ ...base, INTAKE_CACHE_SECONDS: "0" }).INTAKE_CACHE_SECONDS).toBe(0);
+      expect(parseConfig({ ...base, INTAKE_CACHE_SECONDS: "60" }).INTAKE_CACHE_SECONDS).toBe(60);
+      for (const bad of ["-1", "61", "1.5", "abc", ""]) {
+        expect(problemsOf({ ...base, INTAKE_CACHE_SECONDS: bad })).toMatch(/INTAKE_CACHE_SECONDS: /);
       }
     });
 

@@ -1,7 +1,9 @@
 import type { APIGatewayProxyEventV2 } from "aws-lambda";
+import fc from "fast-check";
+import Negotiator from "negotiator";
 import { AppError, ERROR_STATUS } from "../../../lib/errors";
 import { errorResponse, type HttpResult } from "../../../lib/http/response";
-import { answerForSite, withBrowserPages } from "../../../lib/intake/browser-answer";
+import { answerForSite, isNavigation, withBrowserPages } from "../../../lib/intake/browser-answer";
 import { REFUSAL_WORDS } from "../../../lib/intake/html-words";
 
 /**
@@ -54,4 +56,34 @@ test("the page's frame-ancestors are the site's once the intake said whose answe
   );
   // Another request's answer (another event) knows nothing of that site.
   expect(frameAncestors(await answering({ ...json, headers: { ...json.headers } })(navigation, {}))).toBe("*");
+});
+
+test("a navigation is what the negotiator says, though it is loaded only for an Accept that names html or a text type", async () => {
+  const ranges = fc.constantFrom(
+    "text/html",
+    "TEXT/HTML",
+    "application/xhtml+xml",
+    "application/json",
+    "application/*",
+    "*/*",
+    "*/html",
+    "text/*",
+    "text/plain",
+    "image/avif",
+    "application/xml",
+    "*",
+    "",
+    ";",
+  );
+  const range = fc.record({ type: ranges, q: fc.option(fc.constantFrom("0", "0.1", "0.5", "0.9", "1"), { nil: undefined }) });
+  await fc.assert(
+    fc.asyncProperty(fc.array(range, { minLength: 1, maxLength: 5 }), async (parts) => {
+      const accept = parts.map((p) => (p.q === undefined ? p.type : `${p.type};q=${p.q}`)).join(", ");
+      const expected = new Negotiator({ headers: { accept } }).mediaType(["application/json", "text/html"]) === "text/html";
+      expect(await isNavigation({ accept })).toBe(expected);
+      expect(await isNavigation({ accept, "sec-fetch-mode": "navigate" })).toBe(expected);
+      expect(await isNavigation({ accept, "sec-fetch-mode": "cors" })).toBe(false);
+    }),
+    { numRuns: 1000 },
+  );
 });

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import {
   BOT_USER_AGENTS,
   countUrls,
@@ -342,6 +343,38 @@ describe("spam phrases (+10 each, at most 30)", () => {
 
   test("phrases are searched in every field, lists included", () => {
     expect(foundPhrases({ a: "hello", b: ["x", "Buy Now"] })).toEqual(["buy now"]);
+  });
+
+  test.each([
+    ["a letter of another script before or after", "écasino casinoé 日casino", []],
+    ["an astral letter (a surrogate pair) before or after", "\u{1D49C}casino casino\u{1D49C}", []],
+    ["an astral letter that is not a letter or digit (an emoji)", "\u{1F3B0}casino\u{1F3B0}", ["casino"]],
+    ["a second occurrence on boundaries after a first one inside a word", "casinos and casino", ["casino"]],
+    ["overlapping phrases", "congratulations you have won", ["you have won", "congratulations you"]],
+  ])("%s", (_name, text, phrases) => {
+    expect(foundPhrases({ message: text })).toEqual(phrases);
+  });
+
+  test("finds what one lookaround pattern per phrase finds, for any text", () => {
+    // The patterns this module used before the first check got cheaper: the reference.
+    const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const reference = SPAM_PHRASES.map(
+      (phrase) =>
+        [phrase, new RegExp(`(?<![\\p{L}\\p{N}])${escaped(phrase).replace(/ +/g, "\\s+")}(?![\\p{L}\\p{N}])`, "iu")] as const,
+    );
+    const pieces = fc.oneof(
+      fc.constantFrom(...SPAM_PHRASES.map((p) => p.replace(/ /g, " \t")), ...SPAM_PHRASES.map((p) => p.toUpperCase())),
+      fc.constantFrom(" ", "\n", "-", ".", "%", "é", "ß", "日", "7", "x", "\u{1D49C}", "\u{1F3B0}", "\u212A", "\u017F", "\ud800"),
+      fc.string({ maxLength: 4 }),
+    );
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 12 }), (parts) => {
+        const text = parts.join("");
+        const expected = reference.filter(([, pattern]) => pattern.test(text)).map(([phrase]) => phrase);
+        expect(foundPhrases({ message: text })).toEqual(expected);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   test("the list is lower case and has no duplicates", () => {

@@ -807,23 +807,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/openapi.json": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** This document */
-        get: operations["getOpenapi"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1803,17 +1786,6 @@ export interface components {
             /** @constant */
             success: true;
             data: components["schemas"]["Message"];
-        };
-        getOpenapiResponse: {
-            openapi: string;
-            info: {
-                [key: string]: unknown;
-            };
-            paths: {
-                [key: string]: unknown;
-            };
-        } & {
-            [key: string]: unknown;
         };
     };
     responses: never;
@@ -10609,26 +10581,6 @@ export interface operations {
                             code?: "SERVICE_UNAVAILABLE";
                         };
                     };
-                };
-            };
-        };
-    };
-    getOpenapi: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The OpenAPI 3.1 document */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["getOpenapiResponse"];
                 };
             };
         };

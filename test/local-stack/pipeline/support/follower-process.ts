@@ -5,11 +5,16 @@
  * delivered item's pk to DELIVERIES_FILE and succeeds for the first CONSUME_LIMIT messages, then
  * fails every message (they stay in the queue). It prints the follower's stats as JSON lines; the
  * test kills it with SIGKILL, so nothing here gets to clean up, exactly like a crashed stack.
+ *
+ * With BATCHES_FILE set, it also plays the bookkeeper (batches of BOOKKEEPER_BATCH_SIZE of the
+ * same items): each batch handed over is appended as a JSON line `{eventIds}` when the handler
+ * starts and `{done: firstEventId}` when it ends; with HANG_ON_FIRST_BATCH=1 the first batch's
+ * handler never ends, so the test can kill the process in the middle of it.
  */
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import type { SQSEvent } from "aws-lambda";
+import type { DynamoDBStreamEvent, SQSEvent } from "aws-lambda";
 import { LOCAL_CREDENTIALS, startSqs } from "../../../../infra/local/emulators";
 import { startQueuePoller } from "../../../../infra/local/queue-poller";
 import { startStreamFollower } from "../../../../infra/local/stream-follower";
@@ -26,6 +31,18 @@ const itemType = env("ITEM_TYPE");
 const deliveriesFile = env("DELIVERIES_FILE");
 const consumeLimit = Number(process.env.CONSUME_LIMIT ?? "Infinity");
 const region = env("AWS_REGION");
+const batchesFile = process.env.BATCHES_FILE;
+const hangOnFirst = process.env.HANG_ON_FIRST_BATCH === "1";
+let batches = 0;
+
+/** The bookkeeper's stand-in: records each batch it is handed, before and after. */
+async function bookkeep(event: DynamoDBStreamEvent): Promise<void> {
+  const eventIds = event.Records.map((r) => r.eventID);
+  appendFileSync(batchesFile as string, `${JSON.stringify({ eventIds })}\n`);
+  batches += 1;
+  if (hangOnFirst && batches === 1) await new Promise(() => undefined);
+  appendFileSync(batchesFile as string, `${JSON.stringify({ done: eventIds[0] })}\n`);
+}
 
 const sqs = await startSqs(0);
 const follower = await startStreamFollower({
@@ -39,6 +56,15 @@ const follower = await startStreamFollower({
   positionFile: join(dataDir, "stream-position.json"),
   filters: [{ dynamodb: { NewImage: { type: { S: [itemType] } } } }],
   idleMs: 50,
+  ...(batchesFile
+    ? {
+        bookkeeper: {
+          handler: bookkeep,
+          batchSize: Number(process.env.BOOKKEEPER_BATCH_SIZE ?? "10"),
+          filters: [{ eventName: ["INSERT"], dynamodb: { NewImage: { type: { S: [itemType] } } } }],
+        },
+      }
+    : {}),
 });
 
 let consumed = 0;

@@ -9,11 +9,17 @@ let sequence = 100;
 
 /**
  * A DynamoDB stream record exactly as the EventBridge Pipe puts it in an SQS message body
- * (lib/pipeline/stream-record.ts documents the shape and its sources). REMOVE records carry no
- * NewImage: the table's stream view is NEW_IMAGE.
+ * (lib/pipeline/stream-record.ts documents the shape and its sources). The table's stream view
+ * is NEW_AND_OLD_IMAGES: an INSERT carries the new image, a REMOVE the old one, a MODIFY both
+ * (`before`, or the same item).
  */
-export function streamRecord(eventName: "INSERT" | "MODIFY" | "REMOVE", item: Record<string, unknown>): Record<string, unknown> {
+export function streamRecord(
+  eventName: "INSERT" | "MODIFY" | "REMOVE",
+  item: Record<string, unknown>,
+  before: Record<string, unknown> = item,
+): Record<string, unknown> {
   const image = marshall(item, { removeUndefinedValues: true });
+  const oldImage = marshall(before, { removeUndefinedValues: true });
   const keys = { pk: image.pk, sk: image.sk };
   sequence += 1;
   return {
@@ -26,9 +32,10 @@ export function streamRecord(eventName: "INSERT" | "MODIFY" | "REMOVE", item: Re
       ApproximateCreationDateTime: Math.floor(Date.now() / 1000),
       Keys: keys,
       ...(eventName === "REMOVE" ? {} : { NewImage: image }),
+      ...(eventName === "INSERT" ? {} : { OldImage: oldImage }),
       SequenceNumber: String(sequence).padStart(21, "0"),
       SizeBytes: JSON.stringify(image).length,
-      StreamViewType: "NEW_IMAGE",
+      StreamViewType: "NEW_AND_OLD_IMAGES",
     },
     eventSourceARN: STREAM_ARN,
   };

@@ -96,7 +96,7 @@ export function SourceRow({
               <ConfirmButton
                 label="Rotate secret"
                 title={`Rotate the secret of ${source.name}?`}
-                description="The current secret stops working at once: every form, script or platform sending with it is refused until it has the new one."
+                description="The current secret stops working within seconds: every form, script or platform sending with it is refused until it has the new one."
                 confirmLabel="Rotate secret"
                 onConfirm={() => act.rotate.mutate()}
               />

@@ -1,0 +1,16 @@
+import type { FilterPattern } from "./stream-filter-match";
+
+/**
+ * Which table stream records the bookkeeper receives (its event source mapping's FilterCriteria,
+ * infra/bookkeeping.ts; the local stream follower applies the same patterns through
+ * infra/stream-filter-match.ts): stored submissions (INSERT, by their new image) and removed ones
+ * (REMOVE, by their old image, which the table's NEW_AND_OLD_IMAGES stream carries). Nothing
+ * else costs an invocation: Lambda drops the records no pattern matches and does not bill them
+ * (https://docs.aws.amazon.com/lambda/latest/dg/invocation-eventfiltering.html). A record passes
+ * when ANY pattern matches; within a pattern every field must.
+ * A MODIFY (moderation, a stored lead) is not here: moderation moves the counts itself.
+ */
+export const BOOKKEEPER_FILTER_PATTERNS = [
+  { eventName: ["INSERT"], dynamodb: { NewImage: { type: { S: ["submission"] } } } },
+  { eventName: ["REMOVE"], dynamodb: { OldImage: { type: { S: ["submission"] } } } },
+] as const satisfies readonly FilterPattern[];

@@ -1,0 +1,169 @@
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import { db, tableName } from "../aws/dynamodb";
+import { batchGet } from "./batch";
+import { idFromSortKey, keys } from "./keys";
+import { forEachPage } from "./pagination";
+
+/**
+ * The live counts of forms and webhooks (docs/data-model.md, "Counting a form's submissions"):
+ * small items of their own, in no index, kept by the bookkeeper from the table stream
+ * (lib/store/bookkeeping.ts) and, for a form, moved by moderation in the same transaction as the
+ * flag (lib/store/moderation.ts). Reading them is one GetItem, or one BatchGetItem or Query per
+ * page of a list, whatever the size of the form.
+ *
+ * - A form's counts (`FORM#<formId>` / `COUNTS`): `inbox` and `spam`, its stored submissions
+ *   now; raised by a stored submission, lowered by a removed one (whatever removed it),
+ *   moved by moderation.
+ * - A webhook's counts (`WEBHOOK_COUNTS#<siteId>` / `WEBHOOK#<webhookId>`): `submissionCount`, the
+ *   submissions it received (never lowered), and `lastReceivedAt`, the newest one's `createdAt`.
+ *
+ * When its form or webhook is deleted, the counts item becomes a tombstone (`gone`, expiring
+ * after COUNTS_TOMBSTONE_SECONDS): a stream record still on its way then finds it and changes
+ * nothing, instead of creating a counts item nobody will ever delete.
+ */
+
+/** Longer than the stream keeps a record (24 h) and than the bookkeeper retries one (its MaximumRecordAgeInSeconds). */
+export const COUNTS_TOMBSTONE_SECONDS = 7 * 86_400;
+
+export interface FormCounts {
+  inbox: number;
+  spam: number;
+}
+
+export interface WebhookCounts {
+  submissionCount: number;
+  lastReceivedAt: string | null;
+}
+
+const FORM_COUNTS_TYPE = "form_counts";
+const WEBHOOK_COUNTS_TYPE = "webhook_counts";
+
+/**
+ * Read as at least 0: a moderation of a submission stored before the counters existed moves a
+ * count its form never had (docs/data-model.md says when that happens).
+ */
+const formCountsOf = (item: Record<string, unknown> | undefined): FormCounts => ({
+  inbox: Math.max(0, Number(item?.inbox ?? 0)),
+  spam: Math.max(0, Number(item?.spam ?? 0)),
+});
+
+const webhookCountsOf = (item: Record<string, unknown> | undefined): WebhookCounts => ({
+  submissionCount: Math.max(0, Number(item?.submissionCount ?? 0)),
+  lastReceivedAt: typeof item?.lastReceivedAt === "string" ? item.lastReceivedAt : null,
+});
+
+/** A form's counts (one eventually consistent GetItem); zeros before its first submission. */
+export async function getFormCounts(formId: string): Promise<FormCounts> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.formCounts(formId) }));
+  return formCountsOf(out.Item);
+}
+
+/** The counts of a page of forms, in one BatchGetItem (a page holds at most 100 forms). */
+export async function getFormsCounts(formIds: readonly string[]): Promise<Map<string, FormCounts>> {
+  const items = await batchGet(
+    formIds.map((id) => keys.formCounts(id)),
+    { projection: "inbox, spam" },
+  );
+  return new Map(formIds.map((id, i) => [id, formCountsOf(items[i])]));
+}
+
+/** A webhook's counts (one eventually consistent GetItem). */
+export async function getWebhookCounts(siteId: string, webhookId: string): Promise<WebhookCounts> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.webhookCounts(siteId, webhookId) }));
+  return webhookCountsOf(out.Item);
+}
+
+/**
+ * The counts of every webhook of a site, by webhook id: one Query of the site's counts partition
+ * (at most MAX_WEBHOOKS_PER_SITE items of about 100 bytes, plus the tombstones of webhooks
+ * deleted in the last week, which are left out), so it runs beside the query of the webhooks.
+ */
+export async function getSiteWebhookCounts(siteId: string): Promise<Map<string, WebhookCounts>> {
+  const counts = new Map<string, WebhookCounts>();
+  await forEachPage(
+    {
+      KeyConditionExpression: "pk = :pk",
+      ExpressionAttributeValues: { ":pk": keys.webhookCountsPartition(siteId) },
+    },
+    (out) => {
+      for (const item of out.Items ?? []) {
+        if (item.gone !== true) counts.set(idFromSortKey(String(item.sk)), webhookCountsOf(item));
+      }
+    },
+  );
+  return counts;
+}
+
+/**
+ * Adds to a form's counts, creating the item at its form's first count. Refused (its
+ * `ReturnValuesOnConditionCheckFailure` says which) when the form is gone (a tombstone), and,
+ * with `mustExist`, when there is no item: a batch that only lowers the counts of a form without
+ * one is of a form purged to the end, or of one whose submissions were stored before the
+ * counters existed (it would read below zero).
+ */
+export function formCountsUpdate(formId: string, deltas: FormCounts, { mustExist = false } = {}) {
+  return {
+    TableName: tableName(),
+    Key: keys.formCounts(formId),
+    UpdateExpression: "ADD inbox :inbox, spam :spam SET #type = if_not_exists(#type, :type)",
+    ConditionExpression: mustExist ? "attribute_exists(pk) AND attribute_not_exists(gone)" : "attribute_not_exists(gone)",
+    ExpressionAttributeNames: { "#type": "type" },
+    ExpressionAttributeValues: { ":inbox": deltas.inbox, ":spam": deltas.spam, ":type": FORM_COUNTS_TYPE },
+    ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const,
+  };
+}
+
+/**
+ * Counts `received` new submissions on a webhook, the newest received at `lastReceivedAt`.
+ * Batches of different stream shards apply in any order, so `lastReceivedAt` is set only when
+ * it is newer than the stored one (with `keepLast`, the caller already knows it is not, and only
+ * the count moves). Refused when the webhook is gone (a tombstone), or, without `keepLast`, when
+ * a newer `lastReceivedAt` is stored.
+ */
+export function webhookCountsUpdate(
+  siteId: string,
+  webhookId: string,
+  received: number,
+  lastReceivedAt: string,
+  { keepLast = false } = {},
+) {
+  return {
+    TableName: tableName(),
+    Key: keys.webhookCounts(siteId, webhookId),
+    UpdateExpression: keepLast
+      ? "ADD submissionCount :n SET #type = if_not_exists(#type, :type)"
+      : "ADD submissionCount :n SET lastReceivedAt = :at, #type = if_not_exists(#type, :type)",
+    ConditionExpression: keepLast
+      ? "attribute_not_exists(gone)"
+      : "attribute_not_exists(gone) AND (attribute_not_exists(lastReceivedAt) OR lastReceivedAt <= :at)",
+    ExpressionAttributeNames: { "#type": "type" },
+    ExpressionAttributeValues: {
+      ":n": received,
+      ":type": WEBHOOK_COUNTS_TYPE,
+      ...(keepLast ? {} : { ":at": lastReceivedAt }),
+    },
+    ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const,
+  };
+}
+
+const tombstone = (key: { pk: string; sk: string }, type: string, now: string) => ({
+  TableName: tableName(),
+  Item: { ...key, type, gone: true, ttl: Math.floor(Date.parse(now) / 1000) + COUNTS_TOMBSTONE_SECONDS },
+});
+
+/** The Put that turns a deleted form's counts into a tombstone. */
+export const formCountsTombstone = (formId: string, now: string) => tombstone(keys.formCounts(formId), FORM_COUNTS_TYPE, now);
+
+/** The Put that turns a deleted webhook's counts into a tombstone (in the deletion's transaction). */
+export const webhookCountsTombstone = (siteId: string, webhookId: string, now: string) =>
+  tombstone(keys.webhookCounts(siteId, webhookId), WEBHOOK_COUNTS_TYPE, now);
+
+/**
+ * A webhook's counts as the API shows them: those its own item held before the bookkeeper kept
+ * them (intake counted on the webhook item until then; frozen since, 0 for newer webhooks) plus
+ * the live ones.
+ */
+export function webhookCountsWithLegacy(legacy: WebhookCounts, live: WebhookCounts): WebhookCounts {
+  const latest = [legacy.lastReceivedAt, live.lastReceivedAt].filter((at): at is string => at !== null).sort();
+  return { submissionCount: legacy.submissionCount + live.submissionCount, lastReceivedAt: latest.at(-1) ?? null };
+}

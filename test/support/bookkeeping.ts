@@ -1,0 +1,107 @@
+import { randomUUID } from "node:crypto";
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import { marshall } from "@aws-sdk/util-dynamodb";
+import type { DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
+import { db, tableName } from "../../lib/aws/dynamodb";
+import { keys } from "../../lib/store/keys";
+import { type Submission, submissionItem } from "../../lib/store/submissions";
+import { pipelineBarrier } from "../local-stack/pipeline/support/barrier";
+import { eventually } from "./eventually";
+
+/**
+ * Helpers of the bookkeeper's tests (and of the bench, so no jest import here): table stream records as Lambda's DynamoDB event source
+ * mapping delivers them (https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html), for a
+ * submission stored or removed, and the counters as stored (read strongly consistent).
+ */
+
+const STREAM_ARN = "arn:aws:dynamodb:us-east-1:111122223333:table/Inlet-Table/stream/2026-01-01T00:00:00.000";
+/** Sequence numbers of this process's records: increasing, as within one shard, and above any earlier run's. */
+let sequence = BigInt(Date.now()) * 1_000_000n;
+
+/** One record of a Lambda DynamoDB Streams event for `item` (stream view NEW_AND_OLD_IMAGES). */
+export function lambdaRecord(eventName: "INSERT" | "MODIFY" | "REMOVE", item: Record<string, unknown>): DynamoDBRecord {
+  const image = marshall(item, { removeUndefinedValues: true });
+  sequence += 1n;
+  return {
+    eventID: randomUUID().replaceAll("-", ""),
+    eventName,
+    eventVersion: "1.1",
+    eventSource: "aws:dynamodb",
+    awsRegion: "us-east-1",
+    dynamodb: {
+      ApproximateCreationDateTime: Math.floor(Date.now() / 1000),
+      Keys: marshall({ pk: item.pk, sk: item.sk }),
+      ...(eventName === "REMOVE" ? {} : { NewImage: image }),
+      ...(eventName === "INSERT" ? {} : { OldImage: image }),
+      SequenceNumber: String(sequence),
+      SizeBytes: JSON.stringify(image).length,
+      StreamViewType: "NEW_AND_OLD_IMAGES",
+    },
+    eventSourceARN: STREAM_ARN,
+  } as DynamoDBRecord;
+}
+
+/** The INSERT of a stored submission (its item as intake writes it). */
+export const storedRecord = (submission: Submission) => lambdaRecord("INSERT", submissionItem(submission));
+
+/** The REMOVE of a submission, `isSpam` as it was when removed. */
+export const removedRecord = (submission: Submission, isSpam = submission.spam.isSpam) =>
+  lambdaRecord("REMOVE", { ...submissionItem(submission), isSpam });
+
+export const streamEvent = (records: DynamoDBRecord[]): DynamoDBStreamEvent => ({ Records: records });
+
+async function item(key: { pk: string; sk: string }): Promise<Record<string, unknown> | undefined> {
+  return (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+}
+
+/** A form's counts as stored (undefined: no item). */
+export async function formCountsItem(formId: string) {
+  return item(keys.formCounts(formId));
+}
+
+/** A webhook's counts as stored. */
+export async function webhookCountsItem(siteId: string, webhookId: string) {
+  return item(keys.webhookCounts(siteId, webhookId));
+}
+
+/** A site's day as stored. */
+export async function siteDayItem(siteId: string, day: string) {
+  return item(keys.siteDay(siteId, day));
+}
+
+/** Waits until the stack's bookkeeper has brought the form's counts to `expected`. */
+export async function countsSettle(formId: string, expected: { inbox: number; spam: number }, timeoutMs = 10_000) {
+  return eventually(
+    `form ${formId} counts ${JSON.stringify(expected)}`,
+    async () => {
+      const found = await formCountsItem(formId);
+      const now = { inbox: Number(found?.inbox ?? 0), spam: Number(found?.spam ?? 0) };
+      return now.inbox === expected.inbox && now.spam === expected.spam ? now : undefined;
+    },
+    { timeoutMs },
+  );
+}
+
+/**
+ * A webhook's submissionCount as the API answers it: what its own item held before the
+ * bookkeeper (0 for any webhook a test creates) plus its counts item.
+ */
+export async function webhookReceived(webhookId: string): Promise<number> {
+  const hook = await item(keys.webhook(webhookId));
+  const counts = hook ? await item(keys.webhookCounts(String(hook.siteId), webhookId)) : undefined;
+  return Number(hook?.submissionCount ?? 0) + Number(counts?.submissionCount ?? 0);
+}
+
+/**
+ * Waits until the stack's bookkeeper has counted `expected` submissions on the webhook, then
+ * passes a pipeline barrier (every record written before it is bookkept) and checks the count
+ * still holds: exactly `expected`, none counted twice, none on its way.
+ */
+export async function receivedSettles(webhookId: string, expected: number): Promise<void> {
+  await eventually(`webhook ${webhookId} counted ${expected}`, async () => (await webhookReceived(webhookId)) === expected, {
+    timeoutMs: 15_000,
+  });
+  await pipelineBarrier();
+  const after = await webhookReceived(webhookId);
+  if (after !== expected) throw new Error(`webhook ${webhookId} counted ${after} after the barrier, not ${expected}`);
+}
