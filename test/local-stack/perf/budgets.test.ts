@@ -2,6 +2,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Metafile } from "esbuild";
 import { QUEUE_CONSUMER, ROUTES } from "../../../functions/routes";
+import { MAX_SEARCH_KEYS } from "../../../lib/search-keys";
 import {
   type BuiltBundle,
   buildBundles,
@@ -246,14 +247,27 @@ describe("counts: reads that do not grow with the form, and the bookkeeper's wri
     expect(new Set(reads.map((r) => r.list.rcu)).size).toBe(1);
   });
 
-  test(`the bookkeeper writes at most ${COUNT_BARS.bookkeeperBatchOfOne.wcu} units for a batch of one, and ${COUNT_BARS.bookkeeperBatchOf100.wcu} for 100 submissions of one form`, () => {
-    over("bookkeeper, batch of one", bookkeeper.batchOfOne, "wcu", COUNT_BARS.bookkeeperBatchOfOne.wcu);
-    over("bookkeeper, batch of 100", bookkeeper.batchOf100, "wcu", COUNT_BARS.bookkeeperBatchOf100.wcu);
+  test(`the bookkeeper's counts write at most ${COUNT_BARS.bookkeeperBatchOfOne.wcu} units for a batch of one, and ${COUNT_BARS.bookkeeperBatchOf100.wcu} for 100 submissions of one form; its search index at most ${MAX_SEARCH_KEYS} per submission`, () => {
+    // The counts job is the batch's transactions; the search index job (another step over the
+    // same records) is its BatchWriteItem calls, bounded by the keys a submission may have.
+    const job = (summary: RecordingSummary, command: string) => {
+      const calls = summary.calls.filter((c) => c.command === command);
+      return { ...summary, calls, wcu: calls.reduce((sum, c) => sum + c.wcu, 0) };
+    };
+    const counts = (summary: RecordingSummary) => job(summary, "TransactWriteItems");
+    over("bookkeeper counts, batch of one", counts(bookkeeper.batchOfOne), "wcu", COUNT_BARS.bookkeeperBatchOfOne.wcu);
+    over("bookkeeper counts, batch of 100", counts(bookkeeper.batchOf100), "wcu", COUNT_BARS.bookkeeperBatchOf100.wcu);
+    over("bookkeeper search index, batch of one", job(bookkeeper.batchOfOne, "BatchWriteItem"), "wcu", MAX_SEARCH_KEYS);
+    over("bookkeeper search index, batch of 100", job(bookkeeper.batchOf100, "BatchWriteItem"), "wcu", 100 * MAX_SEARCH_KEYS);
     // One transaction each: the counters of one form, webhook and day, and the checkpoint.
-    expect(bookkeeper.batchOfOne.calls.map((c) => c.command)).toEqual(["TransactWriteItems"]);
-    expect(bookkeeper.batchOf100.calls.map((c) => c.command)).toEqual(["TransactWriteItems"]);
+    expect(counts(bookkeeper.batchOfOne).calls).toHaveLength(1);
+    expect(counts(bookkeeper.batchOf100).calls).toHaveLength(1);
     // 100 forms and webhooks: 201 counters, so three transactions of at most 100 items.
-    expect(bookkeeper.batchOf100Spread.calls.map((c) => c.command)).toEqual(Array(3).fill("TransactWriteItems"));
+    expect(counts(bookkeeper.batchOf100Spread).calls).toHaveLength(3);
+    // Nothing else: the two jobs' writes are all the bookkeeper does.
+    for (const b of [bookkeeper.batchOfOne, bookkeeper.batchOf100, bookkeeper.batchOf100Spread]) {
+      expect(new Set(b.calls.map((c) => c.command))).toEqual(new Set(["TransactWriteItems", "BatchWriteItem"]));
+    }
     console.log(
       `bookkeeper WCU per batch: one ${bookkeeper.batchOfOne.wcu}, 100 of one form ${bookkeeper.batchOf100.wcu}, 100 of 100 forms ${bookkeeper.batchOf100Spread.wcu}; ` +
         `form detail RCU ${reads.map((r) => `${r.size}: ${r.detail.rcu}`).join(", ")}; forms list RCU ${reads.map((r) => `${r.size}: ${r.list.rcu}`).join(", ")}`,
