@@ -53,7 +53,6 @@ import type {
   readWebhook,
   rotateWebhookSecret,
 } from "../../lib/webhooks";
-import { notificationSettingsView } from "./notification-schemas";
 import type { DocumentedRouteKey } from "./operations";
 import {
   apiKey,
@@ -73,6 +72,7 @@ import {
   message,
   meView,
   nextCursor,
+  notificationSettingsView,
   nullableTimestamp,
   organization,
   organizationView,

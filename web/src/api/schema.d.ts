@@ -1130,6 +1130,33 @@ export interface components {
                 requestId?: string;
             };
         };
+        NotificationSettings: {
+            /** @description IANA time zone; null until the member saves their notifications (the dashboard proposes the browser's) */
+            timeZone: string | null;
+            digestHour: number;
+            digestWeekday: number;
+            /** @description For every form without a choice of its own; null: as each form's notifyEmails says */
+            organization: ("instant" | "daily" | "weekly" | "off") | null;
+            forms: {
+                formId: string;
+                name: string;
+                siteId: string;
+                siteName: string;
+                /** @description The form's own choice; null: the organization's */
+                choice: ("instant" | "daily" | "weekly" | "off") | null;
+                /** @description What applies to the form; null: the form's notifyEmails decide (listed: an email per submission) */
+                effective: ("instant" | "daily" | "weekly" | "off") | null;
+                /** @description The member's address is in the form's notifyEmails */
+                listed: boolean;
+            }[];
+            formsTruncated: boolean;
+            /** @description Nothing is emailed to the member until it is true */
+            emailVerified: boolean;
+            nextDigests: {
+                daily: string | null;
+                weekly: string | null;
+            };
+        };
         signupResponse: {
             /** @constant */
             success: true;
@@ -1227,64 +1254,12 @@ export interface components {
         getNotificationsResponse: {
             /** @constant */
             success: true;
-            data: {
-                /** @description IANA time zone; null until the member saves their notifications (the dashboard proposes the browser's) */
-                timeZone: string | null;
-                digestHour: number;
-                digestWeekday: number;
-                /** @description For every form without a choice of its own; null: as each form's notifyEmails says */
-                organization: ("instant" | "daily" | "weekly" | "off") | null;
-                forms: {
-                    formId: string;
-                    name: string;
-                    siteId: string;
-                    siteName: string;
-                    /** @description The form's own choice; null: the organization's */
-                    choice: ("instant" | "daily" | "weekly" | "off") | null;
-                    /** @description What applies to the form; null: the form's notifyEmails decide (listed: an email per submission) */
-                    effective: ("instant" | "daily" | "weekly" | "off") | null;
-                    /** @description The member's address is in the form's notifyEmails */
-                    listed: boolean;
-                }[];
-                formsTruncated: boolean;
-                /** @description Nothing is emailed to the member until it is true */
-                emailVerified: boolean;
-                nextDigests: {
-                    daily: string | null;
-                    weekly: string | null;
-                };
-            };
+            data: components["schemas"]["NotificationSettings"];
         };
         updateNotificationsResponse: {
             /** @constant */
             success: true;
-            data: {
-                /** @description IANA time zone; null until the member saves their notifications (the dashboard proposes the browser's) */
-                timeZone: string | null;
-                digestHour: number;
-                digestWeekday: number;
-                /** @description For every form without a choice of its own; null: as each form's notifyEmails says */
-                organization: ("instant" | "daily" | "weekly" | "off") | null;
-                forms: {
-                    formId: string;
-                    name: string;
-                    siteId: string;
-                    siteName: string;
-                    /** @description The form's own choice; null: the organization's */
-                    choice: ("instant" | "daily" | "weekly" | "off") | null;
-                    /** @description What applies to the form; null: the form's notifyEmails decide (listed: an email per submission) */
-                    effective: ("instant" | "daily" | "weekly" | "off") | null;
-                    /** @description The member's address is in the form's notifyEmails */
-                    listed: boolean;
-                }[];
-                formsTruncated: boolean;
-                /** @description Nothing is emailed to the member until it is true */
-                emailVerified: boolean;
-                nextDigests: {
-                    daily: string | null;
-                    weekly: string | null;
-                };
-            };
+            data: components["schemas"]["NotificationSettings"];
         };
         reclaimEmailResponse: {
             /** @constant */
