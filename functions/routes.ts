@@ -1,4 +1,5 @@
 import type { RouteRequirements } from "../lib/auth/authorize";
+import { DIGEST_RUN_TIMEOUT_SECONDS } from "../lib/digests/timeout";
 import { CONSUMER_TIMEOUT_SECONDS } from "../lib/pipeline/consumer";
 
 /**
@@ -62,6 +63,11 @@ export const ROUTES = [
   { route: "PUT /api/v1/auth/password", handler: "auth/change-password", ...SESSION, ...WRITE, email: "send" },
   { route: "POST /api/v1/auth/logout/others", handler: "auth/end-other-sessions", ...SESSION, ...WRITE },
   { route: "PUT /api/v1/auth/me", handler: "auth/update-me", ...SESSION, ...WRITE },
+  // The person's own email notifications: time zone, digests, choices per form (docs/notifications.md,
+  // "Digests"). Under /auth/me with the person's other settings; their handlers in account/ (a
+  // nested stack of their own: the auth family's template is near its bar).
+  { route: "GET /api/v1/auth/me/notifications", handler: "account/get-notifications", ...SESSION, ...READ },
+  { route: "PUT /api/v1/auth/me/notifications", handler: "account/update-notifications", ...SESSION, ...WRITE },
   // Every reclaim request is queued alike; the consumer decides and sends (lib/reclaim-request.ts).
   { route: "POST /api/v1/auth/reclaim-email", handler: "auth/reclaim-email", ...PUBLIC, ...WRITE, queue: "send" },
   { route: "POST /api/v1/auth/email-links/describe", handler: "auth/describe-email-link", ...PUBLIC, ...READ },
@@ -210,3 +216,16 @@ export const EMAIL_EVENTS = {
   timeoutSeconds: 10,
   memoryMb: 256,
 } as const satisfies Pick<RouteDef, "handler" | "table" | "timeoutSeconds" | "memoryMb">;
+
+/**
+ * The digest schedule's function (infra/digests.ts runs it every hour from EventBridge Scheduler;
+ * infra/local/digest-schedule.ts on a timer locally): sends the members' due digests through SES
+ * (lib/digests/run.ts), so it writes the table (each digest's claim, the member's next due time).
+ */
+export const DIGESTS = {
+  handler: "digests/send-digests",
+  table: "write",
+  email: "send",
+  timeoutSeconds: DIGEST_RUN_TIMEOUT_SECONDS,
+  memoryMb: 512,
+} as const satisfies Pick<RouteDef, "handler" | "table" | "email" | "timeoutSeconds" | "memoryMb">;

@@ -4,6 +4,7 @@ import { InletAlarms } from "./alarms";
 import { ApiFamilyMetrics } from "./api-metrics";
 import { Bookkeeping } from "./bookkeeping";
 import { DataStore } from "./data-store";
+import { DigestSchedule } from "./digests";
 import { requirePlatformAdmins, setEnvironment, webDomainFromContext } from "./environment";
 import { ExportStorage } from "./exports";
 import { InletHttpApi } from "./http-api";
@@ -28,6 +29,7 @@ export class InletStack extends Stack {
   readonly dataStore: DataStore;
   readonly intake: IntakePipeline;
   readonly bookkeeping: Bookkeeping;
+  readonly digests: DigestSchedule;
   readonly http: InletHttpApi;
   readonly exports: ExportStorage;
   readonly web: WebHosting;
@@ -45,6 +47,7 @@ export class InletStack extends Stack {
     this.intake = new IntakePipeline(this, "Intake", { table: this.dataStore.table });
     this.bookkeeping = new Bookkeeping(this, "Bookkeeping", { table: this.dataStore.table });
     this.exports = new ExportStorage(this, "Exports");
+    this.digests = new DigestSchedule(this, "Digests", { table: this.dataStore.table });
     this.http = new InletHttpApi(this, "Http", {
       table: this.dataStore.table,
       queue: this.intake.queue,
@@ -78,6 +81,7 @@ export class InletStack extends Stack {
         this.intake.consumerErrorAlarm,
         ...this.bookkeeping.alarms,
         ...(this.intake.emailEvents?.alarms ?? []),
+        this.digests.alarm,
       ],
       email: alarmEmailFromContext(this),
     });
@@ -115,6 +119,11 @@ export class InletStack extends Stack {
       value: this.web.distribution.distributionDomainName,
     });
 
+    new CfnOutput(this, "OutputDigestsFunctionName", {
+      key: "DigestsFunctionName",
+      description: 'The hourly digest run; invoke it with {"time": "<hour>"} to run a missed hour again',
+      value: this.digests.fn.fn.functionName,
+    });
     new CfnOutput(this, "OutputApiUrl", { key: "ApiUrl", value: this.http.api.apiEndpoint });
     new CfnOutput(this, "OutputTableName", { key: "TableName", value: this.dataStore.table.tableName });
     new CfnOutput(this, "OutputIntakeQueueUrl", { key: "IntakeQueueUrl", value: this.intake.queue.queueUrl });

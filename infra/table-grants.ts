@@ -1,4 +1,4 @@
-import { BOOKKEEPER, QUEUE_CONSUMER, type RouteDef } from "../functions/routes";
+import { BOOKKEEPER, DIGESTS, QUEUE_CONSUMER, type RouteDef } from "../functions/routes";
 import { API_KEY_COUNTER_SCOPE } from "../lib/auth/rate-limit";
 import { type Key, keys } from "../lib/store/keys";
 import { TABLE } from "../lib/store/table-definition";
@@ -152,6 +152,8 @@ export const TABLE_WRITES: Record<string, Writes> = {
   "auth/change-password": { UpdateItem: [only(P.org, ["passwordHash", "sessionEpoch"]), P.session, only(P.passwordChangeCounter, COUNTER)] },
   "auth/end-other-sessions": { UpdateItem: [only(P.org, ["sessionEpoch"]), P.session] },
   "auth/update-me": { UpdateItem: [only(P.org, ["name"])] },
+  // The member's time zone, choices and digest schedule, with its place in the due index (GSI1 keys).
+  "account/update-notifications": { UpdateItem: [only(P.org, ["timeZone", "notifications", "digests", "gsi1pk", "gsi1sk"])] },
   "team/create-invite": { PutItem: [P.invite] },
   // Role changes and removals carry the member's role onto their API keys.
   "team/update-member": { UpdateItem: [only(P.org, ["role"]), only(P.apiKey, ["creatorRole"])] },
@@ -238,6 +240,13 @@ export const TABLE_WRITES: Record<string, Writes> = {
     UpdateItem: [P.siteDay, only(P.form, FORM_COUNTS), P.webhookCounts],
     PutItem: [P.streamCheckpoint],
     BatchWriteItem: [P.searchEntry],
+  },
+  // The digest run: each digest's claim (released when SES refused it), and the member's next due
+  // time with its place in the due index (its condition reads gsi1sk).
+  [DIGESTS.handler]: {
+    PutItem: [P.action],
+    UpdateItem: [P.action, only(P.org, ["digests", "gsi1pk", "gsi1sk"])],
+    DeleteItem: [P.action],
   },
 };
 

@@ -1,9 +1,10 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { DynamoDBStreamEvent } from "aws-lambda";
-import { BOOKKEEPER, QUEUE_CONSUMER } from "../../functions/routes";
+import { BOOKKEEPER, DIGESTS, QUEUE_CONSUMER } from "../../functions/routes";
 import { db } from "../../lib/aws/dynamodb";
 import type { LocalConfig } from "../../lib/config";
+import { type ScheduledHandler, startDigestSchedule } from "./digest-schedule";
 import {
   ensureTable,
   LOCAL_CREDENTIALS,
@@ -128,6 +129,15 @@ export async function startLocalStack(local: LocalConfig, options: { webDir?: st
   // SES's events: EventBridge's bus and the rule, to the email events function (PutEvents).
   const events = await startEventBus({ region: LOCAL_REGION, configurationSet: process.env.SES_CONFIGURATION_SET });
 
+  // The digest schedule (EventBridge Scheduler in AWS), on a timer at the top of every hour.
+  const digestsUrl = new URL(`../../functions/${DIGESTS.handler}.ts`, import.meta.url);
+  const digests = (await import(digestsUrl.href)) as { handler: ScheduledHandler };
+  const digestSchedule = startDigestSchedule({
+    handler: (event, context) => runAs(DIGESTS.handler, localGrant(DIGESTS), () => digests.handler(event, context)),
+    timeoutSeconds: DIGESTS.timeoutSeconds,
+    memoryMb: DIGESTS.memoryMb,
+  });
+
   const info: LocalStackInfo = {
     url: gateway.url,
     baseUrl,
@@ -152,7 +162,7 @@ export async function startLocalStack(local: LocalConfig, options: { webDir?: st
     await new Promise<void>((r) => gateway.server.close(() => r()));
     // The poller first (its batch in progress finishes and settles), then the follower writes
     // its final position; only then do the emulators go.
-    await poller.stop();
+    await Promise.all([poller.stop(), digestSchedule.stop()]);
     await follower.stop();
     await events.stop();
     await Promise.allSettled([sqs.stop(), dynamo.stop(), ses.stop()]);

@@ -114,6 +114,15 @@ export const OPERATIONS: Record<DocumentedRouteKey, OperationExtras> = {
   },
   "POST /api/v1/auth/logout/others": { summary: "Sign out everywhere else: end every session of the account but this one" },
   "PUT /api/v1/auth/me": { summary: "Change the signed-in person's display name" },
+  "GET /api/v1/auth/me/notifications": {
+    summary: "The signed-in member's email notifications: time zone, digest time, choices for the organization and each form",
+  },
+  "PUT /api/v1/auth/me/notifications": {
+    summary: "Choose per form or for the organization: an email per submission, a daily or weekly digest, or nothing",
+    errors: ["NOT_FOUND"],
+    description:
+      'Replaces every choice: a form left out follows the organization-wide choice. A form that is not the organization\'s (or is archived) is 404 NOT_FOUND with `details` naming it (docs/notifications.md, "Digests").',
+  },
 
   "GET /api/v1/team": { summary: "List the organization's members", errors: CURSOR },
   "POST /api/v1/team/invites": { summary: "Invite a member" },

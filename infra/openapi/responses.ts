@@ -26,6 +26,7 @@ import type {
   setFormStatus,
 } from "../../lib/forms";
 import type { IntakeOutcome, pingWebhook } from "../../lib/intake/intake";
+import type { notificationSettings, saveNotifications } from "../../lib/member-notifications";
 import type { renameOrganization } from "../../lib/organization";
 import type { createEndpoint, editEndpoint } from "../../lib/outbound-webhooks/endpoint-changes";
 import type { listDeliveries, listEndpoints, removeEndpoint } from "../../lib/outbound-webhooks/endpoints";
@@ -74,6 +75,7 @@ import {
   message,
   meView,
   nextCursor,
+  notificationSettingsView,
   nullableTimestamp,
   organization,
   organizationView,
@@ -127,6 +129,8 @@ export const SUCCESS_BODIES: Record<DocumentedRouteKey, Described | null> = {
   "PUT /api/v1/auth/password": answers<typeof changePassword>()(message),
   "POST /api/v1/auth/logout/others": answers<typeof endOtherSessions>()(message),
   "PUT /api/v1/auth/me": answers<typeof renameSelf>()(meView),
+  "GET /api/v1/auth/me/notifications": answers<typeof notificationSettings>()(notificationSettingsView),
+  "PUT /api/v1/auth/me/notifications": answers<typeof saveNotifications>()(notificationSettingsView),
   "POST /api/v1/auth/email-links/describe": answers<typeof describeEmailLink>()(
     z.strictObject({
       purpose: z.enum(["verify", "change", "reclaim"]),

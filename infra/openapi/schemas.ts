@@ -4,6 +4,7 @@ import { ERROR_STATUS, type ErrorCode } from "../../lib/errors";
 import type { ExportFile } from "../../lib/export";
 import { CONFIRMATION_NOTES, type ConfirmationNote } from "../../lib/notifications/confirmation-notes";
 import { FIELD_TYPES } from "../../lib/store/forms";
+import { NOTIFICATION_CHOICES } from "../../lib/store/member-notifications";
 import { DELIVERY_EVENT_TYPES, DELIVERY_STATUSES } from "../../lib/store/outbound-deliveries";
 import { ENDPOINT_KINDS } from "../../lib/store/outbound-endpoints";
 import { EMAIL_FATES } from "../../lib/store/sent-emails";
@@ -382,6 +383,37 @@ export const siteOverview = z.strictObject({
   ),
 });
 
+// lib/member-notifications.ts view (GET and PUT /auth/me/notifications answer it)
+const notificationChoice = z.enum(NOTIFICATION_CHOICES);
+export const notificationSettingsView = z.strictObject({
+  timeZone: z.nullable(z.string()).register(z.globalRegistry, {
+    description: "IANA time zone; null until the member saves their notifications (the dashboard proposes the browser's)",
+  }),
+  digestHour: z.number().check(z.int(), z.minimum(0), z.maximum(23)),
+  digestWeekday: z.number().check(z.int(), z.minimum(1), z.maximum(7)),
+  organization: z.nullable(notificationChoice).register(z.globalRegistry, {
+    description: "For every form without a choice of its own; null: as each form's notifyEmails says",
+  }),
+  forms: z.array(
+    z.strictObject({
+      formId: id,
+      name: z.string(),
+      siteId: id,
+      siteName: z.string(),
+      choice: z
+        .nullable(notificationChoice)
+        .register(z.globalRegistry, { description: "The form's own choice; null: the organization's" }),
+      effective: z.nullable(notificationChoice).register(z.globalRegistry, {
+        description: "What applies to the form; null: the form's notifyEmails decide (listed: an email per submission)",
+      }),
+      listed: z.boolean().register(z.globalRegistry, { description: "The member's address is in the form's notifyEmails" }),
+    }),
+  ),
+  formsTruncated: z.boolean(),
+  emailVerified: z.boolean().register(z.globalRegistry, { description: "Nothing is emailed to the member until it is true" }),
+  nextDigests: z.strictObject({ daily: nullableTimestamp, weekly: nullableTimestamp }),
+});
+
 /**
  * The shapes several answers share, by the name the document's `components.schemas` gives them
  * (and the dashboard's client types: `components["schemas"]["Submission"]`).
@@ -406,4 +438,5 @@ export const NAMED_SCHEMAS: Record<string, z.ZodMiniType> = {
   ExportFile: exportJson,
   Message: message,
   ErrorEnvelope: errorEnvelope,
+  NotificationSettings: notificationSettingsView,
 };

@@ -3,11 +3,13 @@ import { log } from "../log";
 import * as metrics from "../metrics/record";
 import { CONFIRM_ACTION } from "../notifications/confirmation-notes";
 import { notificationEmail } from "../notifications/email";
+import { anyRecipient, submissionRecipients } from "../notifications/member-choices";
 import { sendRecorded } from "../notifications/send-recorded";
-import { EMAIL_KINDS, notificationRecipients } from "../notifications/suppression";
+import { EMAIL_KINDS } from "../notifications/suppression";
 import { startDeliveries } from "../outbound/deliveries";
 import { type RetryLater, retryLater } from "../queue-message";
 import { type FieldType, type Form, getForm } from "../store/forms";
+import { listNotifiedMembers, type NotifiedMember } from "../store/member-notifications";
 import { withdrawRelease } from "../store/releases";
 import { getSubmissionConsistent, type StoredSubmission, storeLeadOnce } from "../store/submissions";
 import * as z from "../validation";
@@ -21,7 +23,8 @@ import type { RecordHandler } from "./outcome";
  * 1. qualify: the lead rules (lib/leads.ts) over the data and the form's field types; stored once
  *    on the submission. Storing it is where the pipeline takes the submission up: from then on
  *    it finishes even if the submission is flagged meanwhile, and unflagging no longer releases.
- * 2. notify: one email to the form's notifyEmails through SES, guarded by its claim (once.ts).
+ * 2. notify: one email to the form's notifyEmails and the members who chose an email per
+ *    submission (lib/notifications/member-choices.ts) through SES, guarded by its claim (once.ts).
  * 3. confirm: when the form asks for it, one email to the submitter, under its own claim and
  *    rules (./confirm.ts).
  * 4. outbound: the form's outbound webhooks (lib/outbound/deliveries.ts, idempotent per endpoint).
@@ -58,7 +61,11 @@ export async function processSubmission(submissionId: string, arrival: Arrival):
       log.info("submission is spam: nothing to do until it is released", fields);
       return;
     }
-    const form = await getForm(submission.formId, { consistent: true });
+    // The members' choices come beside the form: who gets the email is decided by both.
+    const [form, members] = await Promise.all([
+      getForm(submission.formId, { consistent: true }),
+      listNotifiedMembers(submission.orgId),
+    ]);
     if (!form || form.deletedAt) {
       log.info("submission's form is gone: nothing to do", { ...fields, formId: submission.formId });
       return;
@@ -66,7 +73,7 @@ export async function processSubmission(submissionId: string, arrival: Arrival):
     const lead = await storeLeadOnce(submissionId, qualify(submission, form));
     if (lead === "NOT_FOUND") return;
     if (lead === "SPAM") continue;
-    return act({ ...submission, lead }, form, arrival);
+    return act({ ...submission, lead }, form, members, arrival);
   }
   return retryLater("the submission's spam state changed while it was being processed");
 }
@@ -82,8 +89,13 @@ function qualify(submission: StoredSubmission, form: Form): Lead {
   });
 }
 
-// biome-ignore lint/suspicious/noConfusingVoidType: a handler resolves with nothing (done) or a RetryLater
-async function act(submission: StoredSubmission & { lead: Lead }, form: Form, arrival: Arrival): Promise<void | RetryLater> {
+async function act(
+  submission: StoredSubmission & { lead: Lead },
+  form: Form,
+  members: readonly NotifiedMember[],
+  arrival: Arrival,
+  // biome-ignore lint/suspicious/noConfusingVoidType: a handler resolves with nothing (done) or a RetryLater
+): Promise<void | RetryLater> {
   const failures: unknown[] = [];
   let busy = false;
   /** One emailing step under its claim: a failure releases it (the deliveries still go now, the email on retry). */
@@ -97,8 +109,8 @@ async function act(submission: StoredSubmission & { lead: Lead }, form: Form, ar
       },
     );
   await Promise.all([
-    // Forms written before settings existed have none: nobody to notify.
-    (form.settings?.notifyEmails ?? []).length > 0 ? step(ACTIONS.notify, () => notify(submission, form)) : undefined,
+    // Forms written before settings existed have none: only members who chose it are notified.
+    anyRecipient(form, members) ? step(ACTIONS.notify, () => notify(submission, form, members)) : undefined,
     confirms(form) ? step(ACTIONS.confirm, () => confirmSubmission(submission, form, arrival.kind)) : undefined,
   ]);
   await startDeliveries(submission, form, arrival.kind === "release" ? arrival.releasedAt : submission.createdAt);
@@ -106,10 +118,16 @@ async function act(submission: StoredSubmission & { lead: Lead }, form: Form, ar
   if (busy) return retryLater("another consumer is sending this submission's emails");
 }
 
-/** The notification email to the form's addresses, those SES reported as bouncing or complaining left out. */
-async function notify(submission: StoredSubmission & { lead: Lead }, form: Form): Promise<void> {
-  // Addresses SES reported as bouncing or complaining are skipped (lib/notifications/suppression.ts).
-  const { to, suppressed } = notificationRecipients(form);
+/**
+ * The notification email to the form's addresses and the members who chose one per submission
+ * (lib/notifications/member-choices.ts), those SES reported as bouncing or complaining left out.
+ */
+async function notify(
+  submission: StoredSubmission & { lead: Lead },
+  form: Form,
+  members: readonly NotifiedMember[],
+): Promise<void> {
+  const { to, suppressed } = submissionRecipients(form, members);
   metrics.notifications("suppressed", suppressed);
   if (to.length === 0) return;
   const email = { ...notificationEmail(submission, form, submission.lead), to, kind: EMAIL_KINDS.notification };

@@ -191,6 +191,15 @@ export const keys = {
     gsi1sk: `${suppressedAt}#${recipientId}`,
   }),
   suppressedConfirmationIndexPartition: (formId: string) => `FORM#${formId}#SUPPRESSED`,
+  /**
+   * A member whose digest is due (GSI1, sparse: only members who chose a daily or weekly digest),
+   * soonest first: the scheduled run reads `gsi1sk <= <now>` (lib/store/member-notifications.ts).
+   */
+  digestDueIndex: (dueAt: string, orgId: string, userId: string) => ({
+    gsi1pk: "DIGESTS",
+    gsi1sk: `${dueAt}#${orgId}#${userId}`,
+  }),
+  digestDueIndexPartition: () => "DIGESTS",
 };
 
 /** Where an item's id sits after its key's type prefix, e.g. `SITE#site_x` → `site_x`. */

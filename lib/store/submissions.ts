@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { conditionFailedItem, db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { batchGet, deleteKeys } from "./batch";
 import { allMatching, type FilteredQuery, filteredPage } from "./filtered-query";
@@ -6,6 +6,7 @@ import { fromItem } from "./items";
 import { keys } from "./keys";
 import type { Outcome } from "./outcomes";
 import type { Lead, RawValue, SpamVerdict } from "./shapes";
+import { GSI1 } from "./table-definition";
 
 /**
  * Submissions (docs/data-model.md, "Submission"): the item, its reads and lists, the consumer's
@@ -200,3 +201,27 @@ export async function submissionOwners(
 
 /** Deletes submissions by id (BatchWriteItem; deleting an absent one succeeds). */
 export const deleteSubmissions = (submissionIds: string[]) => deleteKeys(submissionIds.map((id) => keys.submission(id)));
+
+/**
+ * The newest submissions of a form received in [`from`, `before`) (ISO timestamps), spam
+ * included: one Query of the form's index, newest first, `Limit limit`, never more (a digest's
+ * page, docs/notifications.md "Digests"). `full` says whether the range may hold more.
+ */
+export async function newestFormSubmissions(
+  formId: string,
+  range: { from: string; before: string },
+  limit: number,
+): Promise<{ submissions: StoredSubmission[]; full: boolean }> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: GSI1,
+      // `before` is never a whole sort key (those carry `#<id>` after the timestamp).
+      KeyConditionExpression: "gsi1pk = :pk AND gsi1sk BETWEEN :from AND :before",
+      ExpressionAttributeValues: { ":pk": keys.submissionIndexPartition(formId), ":from": range.from, ":before": range.before },
+      ScanIndexForward: false,
+      Limit: limit,
+    }),
+  );
+  return { submissions: (out.Items ?? []).map(toSubmission), full: out.LastEvaluatedKey !== undefined };
+}

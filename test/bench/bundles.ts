@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Metafile } from "esbuild";
-import { BOOKKEEPER, EMAIL_EVENTS, QUEUE_CONSUMER, ROUTES, type RouteDef } from "../../functions/routes";
+import { BOOKKEEPER, DIGESTS, EMAIL_EVENTS, QUEUE_CONSUMER, ROUTES, type RouteDef } from "../../functions/routes";
 import { esbuildOptions } from "../../infra/bundling";
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -71,6 +71,14 @@ export function functionEntries(): FunctionEntry[] {
     routes: [],
     clients: clientsOf(BOOKKEEPER),
     memoryMb: BOOKKEEPER.memoryMb,
+  });
+  // The digest run (EventBridge Scheduler): no HTTP route either.
+  byHandler.set(DIGESTS.handler, {
+    handler: DIGESTS.handler,
+    kind: "consumer",
+    routes: [],
+    clients: clientsOf(DIGESTS),
+    memoryMb: DIGESTS.memoryMb,
   });
   return [...byHandler.values()];
 }

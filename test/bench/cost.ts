@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import type { SQSEvent } from "aws-lambda";
-import { BOOKKEEPER, QUEUE_CONSUMER, type RouteDef, route } from "../../functions/routes";
+import { BOOKKEEPER, DIGESTS, QUEUE_CONSUMER, type RouteDef, route } from "../../functions/routes";
 import { FUNCTION_DEFAULTS } from "../../infra/inlet-function";
 import { api } from "../support/api";
 import { storedSubmission, webhookItem } from "../support/intake";
@@ -802,4 +802,46 @@ export function destinationMessageCost(result: DestinationMessageResult, platfor
     total: lines.reduce((sum, l) => sum + l.usd, 0),
     logBytesPerSubmission: logBytes,
   };
+}
+
+/**
+ * One million digests, line by line (docs/performance.md, "A digest"), from ./digest.ts: the
+ * digest function's run with one member due (an upper bound: a run with many due members shares
+ * its invocation and its due-index Query), its DynamoDB work, SES, the logs. The schedule's own
+ * invocations (720 a month, whatever the number of digests) are not per digest.
+ */
+export function digestCost(result: import("./digest").DigestResult): Bill {
+  const memoryGb = DIGESTS.memoryMb / 1024;
+  const gbS = (result.run.meanBilledMs / 1000) * memoryGb * M;
+  const logBytes = result.run.logBytesPerInvocation + systemLogBytesPerInvocation();
+  const r = (n: number) => Math.round(n * 100) / 100;
+  const lines: CostLine[] = [
+    {
+      item: "Lambda requests, the digest run",
+      quantity: "at most 1 per digest (a run sends every digest due)",
+      usd: PRICES.lambdaPerMillionRequests,
+    },
+    {
+      item: "Lambda compute, the digest run",
+      quantity: `${r(result.run.meanBilledMs)} ms x ${memoryGb * 1024} MB = ${Math.round(gbS)} GB-s`,
+      usd: gbS * PRICES.lambdaArmPerGbSecond,
+    },
+    {
+      item: "DynamoDB writes",
+      quantity: `${result.work.wcu} WRU (the claim, its completion, the member's next due time)`,
+      usd: result.work.wcu * PRICES.dynamodbPerMillionWriteUnits,
+    },
+    {
+      item: "DynamoDB reads",
+      quantity: `${result.work.rcu} RRU (due index, sites, forms, days, failing list, a page of the form)`,
+      usd: result.work.rcu * PRICES.dynamodbPerMillionReadUnits,
+    },
+    { item: "SES, one digest email", quantity: "1 per digest", usd: PRICES.sesPerThousandEmails * 1000 },
+    {
+      item: "CloudWatch Logs ingestion",
+      quantity: `${Math.round(logBytes)} bytes per digest = ${r((logBytes * M) / 1e9)} GB`,
+      usd: ((logBytes * M) / 1e9) * PRICES.cloudwatchLogsPerGbIngested,
+    },
+  ];
+  return { traffic: "one digest", lines, total: lines.reduce((sum, l) => sum + l.usd, 0), logBytesPerSubmission: logBytes };
 }

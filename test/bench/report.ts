@@ -198,3 +198,16 @@ export function destinationMessageReport(d: import("./cost").DestinationMessageR
     `total $${d.bill.total.toFixed(2)} per million messages (one per destination per lead)`,
   ].join("\n");
 }
+
+/** The cost of one million digests (./digest.ts, ./cost.ts digestCost). */
+export function digestReport(d: import("./digest").DigestResult & { bill: import("./cost").Bill }): string {
+  return [
+    "Cost per million digests",
+    `  run with one digest: p50 ${ms(d.run.p50Ms)} ms (CPU ${ms(d.run.cpuP50Ms)} ms), mean billed ${ms(d.run.meanBilledMs)} ms over ${d.run.runs} runs, ${Math.round(d.run.logBytesPerInvocation)} log bytes; ${d.work.calls.length} DynamoDB calls, ${d.work.sequentialRoundTrips} sequential`,
+    table(
+      ["line", "quantity", "USD"],
+      d.bill.lines.map((l) => [l.item, l.quantity, `$${l.usd.toFixed(3)}`]),
+    ),
+    `total $${d.bill.total.toFixed(2)} per million digests (one site, one form, ${d.submissions} submissions that day)`,
+  ].join("\n");
+}

@@ -4,7 +4,7 @@
  * Writes .bench/result.json and prints a table per section.
  *
  *   npm run bench                               everything
- *   npm run bench -- --only cold,db             some sections (cold, db, cost, throughput, batching);
+ *   npm run bench -- --only cold,db             some sections (cold, db, cost, throughput, batching, digest);
  *                                               the others keep their last values in the JSON
  *   npm run bench -- --only batching --rate 50 --batching-seconds 20
  *                                               the queue's batches at a sustained rate
@@ -31,7 +31,7 @@ const { values } = parseArgs({
     "batching-seconds": { type: "string", default: "20" },
   },
 });
-const sections = new Set((values.only ?? "cold,db,cost,throughput,batching").split(",").map((s) => s.trim()));
+const sections = new Set((values.only ?? "cold,db,cost,digest,throughput,batching").split(",").map((s) => s.trim()));
 const runs = Math.max(15, Number(values.runs));
 const seconds = Number(values.seconds);
 const costRuns = Number(values["cost-runs"]);
@@ -166,6 +166,25 @@ if (sections.has("db") || sections.has("cost")) {
   }
 }
 
+// A digest (docs/performance.md, section 15), in this process against the emulators, on fresh
+// ones: the scenarios' fixture above holds no member with a digest.
+if (sections.has("digest")) {
+  const { startEmulated } = await import("./emulated");
+  log("starting the emulators and the gateway in process...");
+  const emulated = await startEmulated();
+  try {
+    const { Recorder } = await import("../support/recording-client");
+    const { measureDigest } = await import("./digest");
+    const { digestCost } = await import("./cost");
+    log(`timing ${costRuns} digest runs...`);
+    const digest = await measureDigest({ runs: costRuns, recorderFactory: () => new Recorder() });
+    result.digest = { ...digest, bill: digestCost(digest) };
+    save();
+  } finally {
+    await emulated.stop();
+  }
+}
+
 // 4 and 5. Against the whole local stack in its own process (pipeline included), as `npm start` runs it.
 if (sections.has("throughput") || sections.has("batching")) {
   const { startBenchStack } = await import("./stack");
@@ -247,6 +266,7 @@ if (result.destinationMessage) {
     report.destinationMessageReport(result.destinationMessage as Parameters<typeof report.destinationMessageReport>[0]),
   );
 }
+if (result.digest) printed.push(report.digestReport(result.digest as Parameters<typeof report.digestReport>[0]));
 if (result.batching) printed.push(report.batchingReport(result.batching as import("./batching").BatchingResult));
 if (result.confirmation) {
   const { confirmationCostReport } = await import("./cost-confirmation");

@@ -11,6 +11,7 @@ import { ApiError } from "./api/client";
 import { DELIVERY_STATUSES, type DeliveryStatus } from "./api/types";
 import { AppShell } from "./features/auth/app-shell";
 import { SignIn } from "./features/auth/sign-in";
+import { keptAnchor } from "./lib/format";
 import { meQuery } from "./lib/session";
 
 /*
@@ -96,7 +97,7 @@ const appRoute = createRoute({
       return { me: await context.queryClient.ensureQueryData(meQuery) };
     } catch (error) {
       if (error instanceof ApiError && error.signedOut) {
-        throw redirect({ to: "/sign-in", search: { redirect: location.href } });
+        throw redirect({ to: "/sign-in", search: { redirect: location.href + keptAnchor(location.hash) } });
       }
       throw error;
     }

@@ -280,7 +280,9 @@ describe("small ones", () => {
     });
     const functionId = target.Arn["Fn::GetAtt"][0] as string;
     // The function's failures, after Lambda's retries, go to the same queue.
-    const [, invokeConfig] = only(resources, "AWS::Lambda::EventInvokeConfig");
+    const invokeConfig = ofType(resources, "AWS::Lambda::EventInvokeConfig")
+      .map(([, r]) => r)
+      .find((r) => r.Properties.FunctionName.Ref === functionId) as Resource;
     expect(invokeConfig.Properties).toEqual({
       FunctionName: { Ref: functionId },
       Qualifier: "$LATEST",

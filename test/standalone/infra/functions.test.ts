@@ -17,11 +17,11 @@ beforeAll(() => {
 
 describe("functions", () => {
   test("one function per route entry, the queue consumer and the bookkeeper, nothing else", () => {
-    // Besides them, the SES events' function (EMAIL_EVENTS), aws-s3-deployment's function that
-    // copies the dashboard into its bucket, and the one that empties the buckets when they are
-    // deleted (autoDeleteObjects).
+    // Besides them, the SES events' function (EMAIL_EVENTS), the digest run (DIGESTS),
+    // aws-s3-deployment's function that copies the dashboard into its bucket, and the one that
+    // empties the buckets when they are deleted (autoDeleteObjects).
     expect(inletFunctions(template)).toHaveLength(ROUTES.length + 2);
-    template.resourceCountIs("AWS::Lambda::Function", ROUTES.length + 5);
+    template.resourceCountIs("AWS::Lambda::Function", ROUTES.length + 6);
     for (const route of routes) functionOf(route);
   });
 

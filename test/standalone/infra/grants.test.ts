@@ -1,4 +1,4 @@
-import { BOOKKEEPER, EMAIL_EVENTS, QUEUE_CONSUMER, ROUTES, type RouteDef, route } from "../../../functions/routes";
+import { BOOKKEEPER, DIGESTS, EMAIL_EVENTS, QUEUE_CONSUMER, ROUTES, type RouteDef, route } from "../../../functions/routes";
 import { grantContextOf, settingsFromContext } from "../../../infra/environment";
 import {
   BY_ATTRIBUTE,
@@ -108,6 +108,11 @@ const everyFunction = () => [
     statements: roleStatements("Inlet bookkeeper: counts from the table stream"),
     grant: grantOf(BOOKKEEPER),
   },
+  {
+    name: DIGESTS.handler,
+    statements: roleStatements("Inlet: members' daily and weekly digests, every hour"),
+    grant: grantOf(DIGESTS),
+  },
 ];
 
 /** The attributes a function may name in puts and updates of `partition`, each target apart. */
@@ -178,7 +183,7 @@ describe("each role holds exactly its declared table grant", () => {
     for (const handler of writeHandlers)
       expect([handler, Object.keys(TABLE_WRITES[handler] ?? {}).length > 0]).toEqual([handler, true]);
     expect(Object.keys(TABLE_WRITES).sort()).toEqual(
-      [...writeHandlers, QUEUE_CONSUMER.handler, EMAIL_EVENTS.handler, BOOKKEEPER.handler].sort(),
+      [...writeHandlers, QUEUE_CONSUMER.handler, EMAIL_EVENTS.handler, BOOKKEEPER.handler, DIGESTS.handler].sort(),
     );
     for (const handler of Object.keys(FIRST_ACCOUNT_WRITES)) expect(writeHandlers).toContain(handler);
   });
@@ -221,6 +226,8 @@ describe("what each function may write, by partition and attribute", () => {
       "auth/change-password": [["passwordHash", "sessionEpoch"]],
       "auth/end-other-sessions": [["sessionEpoch"]],
       "auth/update-me": [["name"]],
+      "account/update-notifications": [["timeZone", "notifications", "digests", "gsi1pk", "gsi1sk"]],
+      [DIGESTS.handler]: [["digests", "gsi1pk", "gsi1sk"]],
       "team/update-member": [["role"]],
       "organization/rename-organization": [["name", "updatedAt"]],
       "admin/update-organization": [["plan", "updatedAt"]],

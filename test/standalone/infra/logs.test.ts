@@ -1,6 +1,6 @@
 import type { Template } from "aws-cdk-lib/assertions";
 import { Annotations, Match } from "aws-cdk-lib/assertions";
-import { BOOKKEEPER, EMAIL_EVENTS, QUEUE_CONSUMER, ROUTES } from "../../../functions/routes";
+import { BOOKKEEPER, DIGESTS, EMAIL_EVENTS, QUEUE_CONSUMER, ROUTES } from "../../../functions/routes";
 import { FUNCTION_DEFAULTS } from "../../../infra/inlet-function";
 import { loadApp, type Resource, type Synthesized, synth } from "./support";
 
@@ -25,8 +25,14 @@ beforeAll(() => {
 describe("Lambda's own log lines", () => {
   test("every function logs JSON with the system log level WARN: no START, END or REPORT line per invocation", () => {
     const functions = ownFunctions(app.template);
-    // Every route's function, the queue consumer, the bookkeeper and the SES events' function.
-    const handlers = new Set([...ROUTES.map((r) => r.handler), QUEUE_CONSUMER.handler, BOOKKEEPER.handler, EMAIL_EVENTS.handler]);
+    // Every route's function, the queue consumer, the bookkeeper, the SES events' function and the digest run.
+    const handlers = new Set([
+      ...ROUTES.map((r) => r.handler),
+      QUEUE_CONSUMER.handler,
+      BOOKKEEPER.handler,
+      EMAIL_EVENTS.handler,
+      DIGESTS.handler,
+    ]);
     expect(functions).toHaveLength(handlers.size);
     expect(FUNCTION_DEFAULTS.systemLogLevel).toBe("WARN");
     for (const fn of functions) {

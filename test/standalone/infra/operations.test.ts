@@ -184,7 +184,7 @@ describe("alarms notify one encrypted, TLS-only topic", () => {
   test("every alarm, old and new, notifies the topic when it fires and when it recovers", () => {
     const topicId = onlyLogicalId(app.template, "AWS::SNS::Topic");
     const alarms = ofType(resources, "AWS::CloudWatch::Alarm");
-    expect(alarms).toHaveLength(13);
+    expect(alarms).toHaveLength(14);
     for (const [id, alarm] of alarms) {
       expect([id, alarm.Properties.AlarmActions, alarm.Properties.OKActions]).toEqual([
         id,

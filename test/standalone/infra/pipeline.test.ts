@@ -313,6 +313,7 @@ describe("notification emails", () => {
   const sendingRoles = (res: Record<string, Resource>) => {
     const descriptions = [
       "Inlet intake queue consumer",
+      "Inlet: members' daily and weekly digests, every hour",
       ...ROUTES.filter((r) => "email" in r && r.email === "send").map((r) => `Inlet ${r.route}`),
     ];
     return descriptions.map((d) => {
@@ -379,12 +380,12 @@ describe("notification emails", () => {
     expect(others).toEqual(["ses:DeleteSuppressedDestination"]);
   });
 
-  test("only the consumer and the account-email routes may send, only ses:SendEmail, on the required identity", () => {
+  test("only the consumer, the digest run and the account-email routes may send, only ses:SendEmail, on the required identity", () => {
     const roles = sendingRoles(resources);
-    // The consumer (notifications, reclaim links), signup, the verification resend, the confirmation
-    // (a change's notice to the old address), the address change, the password reset and the
-    // password change (its notice).
-    expect(roles).toHaveLength(7);
+    // The consumer (notifications, reclaim links), the digest run, signup, the verification resend,
+    // the confirmation (a change's notice to the old address), the address change, the password
+    // reset and the password change (its notice).
+    expect(roles).toHaveLength(8);
     const found = sesStatements(resources);
     expect(found.flatMap((f) => f.roles).sort()).toEqual([...roles].sort());
     for (const { statement } of found) {

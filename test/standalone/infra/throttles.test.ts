@@ -45,7 +45,7 @@ describe("throttling by route family", () => {
   test("the stage is created after the nested stacks that create its routes", () => {
     const [, stage] = stageOf(resources);
     const nested = Object.entries(resources)
-      // The route stacks (the bookkeeper's nested stack creates no route).
+      // The route stacks (the bookkeeper's and the digest run's nested stacks create no route).
       .filter(([id, r]) => r.Type === "AWS::CloudFormation::Stack" && id.startsWith("HttpRoutes"))
       .map(([id]) => id);
     expect(nested.length).toBeGreaterThan(5);

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { safeReturnPath } from "../../../web/src/lib/format";
+import { keptAnchor, safeReturnPath } from "../../../web/src/lib/format";
 
 /**
  * The sign-in page's `?redirect=` (web/src/lib/format.ts): only a path of the dashboard's own
@@ -106,4 +106,27 @@ test("whatever the value, a browser following it stays on the dashboard's origin
     ),
     { numRuns: 5000 },
   );
+});
+
+describe("the anchor kept through sign-in (keptAnchor)", () => {
+  test("a page's plain anchor is kept, with or without its #", () => {
+    expect(keptAnchor("#notifications")).toBe("#notifications");
+    expect(keptAnchor("notifications")).toBe("#notifications");
+    expect(keptAnchor("#email-notifications")).toBe("#email-notifications");
+  });
+
+  test("any other fragment is left behind: an emailed token never reaches a ?redirect=", () => {
+    for (const hash of [
+      "",
+      "#",
+      "#token=inlet_eml_abc",
+      "#inlet_inv_0123456789",
+      "#Notifications",
+      "#a/b",
+      "#x y",
+      `#${"a".repeat(42)}`,
+    ]) {
+      expect([hash, keptAnchor(hash)]).toEqual([hash, ""]);
+    }
+  });
 });

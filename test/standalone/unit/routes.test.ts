@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { BOOKKEEPER, EMAIL_EVENTS, QUEUE_CONSUMER, ROUTES } from "../../../functions/routes";
+import { BOOKKEEPER, DIGESTS, EMAIL_EVENTS, QUEUE_CONSUMER, ROUTES } from "../../../functions/routes";
 
 function handlerFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -13,12 +13,13 @@ function handlerFiles(dir: string): string[] {
 describe("the route table", () => {
   test("every handler file under functions/ is in the table, and every entry has its file", () => {
     const files = handlerFiles("functions").sort();
-    // The intake queue's consumer, the SES events' function and the bookkeeper are declared next to the routes (they have no route key).
+    // The intake queue's consumer, the SES events' function, the bookkeeper and the digest run are declared next to the routes (they have no route key).
     const declared = [
       ...ROUTES.map((r) => r.handler as string),
       QUEUE_CONSUMER.handler,
       EMAIL_EVENTS.handler,
       BOOKKEEPER.handler,
+      DIGESTS.handler,
     ].sort();
     expect(declared).toEqual(files);
   });

@@ -11,6 +11,8 @@ export const queryKeys = {
   me: ["me"] as const,
   /** GET /auth/me on the pages open to anyone, where "signed out" is an answer (null). */
   meOrNobody: ["me", "optional"] as const,
+  /** GET /auth/me/notifications: the person's own email notifications. */
+  notifications: ["me", "notifications"] as const,
   /** POST /auth/email-links/describe: what an emailed link is for. */
   emailLink: (token: string | undefined) => ["email-link", token] as const,
 

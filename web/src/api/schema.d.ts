@@ -183,6 +183,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/me/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in member's email notifications: time zone, digest time, choices for the organization and each form */
+        get: operations["getNotifications"];
+        /**
+         * Choose per form or for the organization: an email per submission, a daily or weekly digest, or nothing
+         * @description Replaces every choice: a form left out follows the organization-wide choice. A form that is not the organization's (or is archived) is 404 NOT_FOUND with `details` naming it (docs/notifications.md, "Digests").
+         */
+        put: operations["updateNotifications"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/reclaim-email": {
         parameters: {
             query?: never;
@@ -1196,6 +1217,33 @@ export interface components {
                 requestId?: string;
             };
         };
+        NotificationSettings: {
+            /** @description IANA time zone; null until the member saves their notifications (the dashboard proposes the browser's) */
+            timeZone: string | null;
+            digestHour: number;
+            digestWeekday: number;
+            /** @description For every form without a choice of its own; null: as each form's notifyEmails says */
+            organization: ("instant" | "daily" | "weekly" | "off") | null;
+            forms: {
+                formId: string;
+                name: string;
+                siteId: string;
+                siteName: string;
+                /** @description The form's own choice; null: the organization's */
+                choice: ("instant" | "daily" | "weekly" | "off") | null;
+                /** @description What applies to the form; null: the form's notifyEmails decide (listed: an email per submission) */
+                effective: ("instant" | "daily" | "weekly" | "off") | null;
+                /** @description The member's address is in the form's notifyEmails */
+                listed: boolean;
+            }[];
+            formsTruncated: boolean;
+            /** @description Nothing is emailed to the member until it is true */
+            emailVerified: boolean;
+            nextDigests: {
+                daily: string | null;
+                weekly: string | null;
+            };
+        };
         signupResponse: {
             /** @constant */
             success: true;
@@ -1289,6 +1337,16 @@ export interface components {
                 permissions: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing")[];
                 platformAdmin: boolean;
             };
+        };
+        getNotificationsResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["NotificationSettings"];
+        };
+        updateNotificationsResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["NotificationSettings"];
         };
         reclaimEmailResponse: {
             /** @constant */
@@ -3133,6 +3191,265 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "CSRF_ORIGIN_MISMATCH" | "SESSION_REQUIRED" | "PLAN_REQUIRED";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["getNotificationsResponse"];
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `SESSION_REQUIRED`, `PLAN_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SESSION_REQUIRED" | "PLAN_REQUIRED";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 65536 bytes */
+        requestBody: {
+            content: {
+                "application/json": {
+                    timeZone: string;
+                    digestHour: number;
+                    digestWeekday: number;
+                    organization: ("instant" | "daily" | "weekly" | "off") | null;
+                    forms: {
+                        formId: string;
+                        /** @enum {string} */
+                        choice: "instant" | "daily" | "weekly" | "off";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["updateNotificationsResponse"];
+                };
+            };
+            /** @description `INVALID_JSON`, `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `CSRF_ORIGIN_MISMATCH`, `SESSION_REQUIRED`, `PLAN_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CSRF_ORIGIN_MISMATCH" | "SESSION_REQUIRED" | "PLAN_REQUIRED";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };

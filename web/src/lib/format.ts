@@ -47,3 +47,13 @@ export function safeReturnPath(value: string | undefined): string {
   for (let i = 0; i < value.length; i++) if (unsafeCode(value.charCodeAt(i))) return "/";
   return new URL(value, PLACEHOLDER_ORIGIN).origin === PLACEHOLDER_ORIGIN ? value : "/";
 }
+
+/**
+ * A plain anchor of a page (`#notifications`, where a digest's link points) to keep through
+ * sign-in, with or without its `#`; "" for any other fragment: emailed tokens live in fragments,
+ * and a fragment must never reach a `?redirect=` that servers log.
+ */
+export function keptAnchor(hash: string): string {
+  const id = hash.startsWith("#") ? hash.slice(1) : hash;
+  return /^[a-z][a-z-]{0,40}$/.test(id) ? `#${id}` : "";
+}

@@ -11,6 +11,7 @@ import { API_KEY_PLANS, type Me, PLAN_NAMES, refusal, useMe } from "../../lib/ac
 import { meQuery } from "../../lib/session";
 import { DisplayName } from "./display-name";
 import { EmailAddress } from "./email-address";
+import { Notifications } from "./notifications";
 import { PasswordAndSessions } from "./password";
 import { renameOrganization, resendVerification } from "./queries";
 
@@ -80,8 +81,8 @@ function RenameOrganization({ me }: { me: Me }) {
 }
 
 /**
- * Settings → Account: the person (name, email verification, sign out), their password and other
- * sessions, and their organization (name, plan).
+ * Settings → Account: the person (name, email verification, sign out), their email notifications,
+ * their password and other sessions, and their organization (name, plan).
  */
 export function AccountPage() {
   const me = useMe();
@@ -113,6 +114,7 @@ export function AccountPage() {
           <SignOutButton />
         </div>
       </section>
+      <Notifications />
       <PasswordAndSessions />
       <section aria-labelledby="org-heading" className={card}>
         <h2 id="org-heading" className="mb-3 text-lg font-semibold">
