@@ -6,7 +6,7 @@ import { BOOKKEEPER_FILTER_PATTERNS } from "../bookkeeper-filter";
 import { INTAKE_FILTER_PATTERNS } from "../intake-filter";
 import { type FilterPattern, matchesAny } from "../stream-filter-match";
 import { LocalStreamsClient, type RawStreamRecord } from "./dynamodb-streams";
-import { type BookkeeperBatch, StreamPosition } from "./stream-position";
+import { StreamPosition } from "./stream-position";
 
 /**
  * What the EventBridge Pipe does in AWS (infra/intake-pipeline.ts), on this machine: follows the
@@ -174,7 +174,11 @@ export async function startStreamFollower(options: StreamFollowerOptions): Promi
         const parentPending = parent && listed.has(parent) && !reader.isDone(parent) && !cursors.get(parent)?.readToEnd;
         if (parentPending) continue;
         const resumeAfter = reader.resumeAfter(shard.ShardId);
-        cursors.set(shard.ShardId, { shardId: shard.ShardId, ...(resumeAfter ? { lastRead: resumeAfter } : {}), readToEnd: false });
+        cursors.set(shard.ShardId, {
+          shardId: shard.ShardId,
+          ...(resumeAfter ? { lastRead: resumeAfter } : {}),
+          readToEnd: false,
+        });
       }
     }
 

@@ -129,10 +129,18 @@ describe("the stream follower's position", () => {
     const file = fresh();
     writeFileSync(
       file,
-      JSON.stringify({ version: 1, streamArn: STREAM, shards: { s1: { done: true }, s2: { checkpoint: seq(4), bookkept: seq(7) } } }),
+      JSON.stringify({
+        version: 1,
+        streamArn: STREAM,
+        shards: { s1: { done: true }, s2: { checkpoint: seq(4), bookkept: seq(7) } },
+      }),
     );
     const position = new StreamPosition(file, STREAM);
-    expect([position.isBookkeepingDone("s1"), position.isBookkeepingDone("s2"), position.bookkept("s2")]).toEqual([true, false, seq(7)]);
+    expect([position.isBookkeepingDone("s1"), position.isBookkeepingDone("s2"), position.bookkept("s2")]).toEqual([
+      true,
+      false,
+      seq(7),
+    ]);
   });
 
   test("records that needed no bookkeeping move its place with the next write, not at once", () => {
