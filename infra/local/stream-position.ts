@@ -14,14 +14,16 @@ import { log } from "../../lib/log";
  * checkpoint advances over the finished prefix only. After a restart, reading resumes after the
  * checkpoint: what was in flight is sent again (at least once; consumers are idempotent).
  *
- * The bookkeeper (functions/bookkeeping/) is handed each shard's records in batches before the
- * queue sees them, and its progress is kept apart, per shard: `bookkept`, the last record of the
- * last batch it finished, and `batch`, the bounds of the batch handed to it and not finished yet,
- * written (synchronously) before the handler runs. After a kill -9, reading resumes at the
- * queue's checkpoint, which is never past `bookkept`; a batch that was in progress is handed over
+ * The bookkeeper (functions/bookkeeping/) reads the same shards on its own (a second reader, as
+ * its event source mapping is a second consumer of the stream in AWS), and its progress is kept
+ * apart, per shard: `bookkept`, the record up to which every batch it was handed is finished (and
+ * the records between needed none), `batch`, the bounds of the batch handed to it and not finished
+ * yet, written (synchronously) before the handler runs, and `bookkeepingDone` once a closed shard
+ * was read to its end. The two positions are independent: either may be ahead. After a kill -9,
+ * the bookkeeper's reading resumes after `bookkept`; a batch that was in progress is handed over
  * again exactly as it was (same first record, same records), which its checkpoint in the table
- * makes harmless (lib/store/bookkeeping.ts), and records up to `bookkept` are not handed over
- * again. As Lambda does: a batch is retried whole, never split or shifted.
+ * makes harmless (lib/store/bookkeeping.ts). As Lambda does: a batch is retried whole, never
+ * split or shifted.
  *
  * The file is replaced atomically (write, fsync, rename), so a kill -9 leaves the old or the
  * new version, never a torn one.
@@ -36,6 +38,8 @@ interface PersistedShard {
   bookkept?: string;
   /** The batch handed to the bookkeeper and not finished: its first and last records. */
   batch?: BookkeeperBatch;
+  /** The shard is closed and the bookkeeper read it to its end. */
+  bookkeepingDone?: true;
 }
 
 /** A batch's bounds in its shard (sequence numbers, both included). */
@@ -44,8 +48,12 @@ export interface BookkeeperBatch {
   last: string;
 }
 
+/**
+ * Version 2: the bookkeeper's progress is its own (`bookkeepingDone`). In version 1 the queue's
+ * position never passed the bookkeeper's, so a shard `done` there was bookkept to its end too.
+ */
 interface PersistedPosition {
-  version: 1;
+  version: 1 | 2;
   streamArn: string;
   shards: Record<string, PersistedShard>;
 }
@@ -61,6 +69,7 @@ interface ShardProgress {
   bookkept?: string;
   batch?: BookkeeperBatch;
   done: boolean;
+  bookkeepingDone: boolean;
   /** Read completely (no NextShardIterator); `done` once `pending` drains too. */
   closed: boolean;
   /** Records read after the checkpoint, in read order, until the finished prefix is cut off. */
@@ -100,7 +109,7 @@ export class StreamPosition {
       });
       return;
     }
-    if (saved.version !== 1 || saved.streamArn !== this.streamArn) {
+    if ((saved.version !== 1 && saved.version !== 2) || saved.streamArn !== this.streamArn) {
       // A recreated table has a new stream: the old position means nothing there.
       log.warn("stream follower: position belongs to another stream, starting from the oldest record", {
         saved: saved.streamArn,
@@ -114,6 +123,7 @@ export class StreamPosition {
         ...(shard.bookkept ? { bookkept: shard.bookkept } : {}),
         ...(shard.batch ? { batch: shard.batch } : {}),
         done: shard.done === true,
+        bookkeepingDone: shard.bookkeepingDone === true || (saved.version === 1 && shard.done === true),
         closed: shard.done === true,
         pending: [],
       });
@@ -123,7 +133,7 @@ export class StreamPosition {
   private progress(shardId: string): ShardProgress {
     let shard = this.shards.get(shardId);
     if (!shard) {
-      shard = { done: false, closed: false, pending: [] };
+      shard = { done: false, bookkeepingDone: false, closed: false, pending: [] };
       this.shards.set(shardId, shard);
     }
     return shard;
@@ -151,17 +161,36 @@ export class StreamPosition {
     this.flush();
   }
 
-  /** The bookkeeper finished the shard's batch (or the records up to `last` needed none): written at once. */
-  bookkeep(shardId: string, last: string): void {
+  /**
+   * The bookkeeper finished the shard's batch, or the records up to `last` needed none: written
+   * at once, or (`saveNow: false`, only records that needed nothing) with the next write.
+   */
+  bookkeep(shardId: string, last: string, { saveNow = true } = {}): void {
     const shard = this.progress(shardId);
     shard.bookkept = last;
     shard.batch = undefined;
-    this.dirty = true;
-    this.flush();
+    if (saveNow) {
+      this.dirty = true;
+      this.flush();
+    } else {
+      this.changed();
+    }
   }
 
+  /** The bookkeeper read the closed shard to its end. */
+  closeBookkeeping(shardId: string): void {
+    this.progress(shardId).bookkeepingDone = true;
+    this.changed();
+  }
+
+  /** Whether the queue's reader finished the shard: closed, and every record finished. */
   isDone(shardId: string): boolean {
     return this.shards.get(shardId)?.done === true;
+  }
+
+  /** Whether the bookkeeper's reader finished the shard. */
+  isBookkeepingDone(shardId: string): boolean {
+    return this.shards.get(shardId)?.bookkeepingDone === true;
   }
 
   /** Records whose messages are sent (or being sent) and not finished. */
@@ -273,16 +302,17 @@ export class StreamPosition {
       this.flushTimer = undefined;
     }
     if (!this.dirty) return;
-    const saved: PersistedPosition = { version: 1, streamArn: this.streamArn, shards: {} };
+    const saved: PersistedPosition = { version: 2, streamArn: this.streamArn, shards: {} };
     for (const [shardId, shard] of this.shards) {
-      if (shard.done) saved.shards[shardId] = { done: true };
-      else if (shard.checkpoint || shard.bookkept || shard.batch) {
-        saved.shards[shardId] = {
-          ...(shard.checkpoint ? { checkpoint: shard.checkpoint } : {}),
-          ...(shard.bookkept ? { bookkept: shard.bookkept } : {}),
-          ...(shard.batch ? { batch: shard.batch } : {}),
-        };
-      }
+      const queue = shard.done ? { done: true as const } : shard.checkpoint ? { checkpoint: shard.checkpoint } : {};
+      const bookkeeper = shard.bookkeepingDone
+        ? { bookkeepingDone: true as const }
+        : {
+            ...(shard.bookkept ? { bookkept: shard.bookkept } : {}),
+            ...(shard.batch ? { batch: shard.batch } : {}),
+          };
+      const entry = { ...queue, ...bookkeeper };
+      if (Object.keys(entry).length > 0) saved.shards[shardId] = entry;
     }
     const temporary = `${this.file}.tmp`;
     const fd = openSync(temporary, "w");

@@ -3,7 +3,7 @@ import type { DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import { db, tableName } from "../../lib/aws/dynamodb";
 import { keys } from "../../lib/store/keys";
 import { type Submission, submissionItem } from "../../lib/store/submissions";
-import { pipelineBarrier } from "../local-stack/pipeline/support/barrier";
+import { bookkeepingBarrier } from "../local-stack/pipeline/support/barrier";
 import { streamRecord } from "../local-stack/pipeline/support/records";
 import { eventually } from "./eventually";
 
@@ -73,14 +73,14 @@ export async function webhookReceived(webhookId: string): Promise<number> {
 
 /**
  * Waits until the stack's bookkeeper has counted `expected` submissions on the webhook, then
- * passes a pipeline barrier (every record written before it is bookkept) and checks the count
+ * passes a bookkeeping barrier (every record written before it is bookkept) and checks the count
  * still holds: exactly `expected`, none counted twice, none on its way.
  */
 export async function receivedSettles(webhookId: string, expected: number): Promise<void> {
   await eventually(`webhook ${webhookId} counted ${expected}`, async () => (await webhookReceived(webhookId)) === expected, {
     timeoutMs: 15_000,
   });
-  await pipelineBarrier();
+  await bookkeepingBarrier();
   const after = await webhookReceived(webhookId);
   if (after !== expected) throw new Error(`webhook ${webhookId} counted ${after} after the barrier, not ${expected}`);
 }

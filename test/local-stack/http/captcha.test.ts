@@ -17,7 +17,7 @@ import {
   submit,
   submitAndRead,
 } from "../../support/spam-helpers";
-import { pipelineBarrier } from "../pipeline/support/barrier";
+import { bookkeepingBarrier } from "../pipeline/support/barrier";
 
 /**
  * Per-site captcha (spec 4.2 rule 4, 5.3 rule 3; docs/spam.md) against the fake siteverify
@@ -59,7 +59,7 @@ const field = (kind: Kind) => CAPTCHA_TOKEN_FIELDS[kind][0];
 
 /** The webhook's count once every record written so far is bookkept (the count follows the table stream). */
 async function submissionCount(hook: Hook): Promise<number> {
-  await pipelineBarrier();
+  await bookkeepingBarrier();
   const res = await api("GET", `/api/v1/sites/${hook.siteId}/webhooks/${hook.id}`, { token: owner.token });
   return res.body.data.submissionCount as number;
 }

@@ -1,7 +1,7 @@
 import { type Account, addMember, api, createSite, signupOwner } from "../../support/api";
 import { eventually } from "../../support/eventually";
 import { createHook, formOfHook, type Hook, submitTo } from "../../support/submissions";
-import { pipelineBarrier } from "../pipeline/support/barrier";
+import { bookkeepingBarrier } from "../pipeline/support/barrier";
 
 /**
  * A site's overview over HTTP (docs/api.md, "Site overview"): the daily counts the bookkeeper
@@ -44,7 +44,7 @@ beforeAll(async () => {
     const { totals } = await read();
     return totals.inbox === 4 && totals.spam === 1;
   });
-  await pipelineBarrier();
+  await bookkeepingBarrier();
 });
 
 describe("GET /api/v1/sites/{id}/overview", () => {
@@ -105,7 +105,7 @@ describe("GET /api/v1/sites/{id}/overview", () => {
     await eventually("the new submission counted", async () => todayOf(await read())?.inbox === 5);
     expect((await api("DELETE", `/api/v1/submissions/${extra.submissionId}`, { token: owner.token })).status).toBe(200);
     // Once the deletion's REMOVE record is bookkept (everything before the barrier is), the day still holds it.
-    await pipelineBarrier();
+    await bookkeepingBarrier();
     expect(todayOf(await read())).toEqual({ date: today(), inbox: 5, spam: 1 });
   });
 

@@ -2,14 +2,14 @@ import { type Account, api, createSite, signupOwner } from "../../support/api";
 import { formCountsItem, webhookCountsItem } from "../../support/bookkeeping";
 import { eventually } from "../../support/eventually";
 import { createHook, formOfHook, type Hook, submitTo } from "../../support/submissions";
-import { pipelineBarrier } from "../pipeline/support/barrier";
+import { bookkeepingBarrier } from "../pipeline/support/barrier";
 
 /**
  * The counts the API answers (a form's submissionCount and spamCount, a webhook's
  * submissionCount and lastReceivedAt, the site overview's days) through every way a submission
  * comes, moves and goes, with the whole local stack: intake, the stream follower's bookkeeper,
  * moderation, delete, bulk delete, erasure and purge. Counts are eventually consistent: each
- * check waits for them to settle, within the 2 seconds docs/api.md promises, then a pipeline
+ * check waits for them to settle, within the 2 seconds docs/api.md promises, then a bookkeeping
  * barrier shows nothing else was on its way and they still hold.
  */
 
@@ -55,7 +55,7 @@ async function settles(expected: Expected): Promise<void> {
     async () => JSON.stringify(await answered()) === JSON.stringify(expected),
     { timeoutMs: SETTLE_MS, intervalMs: 50 },
   );
-  await pipelineBarrier();
+  await bookkeepingBarrier();
   expect(await answered()).toEqual(expected);
 }
 
@@ -118,7 +118,7 @@ test("a purged form's counts end as a tombstone (a record arriving later changes
     const item = await formCountsItem(formId);
     return item?.gone === true ? item : undefined;
   });
-  await pipelineBarrier();
+  await bookkeepingBarrier();
   expect(await formCountsItem(formId)).toEqual(tombstone);
   expect((await api("GET", `/api/v1/forms/${formId}`, { token: owner.token })).status).toBe(404);
   // The webhook's count and the days are history: the purge does not lower them.

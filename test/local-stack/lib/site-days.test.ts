@@ -10,7 +10,7 @@ import { readSiteDays } from "../../../lib/store/site-days";
 import { type Submission, submissionItem, toSubmission } from "../../../lib/store/submissions";
 import { storedRecord, streamEvent } from "../../support/bookkeeping";
 import { eventually } from "../../support/eventually";
-import { pipelineBarrier } from "../pipeline/support/barrier";
+import { bookkeepingBarrier } from "../pipeline/support/barrier";
 
 /**
  * The daily counts (lib/store/site-days.ts) as the bookkeeper keeps them from the table stream
@@ -79,7 +79,7 @@ test("a repeat that loses to its marker stores nothing, so the stream counts one
     JSON.stringify(await readSiteDays(first.siteId, day, day)) === JSON.stringify(counted) ? true : undefined,
   );
   // Everything written before the barrier is bookkept: no second count is on its way.
-  await pipelineBarrier();
+  await bookkeepingBarrier();
   expect(await readSiteDays(first.siteId, day, day)).toEqual(counted);
 });
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jest } from "@jest/globals";
@@ -52,7 +52,7 @@ describe("the stream follower's position", () => {
     const second = new StreamPosition(file, STREAM);
     expect(second.checkpoint("s1")).toBe(seq(10));
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({
-      version: 1,
+      version: 2,
       streamArn: STREAM,
       shards: { s1: { checkpoint: seq(10) } },
     });
@@ -103,5 +103,53 @@ describe("the stream follower's position", () => {
     expect(next.bookkept("s1")).toBe(seq(45));
     // The queue's own checkpoint is independent: it may lag behind what was bookkept.
     expect(next.checkpoint("s1")).toBe(seq(40));
+  });
+
+  test("the two readers finish a closed shard apart: the queue's done keeps the bookkeeper's place, and the other way round", () => {
+    const file = fresh();
+    const position = new StreamPosition(file, STREAM);
+    position.skip("s1", seq(10));
+    position.close("s1");
+    position.bookkeep("s1", seq(5));
+    position.flush();
+    const restarted = new StreamPosition(file, STREAM);
+    expect([restarted.isDone("s1"), restarted.isBookkeepingDone("s1"), restarted.bookkept("s1")]).toEqual([true, false, seq(5)]);
+
+    const other = fresh();
+    const ahead = new StreamPosition(other, STREAM);
+    ahead.skip("s1", seq(3));
+    ahead.bookkeep("s1", seq(10));
+    ahead.closeBookkeeping("s1");
+    ahead.flush();
+    const again = new StreamPosition(other, STREAM);
+    expect([again.isDone("s1"), again.isBookkeepingDone("s1"), again.checkpoint("s1")]).toEqual([false, true, seq(3)]);
+  });
+
+  test("a version 1 file (the queue's position never past the bookkeeper's): a done shard is bookkept to its end", () => {
+    const file = fresh();
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        streamArn: STREAM,
+        shards: { s1: { done: true }, s2: { checkpoint: seq(4), bookkept: seq(7) } },
+      }),
+    );
+    const position = new StreamPosition(file, STREAM);
+    expect([position.isBookkeepingDone("s1"), position.isBookkeepingDone("s2"), position.bookkept("s2")]).toEqual([
+      true,
+      false,
+      seq(7),
+    ]);
+  });
+
+  test("records that needed no bookkeeping move its place with the next write, not at once", () => {
+    const file = fresh();
+    const position = new StreamPosition(file, STREAM);
+    position.bookkeep("s1", seq(20));
+    position.bookkeep("s1", seq(25), { saveNow: false });
+    expect(new StreamPosition(file, STREAM).bookkept("s1")).toBe(seq(20));
+    position.flush();
+    expect(new StreamPosition(file, STREAM).bookkept("s1")).toBe(seq(25));
   });
 });
