@@ -200,7 +200,10 @@ test("delete one from its detail view, and several at once from the list", async
   await expect(rows(page)).toHaveCount(4);
 
   await page.getByRole("link", { name: "Delete alone" }).click();
-  await page.getByRole("button", { name: "Delete" }).click();
+  // The inbox stays on screen while the detail page loads, and its own buttons match "Delete"
+  // by substring: wait for the page, and name the button exactly.
+  await expect(page.getByRole("heading", { name: /^Submission / })).toBeVisible();
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
   const dialog = page.getByRole("alertdialog", { name: "Delete this submission?" });
   await dialog.getByRole("button", { name: "Delete" }).click();
   await expect(page.getByRole("heading", { name: /Contact form/ })).toBeVisible();
