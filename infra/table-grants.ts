@@ -99,6 +99,7 @@ export const P = {
   streamCheckpoint: prefix(keys.streamCheckpoint("e", "s")),
   sentEmail: prefix(keys.sentEmail("m")), // MAIL#: every email sent, with its fate
   searchEntry: prefix(keys.searchEntry("f", "t", "c", "s")), // FIND#: the forms' search indexes
+  audit: prefix(keys.auditEntry("o", "t", "a")), // AUDIT#: an organization's audit log (put only: entries are never changed)
   // Counters by scope (lib/accounts.ts, lib/spam/evidence.ts, lib/auth/rate-limit.ts).
   loginEmailCounter: counters("login-email"),
   loginIpCounter: counters("login-ip"),

@@ -22,6 +22,7 @@ export const ID_PREFIXES = {
   webhook: "wh",
   form: "form",
   submission: "sub",
+  auditEntry: "aud",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

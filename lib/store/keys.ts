@@ -200,6 +200,13 @@ export const keys = {
     gsi1sk: `${dueAt}#${orgId}#${userId}`,
   }),
   digestDueIndexPartition: () => "DIGESTS",
+  /**
+   * An entry of an organization's audit log (lib/store/audit-log.ts), in the organization's own
+   * log partition, newest last by its time: a page newest first is one Query, a time range a key
+   * condition.
+   */
+  auditEntry: (orgId: string, at: string, entryId: string): Key => ({ pk: `AUDIT#${orgId}`, sk: `${at}#${entryId}` }),
+  auditPartition: (orgId: string) => `AUDIT#${orgId}`,
 };
 
 /** Where an item's id sits after its key's type prefix, e.g. `SITE#site_x` → `site_x`. */
