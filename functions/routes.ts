@@ -80,6 +80,10 @@ export const ROUTES = [
 
   // The caller's own organization (its name); settings routes take a session only (spec 5.2).
   { route: "PUT /api/v1/organization", handler: "organization/rename-organization", ...TEAM_ADMIN, permission: "settings.org", ...WRITE },
+  // A person's data across the organization (docs/privacy.md, "Erasure and access requests"): an
+  // owner's or admin's session, or an API key with the permission; each call records an audit entry.
+  { route: "POST /api/v1/organization/access-requests", handler: "organization/request-access", ...BEARER, roles: ["owner", "admin"], permission: "submissions.export", ...WRITE, timeoutSeconds: 29 },
+  { route: "POST /api/v1/organization/erasures", handler: "organization/erase-everywhere", ...BEARER, roles: ["owner", "admin"], permission: "submissions.delete", ...WRITE, timeoutSeconds: 29 },
 
   { route: "GET /api/v1/admin/organizations", handler: "admin/list-organizations", ...PLATFORM_ADMIN, ...READ },
   { route: "PUT /api/v1/admin/organizations/{orgId}", handler: "admin/update-organization", ...PLATFORM_ADMIN, ...WRITE },

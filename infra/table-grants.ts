@@ -195,6 +195,10 @@ export const TABLE_WRITES: Record<string, Writes> = {
   "submissions/delete-submission": { DeleteItem: [P.submission] },
   "submissions/bulk-delete-submissions": { BatchWriteItem: [P.submission] },
   "submissions/erase-submissions": { BatchWriteItem: [P.submission] },
+  // Access requests put their audit entry on its own; the organization-wide erasure deletes in
+  // transactions that carry the entry (lib/store/erasures.ts).
+  "organization/request-access": { PutItem: [P.audit] },
+  "organization/erase-everywhere": { DeleteItem: [P.submission], PutItem: [P.audit] },
   "outbound-webhooks/create-outbound-webhook": { PutItem: [only(P.form, ENDPOINT_ITEM)], UpdateItem: [only(P.form, ["count", "type"])] },
   "outbound-webhooks/update-outbound-webhook": { UpdateItem: [only(P.form, ENDPOINT_CHANGES)] },
   "outbound-webhooks/delete-outbound-webhook": { DeleteItem: [P.form], UpdateItem: [only(P.form, ["count"])] },

@@ -1,5 +1,6 @@
 import type { Principal } from "./auth/principal";
 import { loadConfig } from "./config";
+import { normalizedEmail, walkEmailHolders } from "./email-holders";
 import { AppError, notFound } from "./errors";
 import { findForm } from "./forms";
 import { nowIso } from "./ids";
@@ -11,7 +12,6 @@ import { getSite } from "./store/sites";
 import {
   deleteSubmission,
   deleteSubmissions,
-  everyFormSubmission,
   getSubmission,
   listFormSubmissions,
   type SpamFilter,
@@ -53,9 +53,6 @@ export const filtersQuery = /* @__PURE__ */ z.shared(() =>
 
 const DAY_MS = 24 * 3600 * 1000;
 const isDateOnly = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
-
-/** The value list of a field (multi-valued fields are lists). */
-const valuesOf = (value: string | string[]) => (Array.isArray(value) ? value : [value]);
 
 /** Turns the list's query parameters into sort key bounds and an in-function matcher. */
 export function submissionQuery(filters: ListFilters): SubmissionQuery {
@@ -183,12 +180,6 @@ export async function removeSubmissions(principal: Principal, ids: string[]) {
   return { deleted: mine.length, notFound: unique.filter((id) => !mine.includes(id)) };
 }
 
-/** True when any field value (or the reply-to address) is `email`, compared without case or surrounding spaces. */
-export function holdsEmail(submission: StoredSubmission, email: string): boolean {
-  const same = (text: string | undefined) => text !== undefined && text.trim().toLowerCase() === email;
-  return same(submission.metadata?.replyTo) || Object.values(submission.data).some((v) => valuesOf(v).some(same));
-}
-
 interface EraseCursor {
   formId: string;
   key?: string;
@@ -209,11 +200,12 @@ function decodeEraseCursor(cursor: string): EraseCursor {
 /**
  * Erasure (GDPR art. 17): deletes every submission of the site holding `email` in a field.
  * Reads each form's submissions through its index partition (docs/data-model.md, "Erasure by
- * email"); when the time budget runs out it answers `complete: false` with a cursor, and the
- * same request with that cursor continues where it stopped.
+ * email"; lib/email-holders.ts); when the time budget runs out it answers `complete: false` with
+ * a cursor, and the same request with that cursor continues where it stopped. The
+ * organization-wide erasure is lib/subject-requests.ts.
  */
 export async function eraseByEmail(principal: Principal, siteId: string, address: string, cursor?: string, now = Date.now) {
-  const email = address.trim().toLowerCase();
+  const email = normalizedEmail(address);
   // Erasure answers before API Gateway's 30 s limit and tells the caller to continue.
   const deadline = now() + loadConfig().ERASE_TIME_BUDGET_MS;
   // A site can no longer be deleted while it has forms, but one deleted before that rule may
@@ -221,28 +213,21 @@ export async function eraseByEmail(principal: Principal, siteId: string, address
   const [site, siteForms] = await Promise.all([getSite(principal.orgId, siteId), allSiteForms(siteId)]);
   const forms = siteForms.filter((form) => form.orgId === principal.orgId);
   if (!site && forms.length === 0) throw notFound("Site");
-  let resume = cursor ? decodeEraseCursor(cursor) : undefined;
-  let start = resume ? forms.findIndex((f) => f.id === resume?.formId) : 0;
-  if (start < 0) {
-    // The form it stopped in is gone (purged): start over; what was erased stays erased.
-    start = 0;
-    resume = undefined;
-  }
+  const resume = cursor ? decodeEraseCursor(cursor) : undefined;
   let deleted = 0;
-  for (let i = start; i < forms.length; i++) {
-    const form = forms[i] as (typeof forms)[number];
-    const key = resume?.formId === form.id ? resume.key : undefined;
-    resume = undefined;
-    for await (const page of everyFormSubmission(form.id, { spam: "all", match: (s) => holdsEmail(s, email) }, key)) {
-      const ids = page.items.filter((s) => s.siteId === siteId && s.orgId === principal.orgId).map((s) => s.id);
-      await deleteSubmissions(ids);
-      deleted += ids.length;
-      if (page.lastKey && now() > deadline) {
-        return { deleted, complete: false, cursor: encodeEraseCursor({ formId: form.id, key: page.lastKey }) };
-      }
-    }
-    const next = forms[i + 1];
-    if (next && now() > deadline) return { deleted, complete: false, cursor: encodeEraseCursor({ formId: next.id }) };
-  }
-  return { deleted, complete: true, cursor: null };
+  const stopped = await walkEmailHolders({
+    orgId: principal.orgId,
+    sites: [{ id: siteId, forms: async () => forms }],
+    email,
+    from: resume ? { siteId, ...resume } : undefined,
+    take: async (items) => {
+      await deleteSubmissions(items.map((s) => s.id));
+      deleted += items.length;
+      return false;
+    },
+    outOfTime: () => now() > deadline,
+  });
+  if (!stopped) return { deleted, complete: true, cursor: null };
+  const at: EraseCursor = { formId: stopped.formId, ...(stopped.key ? { key: stopped.key } : {}) };
+  return { deleted, complete: false, cursor: encodeEraseCursor(at) };
 }

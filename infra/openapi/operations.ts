@@ -130,6 +130,14 @@ export const OPERATIONS: Record<DocumentedRouteKey, OperationExtras> = {
   "DELETE /api/v1/team/members/{userId}": { summary: "Remove a member", errors: ["CANNOT_CHANGE_OWNER", "CONFLICT"] },
 
   "PUT /api/v1/organization": { summary: "Rename the organization" },
+  "POST /api/v1/organization/access-requests": {
+    summary: "Find every submission of the organization that holds an email address (an access request)",
+    errors: CURSOR,
+  },
+  "POST /api/v1/organization/erasures": {
+    summary: "Erase every submission of the organization that holds an email address",
+    errors: CURSOR,
+  },
 
   "GET /api/v1/admin/organizations": { summary: "List every organization (platform admins)", errors: CURSOR },
   "PUT /api/v1/admin/organizations/{orgId}": { summary: "Change an organization's plan (platform admins)" },

@@ -28,6 +28,7 @@ import type {
 import type { IntakeOutcome, pingWebhook } from "../../lib/intake/intake";
 import type { notificationSettings, saveNotifications } from "../../lib/member-notifications";
 import type { renameOrganization } from "../../lib/organization";
+import type { eraseEverywhere, requestAccess } from "../../lib/subject-requests";
 import type { createEndpoint, editEndpoint } from "../../lib/outbound-webhooks/endpoint-changes";
 import type { listDeliveries, listEndpoints, removeEndpoint } from "../../lib/outbound-webhooks/endpoints";
 import type { retryDelivery } from "../../lib/outbound-webhooks/retry";
@@ -159,6 +160,15 @@ export const SUCCESS_BODIES: Record<DocumentedRouteKey, Described | null> = {
   "DELETE /api/v1/team/members/{userId}": answers<typeof removeTeamMember>()(message),
 
   "PUT /api/v1/organization": answers<typeof renameOrganization>()(z.strictObject({ organization })),
+  "POST /api/v1/organization/access-requests": answers<typeof requestAccess>()(
+    z.strictObject({
+      submissions: z.array(z.strictObject({ ...submission.shape, siteName: z.string(), formName: z.string() })),
+      nextCursor,
+    }),
+  ),
+  "POST /api/v1/organization/erasures": answers<typeof eraseEverywhere>()(
+    z.strictObject({ deleted: count, complete: z.boolean(), cursor: z.nullable(z.string()) }),
+  ),
 
   "GET /api/v1/admin/organizations": answers<typeof listOrganizations>()(
     z.strictObject({ organizations: z.array(organizationView), nextCursor }),
