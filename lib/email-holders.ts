@@ -59,9 +59,7 @@ export async function walkEmailHolders(walk: Walk): Promise<WalkPosition | null>
   let stop = false;
   for (const [s, site] of sites.entries()) {
     const resume = from && site.id === from.siteId ? from : undefined;
-    const forms = (await site.forms())
-      .filter((form) => form.orgId === orgId && (!resume || form.id >= resume.formId))
-      .sort(byId);
+    const forms = (await site.forms()).filter((form) => form.orgId === orgId && (!resume || form.id >= resume.formId)).sort(byId);
     for (const [f, form] of forms.entries()) {
       const key = resume && form.id === resume.formId ? resume.key : undefined;
       const match = { spam: "all" as const, match: (s: StoredSubmission) => holdsEmail(s, email) };

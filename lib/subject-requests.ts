@@ -72,7 +72,10 @@ function decodeSubjectCursor(kind: RequestKind, orgId: string, email: string, cu
 /** The organization's sites to walk, each reading its forms when the walk reaches it. */
 async function organizationSites(orgId: string) {
   const sites = await allSites(orgId);
-  return { names: new Map(sites.map((site) => [site.id, site.name])), walk: sites.map((site) => ({ id: site.id, forms: () => allSiteForms(site.id) })) };
+  return {
+    names: new Map(sites.map((site) => [site.id, site.name])),
+    walk: sites.map((site) => ({ id: site.id, forms: () => allSiteForms(site.id) })),
+  };
 }
 
 /** A submission of an access request: the API's view, with the names of its site and form. */
@@ -106,11 +109,17 @@ export async function requestAccess(principal: Principal, sourceIp: string, addr
     outOfTime: () => now() > deadline,
   });
   await putAuditEntry(
-    audited(principal, sourceIp, "submissions.access_requested", { type: "organization", id: principal.orgId }, {
-      email,
-      submissions: submissions.length,
-      complete: stopped === null,
-    }),
+    audited(
+      principal,
+      sourceIp,
+      "submissions.access_requested",
+      { type: "organization", id: principal.orgId },
+      {
+        email,
+        submissions: submissions.length,
+        complete: stopped === null,
+      },
+    ),
   );
   return { submissions, nextCursor: stopped ? encodeSubjectCursor("access", principal.orgId, email, stopped) : null };
 }
@@ -127,7 +136,13 @@ export async function eraseEverywhere(principal: Principal, sourceIp: string, ad
   const from = cursor ? decodeSubjectCursor("erase", principal.orgId, email, cursor) : undefined;
   const sites = await organizationSites(principal.orgId);
   const entry = (count: number) =>
-    audited(principal, sourceIp, "submissions.erased", { type: "organization", id: principal.orgId }, { email, submissions: count });
+    audited(
+      principal,
+      sourceIp,
+      "submissions.erased",
+      { type: "organization", id: principal.orgId },
+      { email, submissions: count },
+    );
   let deleted = 0;
   const stopped = await walkEmailHolders({
     orgId: principal.orgId,

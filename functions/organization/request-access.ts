@@ -9,6 +9,8 @@ const body = z.strictObject({
   cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(8192))),
 });
 
-export const handler = httpHandler(route("POST /api/v1/organization/access-requests"), { body }, ({ principal, sourceIp, body }) =>
-  requestAccess(principal, sourceIp, body.email, body.cursor),
+export const handler = httpHandler(
+  route("POST /api/v1/organization/access-requests"),
+  { body },
+  ({ principal, sourceIp, body }) => requestAccess(principal, sourceIp, body.email, body.cursor),
 );

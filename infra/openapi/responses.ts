@@ -28,7 +28,6 @@ import type {
 import type { IntakeOutcome, pingWebhook } from "../../lib/intake/intake";
 import type { notificationSettings, saveNotifications } from "../../lib/member-notifications";
 import type { renameOrganization } from "../../lib/organization";
-import type { eraseEverywhere, requestAccess } from "../../lib/subject-requests";
 import type { createEndpoint, editEndpoint } from "../../lib/outbound-webhooks/endpoint-changes";
 import type { listDeliveries, listEndpoints, removeEndpoint } from "../../lib/outbound-webhooks/endpoints";
 import type { retryDelivery } from "../../lib/outbound-webhooks/retry";
@@ -38,6 +37,7 @@ import type { siteOverview } from "../../lib/overview";
 import type { requestPasswordReset, resetPassword } from "../../lib/password-reset";
 import type { requestReclaim } from "../../lib/reclaim-request";
 import type { createSite, removeSite, siteDetail, sitesOf, updateSite } from "../../lib/sites";
+import type { eraseEverywhere, requestAccess } from "../../lib/subject-requests";
 import type {
   eraseByEmail,
   listSubmissions,

@@ -214,6 +214,12 @@ const accountRoute = createRoute({
   path: "/account",
   component: lazyRouteComponent(() => import("./features/account/account-page"), "AccountPage"),
 });
+/** A person's data across the organization: an access request's file, an erasure (owners and admins). */
+const privacyRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: "/privacy",
+  component: lazyRouteComponent(() => import("./features/privacy/privacy-page"), "PrivacyPage"),
+});
 /** Platform admins only (the link is shown to them alone; anyone else who comes here is told why). */
 const organizationsRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -242,7 +248,7 @@ const routeTree = rootRoute.addChildren([
       deliveryLogRoute,
     ]),
     submissionRoute,
-    settingsRoute.addChildren([settingsIndexRoute, apiKeysRoute, teamRoute, accountRoute]),
+    settingsRoute.addChildren([settingsIndexRoute, apiKeysRoute, teamRoute, accountRoute, privacyRoute]),
     organizationsRoute,
   ]),
 ]);

@@ -30,7 +30,15 @@ function personalData(forms: Form[]) {
     makeSubmission(old, { data: { work_email: "PERSON@EXAMPLE.COM" } }),
     makeSubmission(newsletter, {
       data: { name: "P" },
-      metadata: { source: "generic", userAgent: null, referer: null, ip: "1.2.3.4", droppedFiles: [], ignoredFields: [], replyTo: ADDRESS },
+      metadata: {
+        source: "generic",
+        userAgent: null,
+        referer: null,
+        ip: "1.2.3.4",
+        droppedFiles: [],
+        ignoredFields: [],
+        replyTo: ADDRESS,
+      },
     }),
   ];
   const others = [
@@ -61,7 +69,7 @@ describe("access requests", () => {
     const res = await api("POST", ACCESS, { token: org.owner.token, body: { email: "PERSON@example.com" } });
     expect(res.status).toBe(200);
     expect(res.body.data.nextCursor).toBeNull();
-    const found: Record<string, any>[] = res.body.data.submissions;
+    const found: { id: string }[] = res.body.data.submissions;
     expect(idsOf(found)).toEqual([...holding.map((s) => s.id), viaIntake].sort());
     const first = found.find((s) => s.id === holding[0]?.id);
     expect(first).toEqual(
@@ -75,7 +83,9 @@ describe("access requests", () => {
         createdAt: expect.any(String),
       }),
     );
-    expect(found.find((s) => s.id === holding[3]?.id)).toEqual(expect.objectContaining({ siteName: "Blog", formName: "Newsletter" }));
+    expect(found.find((s) => s.id === holding[3]?.id)).toEqual(
+      expect.objectContaining({ siteName: "Blog", formName: "Newsletter" }),
+    );
     // Reading changes nothing.
     for (const s of holding) expect(await storedItem(s.id)).toBeDefined();
   });

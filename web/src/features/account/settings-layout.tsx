@@ -20,6 +20,9 @@ export function SettingsLayout() {
         <Link to="/settings/account" className={tab}>
           Account
         </Link>
+        <Link to="/settings/privacy" className={tab}>
+          Privacy
+        </Link>
       </nav>
       <Outlet />
     </>

@@ -28,7 +28,3 @@ export const updateSite = (siteId: string, body: SiteUpdate) =>
   unwrap(api.PUT("/api/v1/sites/{id}", { params: { path: { id: siteId } }, body })).then((r) => r.data.site);
 
 export const deleteSite = (siteId: string) => unwrap(api.DELETE("/api/v1/sites/{id}", { params: { path: { id: siteId } } }));
-
-/** One erasure request: deletes what it reaches in its time budget and says whether it is done. */
-export const eraseStep = (siteId: string, body: { email: string; cursor?: string }) =>
-  unwrap(api.POST("/api/v1/sites/{id}/submissions/erase", { params: { path: { id: siteId } }, body })).then((r) => r.data);

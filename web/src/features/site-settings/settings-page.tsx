@@ -1,9 +1,9 @@
+import { Link } from "@tanstack/react-router";
 import type { ReactNode } from "react";
 import { card, PageHeader } from "../../components/ui/page";
 import { refusal, useMe } from "../../lib/access";
 import { CaptchaForm } from "./captcha-form";
 import { DeleteSite } from "./delete-site";
-import { Erasure } from "./erasure";
 import { GeneralForm } from "./general-form";
 import type { SiteDetail } from "./queries";
 
@@ -19,8 +19,8 @@ function Section({ id, title, children, danger = false }: { id: string; title: s
 }
 
 /**
- * A site's settings: general, captcha, erasure by email, deletion (docs/dashboard.md, "Site
- * settings"), of the site the layout read (given by web/src/app/site-settings-page.tsx). A
+ * A site's settings: general, captcha, where a person's data is answered for, deletion
+ * (docs/dashboard.md, "Site settings"), of the site the layout read (given by web/src/app/site-settings-page.tsx). A
  * control the person's role does not allow is disabled, with the reason beside it.
  */
 export function SiteSettingsPage({ detail }: { detail: SiteDetail }) {
@@ -42,8 +42,11 @@ export function SiteSettingsPage({ detail }: { detail: SiteDetail }) {
         <Section id="captcha-heading" title="Captcha">
           <CaptchaForm site={site} refusal={cannotEdit} />
         </Section>
-        <Section id="erasure-heading" title="Erase by email (GDPR)">
-          <Erasure siteId={site.id} refusal={refusal(me, "submissions.delete")} />
+        <Section id="privacy-heading" title="A person's data (GDPR)">
+          <p className="text-sm">
+            Exporting or erasing what a person submitted is done for the whole organization, every site at once, on the{" "}
+            <Link to="/settings/privacy">Privacy settings page</Link>.
+          </p>
         </Section>
         <Section id="delete-heading" title="Delete this site" danger>
           <DeleteSite detail={detail} refusal={refusal(me, "sites.delete")} />

@@ -7,7 +7,7 @@ import { ConfirmButton } from "../../components/ui/dialog";
 import { FormError, TextField } from "../../components/ui/field";
 import type { Refusal } from "../../lib/access";
 import { eraseStep } from "./queries";
-import { Reason } from "./reason";
+import { plural } from "./words";
 
 interface Progress {
   email: string;
@@ -18,8 +18,6 @@ interface Progress {
   cursor?: string | undefined;
   error?: string | undefined;
 }
-
-const plural = (n: number, word: string) => `${n.toLocaleString()} ${word}${n === 1 ? "" : "s"}`;
 
 /** What the progress line says, in words: screen readers hear it as it changes. */
 function describe(p: Progress): string {
@@ -39,11 +37,11 @@ function describe(p: Progress): string {
 }
 
 /**
- * Erasure by email (GDPR art. 17, `POST /api/v1/sites/{id}/submissions/erase`): one request
- * works for a bounded time and answers a `cursor` while it is not `complete`; the page sends
- * the next one with it, showing the count as it goes, and can stop between requests.
+ * Erasure by email across the organization (GDPR art. 17, `POST /api/v1/organization/erasures`):
+ * one request works for a bounded time and answers a `cursor` while it is not `complete`; the
+ * page sends the next one with it, showing the count as it goes, and can stop between requests.
  */
-export function Erasure({ siteId, refusal }: { siteId: string; refusal: Refusal }) {
+export function Erasure({ refusal }: { refusal: Refusal }) {
   const allowed = refusal === undefined;
   const queryClient = useQueryClient();
   const [email, setEmail] = useState("");
@@ -58,7 +56,7 @@ export function Erasure({ siteId, refusal }: { siteId: string; refusal: Refusal 
     setProgress(p);
     try {
       for (;;) {
-        const answer = await eraseStep(siteId, { email: p.email, ...(p.cursor ? { cursor: p.cursor } : {}) });
+        const answer = await eraseStep({ email: p.email, ...(p.cursor ? { cursor: p.cursor } : {}) });
         p = { ...p, requests: p.requests + 1, deleted: p.deleted + answer.deleted, cursor: answer.cursor ?? undefined };
         if (answer.complete) {
           p = { ...p, state: "done", cursor: undefined };
@@ -79,9 +77,9 @@ export function Erasure({ siteId, refusal }: { siteId: string; refusal: Refusal 
       }
       p = { ...p, state: "failed", error: problem?.message ?? "The erasure was interrupted." };
     } finally {
-      // Lists and counts of the site's forms and inboxes changed.
+      // Lists and counts of the sites' forms and inboxes changed.
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: queryKeys.sites.one(siteId) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.sites.all }),
         queryClient.invalidateQueries({ queryKey: queryKeys.forms.all }),
         queryClient.invalidateQueries({ queryKey: queryKeys.submissions.all }),
       ]);
@@ -94,8 +92,8 @@ export function Erasure({ siteId, refusal }: { siteId: string; refusal: Refusal 
   return (
     <div className="flex flex-col gap-4">
       <p className="text-sm">
-        Deletes every submission of this site, in every form (archived ones and spam included), in which a field equals this
-        address (case and surrounding spaces ignored). A field that merely contains it is kept. This cannot be undone.
+        Deletes every submission of the organization, in every site and form (archived ones and spam included), in which a field
+        equals this address (case and surrounding spaces ignored). A field that merely contains it is kept. This cannot be undone.
       </p>
       <TextField
         label="Email address to erase"
@@ -118,8 +116,8 @@ export function Erasure({ siteId, refusal }: { siteId: string; refusal: Refusal 
           description={
             <>
               <p>
-                Every submission of this site in which a field is <strong>{address}</strong> is deleted for good, in every form,
-                spam included. Large sites take several requests; you can stop between them.
+                Every submission of the organization in which a field is <strong>{address}</strong> is deleted for good, in every
+                site and form, spam included. Large organizations take several requests; you can stop between them.
               </p>
               <p className="mt-2">This cannot be undone.</p>
             </>
@@ -147,7 +145,6 @@ export function Erasure({ siteId, refusal }: { siteId: string; refusal: Refusal 
             Continue erasing
           </Button>
         )}
-        <Reason text={refusal} />
       </div>
       {progress && (
         <div className="flex flex-col gap-2">
