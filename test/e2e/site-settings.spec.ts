@@ -1,6 +1,6 @@
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { expectAccessibleInBothThemes } from "./support/a11y";
-import { type Account, apiAs, createAccount, expect, signIn, submit, test } from "./support/fixtures";
+import { apiAs, createAccount, expect, signIn, submit, test } from "./support/fixtures";
 import { memberOf, readSite, removeSource } from "./support/site-settings";
 import { send, siteWithSources } from "./support/sources";
 
@@ -8,17 +8,6 @@ test.describe.configure({ mode: "parallel" });
 
 const settingsOf = (page: Page, siteId: string) => page.goto(`/sites/${siteId}/settings`);
 const section = (page: Page, name: string) => page.getByRole("region", { name });
-
-/** The form a source's first submission created (each source gets its own). */
-async function formOf(request: APIRequestContext, account: Account, submissionId: string) {
-  const { submission } = await apiAs<{ submission: { formId: string } }>(
-    request,
-    account,
-    "GET",
-    `/api/v1/submissions/${submissionId}`,
-  );
-  return submission.formId;
-}
 
 test("rename, set the domain and the reference prefix; a malformed domain is refused beside its field", async ({
   signedIn: page,
@@ -147,85 +136,18 @@ test("captcha: choose a kind, its secret write-only (never shown, only replaced)
   expect((await send(request, source, { email: "ada@example.com" })).status).toBe(200);
 });
 
-test("erasure by email continues over several requests with its cursor, showing progress, stopping between requests, and the final count", async ({
+test("a person's data is answered for on the privacy page, which the site settings link to", async ({
   signedIn: page,
   request,
   account,
 }) => {
-  // Three sources, so three forms: the test stack's erasure budget is 0, so each request
-  // answers after one form and the page follows the cursor (playwright.config.ts).
-  const { siteId, sources } = await siteWithSources(request, account, ["Contact", "Quote", "Newsletter"]);
-  const [contact, quote, newsletter] = sources;
-  if (!contact || !quote || !newsletter) throw new Error("three sources were arranged");
-  const gone = [
-    await submit(request, contact, { email: "Erase.Me@example.com", message: "first" }),
-    await submit(request, contact, { email: "erase.me@example.com ", message: "second" }),
-    await submit(request, quote, { name: "E", work_email: "ERASE.ME@EXAMPLE.COM" }),
-    await submit(request, newsletter, { email: "erase.me@example.com" }),
-  ];
-  const kept = [
-    await submit(request, contact, { email: "keep@example.com", message: "ask erase.me@example.com" }),
-    await submit(request, newsletter, { email: "someone@example.com" }),
-  ];
-  expect(new Set(await Promise.all(gone.map((s) => formOf(request, account, s.submissionId)))).size).toBe(3);
-
-  // Every erasure request and its answer, in order; the second one is held until the person
-  // has pressed Stop (the request itself still goes to the real API).
-  const exchanges: { body: { email: string; cursor?: string }; answer: { cursor: string | null; complete: boolean } }[] = [];
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route("**/api/v1/sites/*/submissions/erase", async (route) => {
-    if (exchanges.length === 1) await held;
-    const response = await route.fetch();
-    const { data } = (await response.json()) as { data: { cursor: string | null; complete: boolean } };
-    exchanges.push({ body: route.request().postDataJSON(), answer: data });
-    await route.fulfill({ response });
-  });
-
+  const { siteId } = await siteWithSources(request, account, []);
   await settingsOf(page, siteId);
-  const erasure = section(page, "Erase by email (GDPR)");
-  const progress = erasure.getByRole("status");
-  await expect(erasure.getByRole("button", { name: "Erase submissions" })).toBeDisabled();
-  await erasure.getByLabel("Email address to erase").fill("erase.me@example.com");
-  await erasure.getByRole("button", { name: "Erase submissions" }).click();
-  const dialog = page.getByRole("alertdialog", { name: "Erase every submission of erase.me@example.com?" });
-  await expect(dialog).toContainText("This cannot be undone.");
-  await dialog.getByRole("button", { name: "Erase" }).click();
-  await expect(progress).toHaveText(
-    /^Erasing submissions of erase\.me@example\.com… \d submissions? deleted in 1 request so far\.$/,
-  );
-  await erasure.getByRole("button", { name: "Stop" }).click();
-  await expect(progress).toContainText("Stopping after the current request…");
-  release();
-  await expect(progress).toHaveText(
-    /^Stopped: \d submissions? deleted in 2 requests\. Submissions not reached yet are still stored\.$/,
-  );
-  await erasure.getByRole("button", { name: "Continue erasing" }).click();
-  await expect(progress).toHaveText("Done: 4 submissions of erase.me@example.com erased (3 requests).");
-  await expect(erasure.getByRole("button", { name: "Continue erasing" })).toBeHidden();
-  // Each request after the first carried the cursor the previous one answered.
-  expect(exchanges.map((e) => e.answer.complete)).toEqual([false, false, true]);
-  expect(exchanges.map((e) => e.body)).toEqual([
-    { email: "erase.me@example.com" },
-    { email: "erase.me@example.com", cursor: exchanges[0]?.answer.cursor },
-    { email: "erase.me@example.com", cursor: exchanges[1]?.answer.cursor },
-  ]);
-  await page.unroute("**/api/v1/sites/*/submissions/erase");
-
-  for (const s of gone) {
-    const response = await request.get(`/api/v1/submissions/${s.submissionId}`, {
-      headers: { authorization: `Bearer ${account.token}` },
-    });
-    expect(response.status()).toBe(404);
-  }
-  for (const s of kept) await apiAs(request, account, "GET", `/api/v1/submissions/${s.submissionId}`);
-
-  // Again: nothing left to erase, still every form visited.
-  await erasure.getByRole("button", { name: "Erase submissions" }).click();
-  await page.getByRole("alertdialog").getByRole("button", { name: "Erase" }).click();
-  await expect(progress).toHaveText("Done: 0 submissions of erase.me@example.com erased (3 requests).");
+  const privacy = section(page, "A person's data (GDPR)");
+  await expect(privacy.getByLabel("Email address to erase")).toBeHidden();
+  await privacy.getByRole("link", { name: "Privacy settings page" }).click();
+  await expect(page).toHaveURL(/\/settings\/privacy$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Privacy" })).toBeVisible();
 });
 
 test("deleting a site: blocked with its reason while sources remain, refused (409) when a form appears meanwhile; once empty, a confirmation naming it", async ({
@@ -279,9 +201,7 @@ test("a member sees every control disabled, each with the reason", async ({ page
   const captcha = section(page, "Captcha");
   await expect(captcha.getByRole("button", { name: "Save captcha" })).toBeDisabled();
   await expect(captcha.getByLabel("No captcha")).toBeDisabled();
-  const erasure = section(page, "Erase by email (GDPR)");
-  await expect(erasure.getByLabel("Email address to erase")).toBeDisabled();
-  await expect(erasure.getByText("Your role (member) cannot erase submissions. Ask an owner or admin.")).toBeVisible();
+  await expect(section(page, "A person's data (GDPR)").getByRole("link", { name: "Privacy settings page" })).toBeVisible();
   const danger = section(page, "Delete this site");
   await expect(danger.getByRole("button", { name: "Delete site" })).toBeDisabled();
   await expect(danger.getByText("Your role (member) cannot delete a site. Ask an owner or admin.")).toBeVisible();
@@ -291,7 +211,7 @@ test.describe("accessibility", () => {
   // axe is injected as a script, which the dashboard's CSP refuses (test/e2e/a11y.spec.ts).
   test.use({ bypassCSP: true });
 
-  test("site settings with captcha snippets, an erasure's result, a field error and a blocked deletion, light and dark", async ({
+  test("site settings with captcha snippets, a field error and a blocked deletion, light and dark", async ({
     signedIn: page,
     request,
     account,
@@ -301,22 +221,12 @@ test.describe("accessibility", () => {
     await settingsOf(page, siteId);
     await expect(page.getByRole("heading", { level: 1, name: "Settings of Marketing site" })).toBeVisible();
     await section(page, "Captcha").getByLabel("Challenge-based (hCaptcha or Cloudflare Turnstile)").check();
-    const erasure = section(page, "Erase by email (GDPR)");
-    await erasure.getByLabel("Email address to erase").fill("ada@example.com");
-    await erasure.getByRole("button", { name: "Erase submissions" }).click();
-    await page.getByRole("alertdialog").getByRole("button", { name: "Erase" }).click();
-    await expect(erasure.getByRole("status")).toContainText("Done: 1 submission");
     await section(page, "General").getByLabel("Domain").fill("not a domain");
     await section(page, "General").getByRole("button", { name: "Save settings" }).click();
     await expect(section(page, "General").getByLabel("Domain")).toHaveAttribute("aria-invalid", "true");
     await expectAccessibleInBothThemes(page, "site settings");
 
     await expect(section(page, "Delete this site").getByRole("button", { name: "Delete site" })).toBeDisabled();
-    await page.goto(`/sites/${siteId}/settings`);
-    await section(page, "Erase by email (GDPR)").getByLabel("Email address to erase").fill("x@example.com");
-    await section(page, "Erase by email (GDPR)").getByRole("button", { name: "Erase submissions" }).click();
-    await expect(page.getByRole("alertdialog")).toBeVisible();
-    await expectAccessibleInBothThemes(page, "site settings: the erasure's confirmation");
   });
 });
 
