@@ -219,9 +219,9 @@ const SETTINGS = {
   CAPTCHA_SCORE_VERIFY_URL: withDefault(url(), "https://www.google.com/recaptcha/api/siteverify"),
   CAPTCHA_CHALLENGE_VERIFY_URL: withDefault(url(), "https://api.hcaptcha.com/siteverify"),
   /**
-   * How long one erasure request (POST /sites/{id}/submissions/erase) works before it answers
-   * `complete: false` with a cursor: well inside API Gateway's 30 s. Tests lower it to make an
-   * erasure take several requests.
+   * How long one erasure request (POST /sites/{id}/submissions/erase, POST /organization/erasures)
+   * or access request (POST /organization/access-requests) works before it answers with a cursor
+   * to continue: well inside API Gateway's 30 s. Tests lower it to make one take several requests.
    */
   ERASE_TIME_BUDGET_MS: withDefault(int({ min: 0, max: 25_000 }), 20_000),
   /** How long a siteverify call may take before intake answers 503 CAPTCHA_UNAVAILABLE. */
