@@ -1,7 +1,7 @@
 import { audited } from "./audit";
 import type { Principal } from "./auth/principal";
 import { loadConfig } from "./config";
-import { normalizedEmail, type WalkPosition, walkEmailHolders } from "./email-holders";
+import { normalizedEmail, type Walk, type WalkPosition, walkEmailHolders } from "./email-holders";
 import { AppError } from "./errors";
 import { sha256Base62 } from "./ids";
 import { putAuditEntry } from "./store/audit-log";
@@ -69,12 +69,30 @@ function decodeSubjectCursor(kind: RequestKind, orgId: string, email: string, cu
   return { siteId: c.s as string, formId: c.f as string, ...(c.k ? { key: c.k } : {}) };
 }
 
-/** The organization's sites to walk, each reading its forms when the walk reaches it. */
-async function organizationSites(orgId: string) {
+/**
+ * What both requests start with: the address as compared, where the walk resumes (the cursor
+ * checked against this request), and the organization's sites, each reading its forms when the
+ * walk reaches it. `walk` runs to the end or the time budget; `cursorAt` is where it stopped.
+ */
+async function begin(kind: RequestKind, principal: Principal, address: string, cursor: string | undefined, now: () => number) {
+  const { orgId } = principal;
+  const email = normalizedEmail(address);
+  const deadline = now() + loadConfig().ERASE_TIME_BUDGET_MS;
+  const from = cursor ? decodeSubjectCursor(kind, orgId, email, cursor) : undefined;
   const sites = await allSites(orgId);
   return {
-    names: new Map(sites.map((site) => [site.id, site.name])),
-    walk: sites.map((site) => ({ id: site.id, forms: () => allSiteForms(site.id) })),
+    email,
+    siteNames: new Map(sites.map((site) => [site.id, site.name])),
+    walk: (take: Walk["take"]) =>
+      walkEmailHolders({
+        orgId,
+        sites: sites.map((site) => ({ id: site.id, forms: () => allSiteForms(site.id) })),
+        email,
+        from,
+        take,
+        outOfTime: () => now() > deadline,
+      }),
+    cursorAt: (stopped: WalkPosition | null) => (stopped ? encodeSubjectCursor(kind, orgId, email, stopped) : null),
   };
 }
 
@@ -87,26 +105,16 @@ export type AccessedSubmission = ReturnType<typeof submissionView> & { siteName:
  * records one audit entry (the address, how many submissions it answered) once it has them.
  */
 export async function requestAccess(principal: Principal, sourceIp: string, address: string, cursor?: string, now = Date.now) {
-  const email = normalizedEmail(address);
-  const deadline = now() + loadConfig().ERASE_TIME_BUDGET_MS;
-  const from = cursor ? decodeSubjectCursor("access", principal.orgId, email, cursor) : undefined;
-  const sites = await organizationSites(principal.orgId);
+  const request = await begin("access", principal, address, cursor, now);
   const submissions: AccessedSubmission[] = [];
   let bytes = 0;
-  const stopped = await walkEmailHolders({
-    orgId: principal.orgId,
-    sites: sites.walk,
-    email,
-    from,
-    take: (items, form) => {
-      for (const item of items) {
-        const found = { ...submissionView(item), siteName: sites.names.get(item.siteId) ?? "", formName: form.name };
-        bytes += Buffer.byteLength(JSON.stringify(found));
-        submissions.push(found);
-      }
-      return bytes >= ACCESS_PAGE_BYTES;
-    },
-    outOfTime: () => now() > deadline,
+  const stopped = await request.walk((items, form) => {
+    for (const item of items) {
+      const found = { ...submissionView(item), siteName: request.siteNames.get(item.siteId) ?? "", formName: form.name };
+      bytes += Buffer.byteLength(JSON.stringify(found));
+      submissions.push(found);
+    }
+    return bytes >= ACCESS_PAGE_BYTES;
   });
   await putAuditEntry(
     audited(
@@ -115,13 +123,13 @@ export async function requestAccess(principal: Principal, sourceIp: string, addr
       "submissions.access_requested",
       { type: "organization", id: principal.orgId },
       {
-        email,
+        email: request.email,
         submissions: submissions.length,
         complete: stopped === null,
       },
     ),
   );
-  return { submissions, nextCursor: stopped ? encodeSubjectCursor("access", principal.orgId, email, stopped) : null };
+  return { submissions, nextCursor: request.cursorAt(stopped) };
 }
 
 /**
@@ -131,38 +139,27 @@ export async function requestAccess(principal: Principal, sourceIp: string, addr
  * its own with none, so the log shows that it was asked.
  */
 export async function eraseEverywhere(principal: Principal, sourceIp: string, address: string, cursor?: string, now = Date.now) {
-  const email = normalizedEmail(address);
-  const deadline = now() + loadConfig().ERASE_TIME_BUDGET_MS;
-  const from = cursor ? decodeSubjectCursor("erase", principal.orgId, email, cursor) : undefined;
-  const sites = await organizationSites(principal.orgId);
+  const request = await begin("erase", principal, address, cursor, now);
   const entry = (count: number) =>
     audited(
       principal,
       sourceIp,
       "submissions.erased",
       { type: "organization", id: principal.orgId },
-      { email, submissions: count },
+      {
+        email: request.email,
+        submissions: count,
+      },
     );
   let deleted = 0;
-  const stopped = await walkEmailHolders({
-    orgId: principal.orgId,
-    sites: sites.walk,
-    email,
-    from,
-    take: async (items) => {
-      await deleteSubmissionsAudited(
-        items.map((s) => s.id),
-        entry,
-      );
-      deleted += items.length;
-      return false;
-    },
-    outOfTime: () => now() > deadline,
+  const stopped = await request.walk(async (items) => {
+    await deleteSubmissionsAudited(
+      items.map((s) => s.id),
+      entry,
+    );
+    deleted += items.length;
+    return false;
   });
   if (!cursor && !stopped && deleted === 0) await putAuditEntry(entry(0));
-  return {
-    deleted,
-    complete: stopped === null,
-    cursor: stopped ? encodeSubjectCursor("erase", principal.orgId, email, stopped) : null,
-  };
+  return { deleted, complete: stopped === null, cursor: request.cursorAt(stopped) };
 }

@@ -3,6 +3,7 @@ import type { Form } from "../../../lib/store/forms";
 import { requestAccess } from "../../../lib/subject-requests";
 import { type Account, addMember, api, createSite, signupOwner } from "../../support/api";
 import { auditItems } from "../../support/audit-log-items";
+import { followCursors } from "../../support/budget-clock";
 import { apiKeyWith, insertForm } from "../../support/fixtures";
 import { createHook, makeSubmission, minutesAgo, putSubmissions, storedItem, submitTo } from "../../support/submissions";
 
@@ -108,17 +109,10 @@ describe("access requests", () => {
 
   test("a request that runs out of time answers a cursor; following it finds every submission exactly once", async () => {
     const principal = { kind: "apiKey", keyId: "key_budget", orgId: org.owner.orgId } as unknown as Principal;
-    let calls = 0;
-    // The budget is spent after the first check of every call: each call reads one form.
-    const clock = () => (calls++ === 0 ? 0 : Number.MAX_SAFE_INTEGER);
-    const pages: { submissions: { id: string }[]; nextCursor: string | null }[] = [];
-    let cursor: string | undefined;
-    do {
-      calls = 0;
-      const page = await requestAccess(principal, "203.0.113.9", ADDRESS, cursor, clock);
-      pages.push(page);
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor && pages.length < 10);
+    const pages = await followCursors(
+      (cursor, clock) => requestAccess(principal, "203.0.113.9", ADDRESS, cursor, clock),
+      (page) => page.nextCursor,
+    );
     // Four forms (three inserted, one created by intake), one per call.
     expect(pages).toHaveLength(4);
     expect(pages.slice(0, -1).every((p) => p.nextCursor !== null)).toBe(true);

@@ -3,6 +3,7 @@ import type { Form } from "../../../lib/store/forms";
 import { eraseEverywhere } from "../../../lib/subject-requests";
 import { addMember, api, createSite, signupOwner } from "../../support/api";
 import { auditItems } from "../../support/audit-log-items";
+import { followCursors } from "../../support/budget-clock";
 import { apiKeyWith, insertForm } from "../../support/fixtures";
 import { makeSubmission, minutesAgo, putSubmissions, storedItem } from "../../support/submissions";
 
@@ -62,28 +63,21 @@ test("an erasure that runs out of time answers a cursor bound to its address and
   const matching = forms.flatMap((form) => [0, 1].map(() => makeSubmission(form, { data: { email: ADDRESS } })));
   await putSubmissions(matching);
   const principal = { kind: "apiKey", keyId: "key_erase", orgId: owner.orgId } as unknown as Principal;
-  let calls = 0;
-  const clock = () => (calls++ === 0 ? 0 : Number.MAX_SAFE_INTEGER);
-  const answers: { deleted: number; complete: boolean; cursor: string | null }[] = [];
-  let cursor: string | undefined;
-  do {
-    calls = 0;
-    const answer = await eraseEverywhere(principal, "203.0.113.9", ADDRESS, cursor, clock);
-    answers.push(answer);
-    cursor = answer.cursor ?? undefined;
-    if (answers.length === 1) {
-      // The first cursor, sent for another address, by another organization, or to the access request: refused.
-      const intruder = await signupOwner("org-erase-intruder");
-      for (const [path, token, email] of [
-        [ERASE, owner.token, "other@example.com"],
-        [ERASE, intruder.token, ADDRESS],
-        ["/api/v1/organization/access-requests", owner.token, ADDRESS],
-      ] as const) {
-        const res = await api("POST", path, { token, body: { email, cursor } });
-        expect([path, res.status, res.body.error?.code]).toEqual([path, 400, "INVALID_CURSOR"]);
-      }
-    }
-  } while (cursor && answers.length < 10);
+  const answers = await followCursors(
+    (cursor, clock) => eraseEverywhere(principal, "203.0.113.9", ADDRESS, cursor, clock),
+    (answer) => answer.cursor,
+  );
+  // The first cursor, sent for another address, by another organization, or to the access request: refused.
+  const first = answers[0]?.cursor;
+  const intruder = await signupOwner("org-erase-intruder");
+  for (const [path, token, email] of [
+    [ERASE, owner.token, "other@example.com"],
+    [ERASE, intruder.token, ADDRESS],
+    ["/api/v1/organization/access-requests", owner.token, ADDRESS],
+  ] as const) {
+    const res = await api("POST", path, { token, body: { email, cursor: first } });
+    expect([path, res.status, res.body.error?.code]).toEqual([path, 400, "INVALID_CURSOR"]);
+  }
   expect(answers.map((a) => [a.deleted, a.complete])).toEqual([
     [2, false],
     [2, false],

@@ -1,6 +1,7 @@
 import type { Principal } from "../../../lib/auth/principal";
 import { eraseByEmail } from "../../../lib/submissions";
 import { createSite, signupOwner } from "../../support/api";
+import { followCursors } from "../../support/budget-clock";
 import { insertForm } from "../../support/fixtures";
 import { makeSubmission, putSubmissions, storedItem } from "../../support/submissions";
 
@@ -17,16 +18,10 @@ test("erasure that runs out of time answers a cursor, and following it erases th
   await putSubmissions([...matching, other]);
   const principal = { kind: "session", orgId: owner.orgId } as Principal;
 
-  let calls = 0;
-  const clock = () => (calls++ === 0 ? 0 : Number.MAX_SAFE_INTEGER);
-  const answers: { deleted: number; complete: boolean; cursor: string | null }[] = [];
-  let cursor: string | undefined;
-  do {
-    calls = 0;
-    const answer = await eraseByEmail(principal, siteId, "GONE@example.com", cursor, clock);
-    answers.push(answer);
-    cursor = answer.cursor ?? undefined;
-  } while (cursor && answers.length < 10);
+  const answers = await followCursors(
+    (cursor, clock) => eraseByEmail(principal, siteId, "GONE@example.com", cursor, clock),
+    (answer) => answer.cursor,
+  );
 
   expect(answers.map((a) => [a.deleted, a.complete])).toEqual([
     [2, false],

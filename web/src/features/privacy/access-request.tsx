@@ -1,8 +1,9 @@
 import { useEffect, useState } from "react";
 import { ApiError } from "../../api/client";
 import { Button, buttonClass } from "../../components/ui/button";
-import { FormError, submitWith, TextField } from "../../components/ui/field";
+import { submitWith } from "../../components/ui/field";
 import type { Refusal } from "../../lib/access";
+import { AddressField, RequestStatus, useAddressField } from "./parts";
 import { type AccessedSubmission, accessStep } from "./queries";
 import { plural } from "./words";
 
@@ -47,8 +48,7 @@ function describe(p: Progress): string {
  */
 export function AccessRequest({ refusal, organization }: { refusal: Refusal; organization: { id: string; name: string } }) {
   const allowed = refusal === undefined;
-  const [email, setEmail] = useState("");
-  const [fieldError, setFieldError] = useState<string>();
+  const field = useAddressField();
   const [progress, setProgress] = useState<Progress>();
   const [file, setFile] = useState<{ name: string; url: string }>();
   const busy = progress?.state === "running";
@@ -75,23 +75,21 @@ export function AccessRequest({ refusal, organization }: { refusal: Refusal; org
       p = { ...p, state: "done" };
       setFile(fileOf(p, organization));
     } catch (error) {
-      const problem = error instanceof ApiError ? error : undefined;
-      if (problem?.field("email")) {
-        setFieldError(problem.field("email"));
+      if (field.refuses(error)) {
         setProgress(undefined);
         return;
       }
-      p = { ...p, state: "failed", error: problem?.message ?? "The request was interrupted." };
+      p = { ...p, state: "failed", error: error instanceof ApiError ? error.message : "The request was interrupted." };
     }
     setProgress(p);
   }
 
-  const address = email.trim();
+  const address = field.value.trim();
   return (
     <form
       className="flex flex-col gap-4"
       onSubmit={submitWith(() => {
-        setFieldError(undefined);
+        field.setError(undefined);
         void run({ email: address, requestedAt: new Date().toISOString(), state: "running", requests: 0, found: [] });
       })}
     >
@@ -100,18 +98,7 @@ export function AccessRequest({ refusal, organization }: { refusal: Refusal; org
         equals this address, and gives them to you as one JSON file to hand to the person. Nothing is changed; the request is
         recorded in the organization's audit log.
       </p>
-      <TextField
-        label="Email address to look for"
-        type="email"
-        value={email}
-        onChange={(e) => {
-          setEmail(e.target.value);
-          setFieldError(undefined);
-        }}
-        error={fieldError}
-        disabled={!allowed || busy}
-        autoComplete="off"
-      />
+      <AddressField label="Email address to look for" field={field} disabled={!allowed || busy} />
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" disabled={!allowed || busy || address === ""}>
           Export data
@@ -128,13 +115,7 @@ export function AccessRequest({ refusal, organization }: { refusal: Refusal; org
         )}
       </div>
       {progress && (
-        <div className="flex flex-col gap-2">
-          {busy && <progress aria-label="Access request in progress" className="w-full" />}
-          <p role="status" className="text-sm font-medium">
-            {describe(progress)}
-          </p>
-          <FormError message={progress.error} />
-        </div>
+        <RequestStatus busy={busy} busyLabel="Access request in progress" text={describe(progress)} error={progress.error} />
       )}
     </form>
   );

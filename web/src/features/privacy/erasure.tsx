@@ -4,8 +4,8 @@ import { ApiError } from "../../api/client";
 import { queryKeys } from "../../api/keys";
 import { Button } from "../../components/ui/button";
 import { ConfirmButton } from "../../components/ui/dialog";
-import { FormError, TextField } from "../../components/ui/field";
 import type { Refusal } from "../../lib/access";
+import { AddressField, RequestStatus, useAddressField } from "./parts";
 import { eraseStep } from "./queries";
 import { plural } from "./words";
 
@@ -44,8 +44,7 @@ function describe(p: Progress): string {
 export function Erasure({ refusal }: { refusal: Refusal }) {
   const allowed = refusal === undefined;
   const queryClient = useQueryClient();
-  const [email, setEmail] = useState("");
-  const [fieldError, setFieldError] = useState<string>();
+  const field = useAddressField();
   const [progress, setProgress] = useState<Progress>();
   const stop = useRef(false);
   const busy = progress?.state === "running" || progress?.state === "stopping";
@@ -69,13 +68,11 @@ export function Erasure({ refusal }: { refusal: Refusal }) {
         setProgress(p);
       }
     } catch (error) {
-      const problem = error instanceof ApiError ? error : undefined;
-      if (problem?.field("email")) {
-        setFieldError(problem.field("email"));
+      if (field.refuses(error)) {
         setProgress(undefined);
         return;
       }
-      p = { ...p, state: "failed", error: problem?.message ?? "The erasure was interrupted." };
+      p = { ...p, state: "failed", error: error instanceof ApiError ? error.message : "The erasure was interrupted." };
     } finally {
       // Lists and counts of the sites' forms and inboxes changed.
       await Promise.all([
@@ -87,7 +84,7 @@ export function Erasure({ refusal }: { refusal: Refusal }) {
     setProgress(p);
   }
 
-  const address = email.trim();
+  const address = field.value.trim();
   const resumable = progress && (progress.state === "stopped" || progress.state === "failed") && progress.cursor;
   return (
     <div className="flex flex-col gap-4">
@@ -95,18 +92,7 @@ export function Erasure({ refusal }: { refusal: Refusal }) {
         Deletes every submission of the organization, in every site and form (archived ones and spam included), in which a field
         equals this address (case and surrounding spaces ignored). A field that merely contains it is kept. This cannot be undone.
       </p>
-      <TextField
-        label="Email address to erase"
-        type="email"
-        value={email}
-        onChange={(e) => {
-          setEmail(e.target.value);
-          setFieldError(undefined);
-        }}
-        error={fieldError}
-        disabled={!allowed || busy}
-        autoComplete="off"
-      />
+      <AddressField label="Email address to erase" field={field} disabled={!allowed || busy} />
       <div className="flex flex-wrap items-center gap-3">
         <ConfirmButton
           label="Erase submissions"
@@ -124,7 +110,7 @@ export function Erasure({ refusal }: { refusal: Refusal }) {
           }
           confirmLabel="Erase"
           onConfirm={() => {
-            setFieldError(undefined);
+            field.setError(undefined);
             void run({ email: address, state: "running", requests: 0, deleted: 0 });
           }}
         />
@@ -146,15 +132,7 @@ export function Erasure({ refusal }: { refusal: Refusal }) {
           </Button>
         )}
       </div>
-      {progress && (
-        <div className="flex flex-col gap-2">
-          {busy && <progress aria-label="Erasure in progress" className="w-full" />}
-          <p role="status" className="text-sm font-medium">
-            {describe(progress)}
-          </p>
-          <FormError message={progress.error} />
-        </div>
-      )}
+      {progress && <RequestStatus busy={busy} busyLabel="Erasure in progress" text={describe(progress)} error={progress.error} />}
     </div>
   );
 }

@@ -1,19 +1,8 @@
-import type { ReactNode } from "react";
-import { card, PageHeader } from "../../components/ui/page";
+import { PageHeader } from "../../components/ui/page";
+import { Section } from "../../components/ui/section";
 import { type Me, type Refusal, refusal, useMe } from "../../lib/access";
 import { AccessRequest } from "./access-request";
 import { Erasure } from "./erasure";
-
-function Section({ id, title, children, danger = false }: { id: string; title: string; children: ReactNode; danger?: boolean }) {
-  return (
-    <section aria-labelledby={id} className={`${card} ${danger ? "border-red-300 dark:border-red-800" : ""} flex flex-col gap-4`}>
-      <h2 id={id} className="text-xl font-semibold">
-        {title}
-      </h2>
-      {children}
-    </section>
-  );
-}
 
 /**
  * Requests about a person's data are the organization's to answer: the API takes them from

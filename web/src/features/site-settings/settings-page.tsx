@@ -1,27 +1,17 @@
 import { Link } from "@tanstack/react-router";
-import type { ReactNode } from "react";
-import { card, PageHeader } from "../../components/ui/page";
+import { PageHeader } from "../../components/ui/page";
+import { Section } from "../../components/ui/section";
 import { refusal, useMe } from "../../lib/access";
 import { CaptchaForm } from "./captcha-form";
 import { DeleteSite } from "./delete-site";
 import { GeneralForm } from "./general-form";
 import type { SiteDetail } from "./queries";
 
-function Section({ id, title, children, danger = false }: { id: string; title: string; children: ReactNode; danger?: boolean }) {
-  return (
-    <section aria-labelledby={id} className={`${card} ${danger ? "border-red-300 dark:border-red-800" : ""} flex flex-col gap-4`}>
-      <h2 id={id} className="text-xl font-semibold">
-        {title}
-      </h2>
-      {children}
-    </section>
-  );
-}
-
 /**
  * A site's settings: general, captcha, where a person's data is answered for, deletion
- * (docs/dashboard.md, "Site settings"), of the site the layout read (given by web/src/app/site-settings-page.tsx). A
- * control the person's role does not allow is disabled, with the reason beside it.
+ * (docs/dashboard.md, "Site settings"), of the site the layout read (given by
+ * web/src/app/site-settings-page.tsx). A control the person's role does not allow is disabled,
+ * with the reason beside it.
  */
 export function SiteSettingsPage({ detail }: { detail: SiteDetail }) {
   const me = useMe();
