@@ -87,5 +87,16 @@ export async function storedItem(submissionId: string): Promise<Record<string, a
   return out.Item;
 }
 
+/** A generic source's metadata with a `_replyto` address (erasure and access requests match it). */
+export const replyToMetadata = (replyTo: string): Submission["metadata"] => ({
+  source: "generic",
+  userAgent: null,
+  referer: null,
+  ip: "1.2.3.4",
+  droppedFiles: [],
+  ignoredFields: [],
+  replyTo,
+});
+
 /** ISO timestamp `minutesAgo` minutes before now. */
 export const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();

@@ -5,7 +5,15 @@ import { type Account, addMember, api, createSite, signupOwner } from "../../sup
 import { auditItems } from "../../support/audit-log-items";
 import { followCursors } from "../../support/budget-clock";
 import { apiKeyWith, insertForm } from "../../support/fixtures";
-import { createHook, makeSubmission, minutesAgo, putSubmissions, storedItem, submitTo } from "../../support/submissions";
+import {
+  createHook,
+  makeSubmission,
+  minutesAgo,
+  putSubmissions,
+  replyToMetadata,
+  storedItem,
+  submitTo,
+} from "../../support/submissions";
 
 const ACCESS = "/api/v1/organization/access-requests";
 const ADDRESS = "person@example.com";
@@ -29,18 +37,7 @@ function personalData(forms: Form[]) {
     makeSubmission(contact, { data: { email: "Person@Example.com", note: "hello" } }),
     makeSubmission(contact, { data: { contact: [" person@example.com ", "x"] } }),
     makeSubmission(old, { data: { work_email: "PERSON@EXAMPLE.COM" } }),
-    makeSubmission(newsletter, {
-      data: { name: "P" },
-      metadata: {
-        source: "generic",
-        userAgent: null,
-        referer: null,
-        ip: "1.2.3.4",
-        droppedFiles: [],
-        ignoredFields: [],
-        replyTo: ADDRESS,
-      },
-    }),
+    makeSubmission(newsletter, { data: { name: "P" }, metadata: replyToMetadata(ADDRESS) }),
   ];
   const others = [
     makeSubmission(contact, { data: { email: "someone@example.com", note: "person@example.com is my friend" } }),
