@@ -142,6 +142,26 @@ describe("access requests", () => {
     expect([res.status, res.body.error.code]).toEqual([400, "INVALID_CURSOR"]);
   });
 
+  test("a call stops after about 2 MB of submissions and answers a cursor for the rest", async () => {
+    const big = await organizationWithForms("access-big");
+    const form = big.forms[0] as Form;
+    // Eight submissions of ~370 KB each (under DynamoDB's 400 KB item limit): ~3 MB in all.
+    const large = Array.from({ length: 8 }, () => makeSubmission(form, { data: { email: ADDRESS, notes: "x".repeat(370_000) } }));
+    await putSubmissions(large);
+    const first = await api("POST", ACCESS, { token: big.owner.token, body: { email: ADDRESS } });
+    expect(first.status).toBe(200);
+    const firstIds = idsOf(first.body.data.submissions);
+    expect(firstIds.length).toBeGreaterThanOrEqual(6);
+    expect(firstIds.length).toBeLessThan(8);
+    expect(first.body.data.nextCursor).toEqual(expect.any(String));
+    const rest = await api("POST", ACCESS, {
+      token: big.owner.token,
+      body: { email: ADDRESS, cursor: first.body.data.nextCursor },
+    });
+    expect(rest.body.data.nextCursor).toBeNull();
+    expect([...firstIds, ...idsOf(rest.body.data.submissions)].sort()).toEqual(idsOf(large));
+  });
+
   test.each([
     ["no email", {}],
     ["an invalid email", { email: "person" }],
