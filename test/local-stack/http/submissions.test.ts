@@ -7,6 +7,7 @@ import {
   makeSubmission,
   minutesAgo,
   putSubmissions,
+  replyToMetadata,
   storedItem,
   submitTo,
 } from "../../support/submissions";
@@ -272,18 +273,7 @@ describe("deleting submissions", () => {
       makeSubmission(f1 as Form, { data: { email: "Erase.Me@Example.com", note: "hi" } }),
       makeSubmission(f1 as Form, { data: { contact: [" erase.me@example.com ", "x"] } }),
       makeSubmission(f2 as Form, { data: { work_email: "ERASE.ME@EXAMPLE.COM" } }),
-      makeSubmission(f2 as Form, {
-        data: { name: "X" },
-        metadata: {
-          source: "generic",
-          userAgent: null,
-          referer: null,
-          ip: "1.2.3.4",
-          droppedFiles: [],
-          ignoredFields: [],
-          replyTo: "erase.me@example.com",
-        },
-      }),
+      makeSubmission(f2 as Form, { data: { name: "X" }, metadata: replyToMetadata("erase.me@example.com") }),
     ];
     const kept = [
       makeSubmission(f1 as Form, { data: { email: "keep@example.com", note: "erase.me@example.com is my friend" } }),
