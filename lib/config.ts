@@ -363,6 +363,11 @@ const LOCAL_SETTINGS = {
    * consumer's window (QUEUE_CONSUMER.batchingWindowSeconds in functions/routes.ts).
    */
   QUEUE_BATCHING_WINDOW_MS: optional(int({ min: 0, max: 300_000 })),
+  /**
+   * How often the local TTL sweeper deletes expired items, in seconds (infra/local/ttl-sweeper.ts:
+   * DynamoDB Local never does); 0 turns it off.
+   */
+  LOCAL_TTL_SWEEP_SECONDS: withDefault(int({ min: 0, max: 86_400 }), 60),
 };
 
 export type LocalConfig = TableOutput<typeof LOCAL_SETTINGS>;
