@@ -880,7 +880,7 @@ export interface components {
             name: string;
             /** @enum {string} */
             role: "owner" | "admin" | "member";
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             createdAt: string;
         };
         OrganizationSummary: {
@@ -888,9 +888,9 @@ export interface components {
             name: string;
             /** @enum {string} */
             plan: "free" | "pro" | "agency" | "enterprise";
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             createdAt: string;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             updatedAt: string;
         };
         Site: {
@@ -906,9 +906,10 @@ export interface components {
                 minScore?: number;
                 hasSecretKey: boolean;
             } | null;
-            /** Format: date-time */
+            defaultRetention: components["schemas"]["Retention"];
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             createdAt: string;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             updatedAt: string;
         };
         SiteOverview: {
@@ -963,10 +964,10 @@ export interface components {
                 status: "retrying" | "failed";
                 statusCode: number | null;
                 error: string | null;
-                /** Format: date-time */
+                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 failedAt: string;
                 nextAttemptAt: string | null;
-                /** Format: date-time */
+                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 failingSince: string;
             }[];
         };
@@ -981,9 +982,9 @@ export interface components {
             lastReceivedAt: string | null;
             archivedAt: string | null;
             webhookUrl: string;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             createdAt: string;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             updatedAt: string;
         };
         FormField: {
@@ -1007,9 +1008,9 @@ export interface components {
             /** @enum {string} */
             status: "draft" | "published";
             archivedAt: string | null;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             createdAt: string;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             updatedAt: string;
             fields: components["schemas"]["FormField"][];
             settings: {
@@ -1023,7 +1024,21 @@ export interface components {
                     replyTo: string | null;
                 };
             };
+            retention: components["schemas"]["Retention"];
+            retentionJob: {
+                /** @enum {string} */
+                status: "running" | "finished";
+                examined: number;
+                updated: number;
+                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+                startedAt: string;
+                finishedAt: string | null;
+            } | null;
             suppressedRecipients: components["schemas"]["SuppressedRecipient"][];
+        };
+        Retention: {
+            inboxDays: number | null;
+            spamDays: number | null;
         };
         SuppressedRecipient: {
             id: string;
@@ -1036,19 +1051,19 @@ export interface components {
             /** @enum {string} */
             reason: "bounce" | "complaint";
             detail: string | null;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             at: string;
         };
         SentEmail: {
             messageId: string;
             kind: string;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             sentAt: string;
             recipients: {
                 address: string | null;
                 /** @enum {string} */
                 status: "sent" | "delayed" | "delivered" | "bounced" | "rejected" | "complained";
-                /** Format: date-time */
+                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 at: string;
                 detail: string | null;
             }[];
@@ -1086,6 +1101,7 @@ export interface components {
                 }[];
             };
             releasedAt: string | null;
+            expiresAt: string | null;
             lead: {
                 score: number;
                 /** @enum {string} */
@@ -1094,7 +1110,7 @@ export interface components {
                 /** @constant */
                 test?: true;
             } | null;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             createdAt: string;
         };
         Delivery: {
@@ -1111,7 +1127,7 @@ export interface components {
                 statusCode: number | null;
                 durationMs: number | null;
                 error: string | null;
-                /** Format: date-time */
+                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 attemptedAt: string;
                 nextAttemptAt: string | null;
                 /** @enum {string} */
@@ -1122,9 +1138,9 @@ export interface components {
             nextAttemptAt: string | null;
             lastError: string | null;
             deliveredAt: string | null;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             createdAt: string;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             updatedAt: string;
         };
         OutboundWebhook: {
@@ -1146,9 +1162,9 @@ export interface components {
             isEnabled: boolean;
             disabledReason: string | null;
             disabledAt: string | null;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             createdAt: string;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             updatedAt: string;
             lastDelivery?: {
                 id: string;
@@ -1159,7 +1175,7 @@ export interface components {
                 lastStatusCode: number | null;
                 lastAttemptAt: string | null;
                 nextAttemptAt: string | null;
-                /** Format: date-time */
+                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 createdAt: string;
             } | null;
         };
@@ -1177,13 +1193,13 @@ export interface components {
                 name: string;
                 email: string;
             };
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             createdAt: string;
         };
         AuthResult: {
             /** @description Absent when the request sent `X-Inlet-Session: cookie` */
             token?: string;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             expiresAt: string;
             user: components["schemas"]["User"];
             organization: components["schemas"]["Organization"];
@@ -1196,7 +1212,7 @@ export interface components {
                 name: string;
                 fields: components["schemas"]["FormField"][];
             };
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             exportedAt: string;
             submissions: components["schemas"]["Submission"][];
         };
@@ -1362,7 +1378,7 @@ export interface components {
                 /** @enum {string} */
                 purpose: "verify" | "change" | "reclaim";
                 email: string;
-                /** Format: date-time */
+                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 expiresAt: string;
                 account?: {
                     name: string;
@@ -1404,7 +1420,7 @@ export interface components {
                 email: string;
                 /** @enum {string} */
                 role: "admin" | "member";
-                /** Format: date-time */
+                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 expiresAt: string;
             };
         };
@@ -1505,7 +1521,7 @@ export interface components {
                 formId: string | null;
                 secretKey: string;
                 webhookUrl: string;
-                /** Format: date-time */
+                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 createdAt: string;
             };
         };
@@ -1523,9 +1539,9 @@ export interface components {
                 lastReceivedAt: string | null;
                 archivedAt: string | null;
                 webhookUrl: string;
-                /** Format: date-time */
+                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 createdAt: string;
-                /** Format: date-time */
+                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 updatedAt: string;
                 /** @description Masked: `inlet_whsk_••••••••` and the last four */
                 secretKey: string;
@@ -1544,7 +1560,7 @@ export interface components {
                 submissionCount: number;
                 lastReceivedAt: string | null;
                 webhookUrl: string;
-                /** Format: date-time */
+                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 updatedAt: string;
             };
         };
@@ -1577,9 +1593,9 @@ export interface components {
                     /** @enum {string} */
                     status: "draft" | "published";
                     archivedAt: string | null;
-                    /** Format: date-time */
+                    /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                     createdAt: string;
-                    /** Format: date-time */
+                    /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                     updatedAt: string;
                 }[];
                 nextCursor: string | null;
@@ -1702,7 +1718,7 @@ export interface components {
                     includeFieldValues: boolean;
                     maxFields: number;
                 } | null;
-                /** Format: date-time */
+                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 createdAt: string;
             };
         };
@@ -1763,7 +1779,7 @@ export interface components {
                         statusCode: number | null;
                         durationMs: number | null;
                         error: string | null;
-                        /** Format: date-time */
+                        /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                         attemptedAt: string;
                         nextAttemptAt: string | null;
                         /** @enum {string} */
@@ -1774,9 +1790,9 @@ export interface components {
                     nextAttemptAt: string | null;
                     lastError: string | null;
                     deliveredAt: string | null;
-                    /** Format: date-time */
+                    /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                     createdAt: string;
-                    /** Format: date-time */
+                    /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                     updatedAt: string;
                     endpoint: {
                         id: string;
@@ -1855,7 +1871,7 @@ export interface components {
                     permissions: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing")[];
                     rateLimitPerMin: number;
                     expiresAt: string | null;
-                    /** Format: date-time */
+                    /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                     createdAt: string;
                 };
             };
@@ -5263,6 +5279,10 @@ export interface operations {
                         secretKey?: string;
                         minScore?: number;
                     } | null;
+                    defaultRetention?: {
+                        inboxDays?: number | null;
+                        spamDays?: number | null;
+                    };
                 };
             };
         };
@@ -6680,6 +6700,10 @@ export interface operations {
                     };
                     /** @enum {string} */
                     status?: "draft" | "published";
+                    retention?: {
+                        inboxDays?: number | null;
+                        spamDays?: number | null;
+                    };
                 };
             };
         };
@@ -6997,6 +7021,10 @@ export interface operations {
                             senderName?: string | null;
                             replyTo?: string | null;
                         };
+                    };
+                    retention?: {
+                        inboxDays?: number | null;
+                        spamDays?: number | null;
                     };
                     restore?: boolean;
                     /** Format: date-time */
