@@ -342,6 +342,7 @@ describe("parseLocalConfig", () => {
       DYNAMODB_LOCAL_PORT: 0,
       SQS_LOCAL_PORT: 0,
       SES_LOCAL_PORT: 0,
+      LOCAL_TTL_SWEEP_SECONDS: 60,
     });
     expect(parseLocalConfig({}).BASE_URL).toBeUndefined();
   });
