@@ -127,7 +127,7 @@ describe("CSV and JSON export", () => {
       expect(res.status).toBe(200);
       return parseCsv(res.text)
         .slice(1)
-        .map((row) => row[row.length - 3]);
+        .map((row) => row[row.length - 4]);
     };
     expect(await refs("?spam=all")).toEqual(["EXP-4", "EXP-3", "EXP-2", "EXP-1"]);
     expect(await refs("?spam=true")).toEqual(["EXP-4"]);

@@ -62,6 +62,9 @@ describe("creating and reading forms", () => {
         { key: "message", label: "Message", type: "textarea", required: false, order: 3 },
       ],
       settings: { notifyEmails: ["sales@example.com", "ops@example.com"], redirectUrl: null, confirmation: DEFAULT_CONFIRMATION },
+      // The site's defaults for new forms (docs/privacy.md, "Retention").
+      retention: { inboxDays: null, spamDays: 30 },
+      retentionJob: null,
       suppressedRecipients: [],
     });
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { card, PageHeader } from "../../components/ui/page";
-import { refusal, useMe } from "../../lib/access";
+import { type Refusal, refusal, useMe } from "../../lib/access";
 import { CaptchaForm } from "./captcha-form";
 import { DeleteSite } from "./delete-site";
 import { Erasure } from "./erasure";
@@ -23,7 +23,14 @@ function Section({ id, title, children, danger = false }: { id: string; title: s
  * settings"), of the site the layout read (given by web/src/app/site-settings-page.tsx). A
  * control the person's role does not allow is disabled, with the reason beside it.
  */
-export function SiteSettingsPage({ detail }: { detail: SiteDetail }) {
+export function SiteSettingsPage({
+  detail,
+  retention,
+}: {
+  detail: SiteDetail;
+  /** The retention defaults' section (web/src/app/site-settings-page.tsx), given whether the person may edit the site. */
+  retention?: (refusal: Refusal) => ReactNode;
+}) {
   const me = useMe();
   const cannotEdit = refusal(me, "sites.edit");
   const { site } = detail;
@@ -42,6 +49,11 @@ export function SiteSettingsPage({ detail }: { detail: SiteDetail }) {
         <Section id="captcha-heading" title="Captcha">
           <CaptchaForm site={site} refusal={cannotEdit} />
         </Section>
+        {retention && (
+          <Section id="retention-heading" title="Retention of new forms">
+            {retention(cannotEdit)}
+          </Section>
+        )}
         <Section id="erasure-heading" title="Erase by email (GDPR)">
           <Erasure siteId={site.id} refusal={refusal(me, "submissions.delete")} />
         </Section>

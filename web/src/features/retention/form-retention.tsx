@@ -1,0 +1,108 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { api, apiError, unwrap } from "../../api/client";
+import { queryKeys } from "../../api/keys";
+import type { Schema } from "../../api/types";
+import { Button } from "../../components/ui/button";
+import { FormError, submitWith } from "../../components/ui/field";
+import { card } from "../../components/ui/page";
+import { Muted } from "../../components/ui/text";
+import { useToast } from "../../components/ui/toast";
+import { formatDateTime } from "../../lib/format";
+import {
+  daysProblem,
+  draftOf,
+  type RetentionDraft,
+  RetentionFields,
+  retentionOfDraft,
+  retentionText,
+  sameRetention,
+} from "./retention-fields";
+
+type FormDetail = Schema<"FormDetail">;
+
+/** The job applying the form's latest retention change, in words (docs/privacy.md, "Retention"). */
+export function RetentionJobStatus({ job }: { job: FormDetail["retentionJob"] }) {
+  if (!job) return null;
+  if (job.status === "running") {
+    return (
+      <p role="status" className="text-sm">
+        Applying the new retention to the existing submissions: {job.examined} checked so far, {job.updated} re-dated.
+      </p>
+    );
+  }
+  return (
+    <Muted>
+      The last change was applied to the existing submissions on {formatDateTime(job.finishedAt)} ({job.updated} of {job.examined}{" "}
+      re-dated).
+    </Muted>
+  );
+}
+
+/**
+ * A form's retention: how long its inbox and its spam are kept (`PUT /api/v1/forms/{formId}`
+ * with `retention`), and the progress of the background job that re-dates the submissions it
+ * already has after a change. `canEdit`: whether the person may change it (forms.edit).
+ */
+export function FormRetention({ form, canEdit }: { form: FormDetail; canEdit: boolean }) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const [draft, setDraft] = useState<RetentionDraft>(() => draftOf(form.retention));
+  const [checked, setChecked] = useState(false);
+  const save = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.PUT("/api/v1/forms/{formId}", {
+          params: { path: { formId: form.id } },
+          body: { retention: retentionOfDraft(draft) },
+        }),
+      ).then((r) => r.data.form),
+    onSuccess: async (saved) => {
+      queryClient.setQueryData(queryKeys.forms.one(form.id), saved);
+      setDraft(draftOf(saved.retention));
+      setChecked(false);
+      toast("Retention saved");
+      await queryClient.invalidateQueries({ queryKey: queryKeys.forms.one(form.id) });
+    },
+  });
+  const error = apiError(save.error);
+  const problems = {
+    inbox: (checked ? daysProblem(draft.inbox) : undefined) ?? error?.field("retention.inboxDays"),
+    spam: (checked ? daysProblem(draft.spam) : undefined) ?? error?.field("retention.spamDays"),
+  };
+  const unchanged =
+    !daysProblem(draft.inbox) && !daysProblem(draft.spam) && sameRetention(retentionOfDraft(draft), form.retention);
+  return (
+    <form
+      className={`${card} flex max-w-2xl flex-col gap-4`}
+      aria-labelledby="retention-heading"
+      noValidate
+      onSubmit={submitWith(() => {
+        setChecked(true);
+        if (!daysProblem(draft.inbox) && !daysProblem(draft.spam)) save.mutate();
+      })}
+    >
+      <h2 id="retention-heading" className="text-xl font-semibold">
+        Retention
+      </h2>
+      <Muted>
+        Inbox submissions are {retentionText(form.retention.inboxDays)}; spam is {retentionText(form.retention.spamDays)}. Deleted
+        submissions are gone for good, with their emails and delivery records. A change applies to the submissions the form
+        already has too, in the background.
+      </Muted>
+      <fieldset disabled={!canEdit} className="flex flex-col gap-4">
+        <RetentionFields draft={draft} onChange={setDraft} errors={problems} />
+      </fieldset>
+      {!canEdit && <Muted>Your role cannot change this form's retention.</Muted>}
+      <RetentionJobStatus job={form.retentionJob} />
+      <FormError message={error?.formMessage} />
+      {canEdit && (
+        <div>
+          <Button type="submit" disabled={save.isPending || unchanged}>
+            Save retention
+          </Button>
+        </div>
+      )}
+    </form>
+  );
+}
