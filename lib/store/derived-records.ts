@@ -14,7 +14,7 @@ import { GSI1 } from "./table-definition";
 const PARALLEL_QUERIES = 10;
 
 /** The keys of the emails sent for a submission: a handful (its notification, its confirmation), one keys-only Query. */
-async function sentEmailKeys(submissionId: string): Promise<Key[]> {
+export async function sentEmailKeys(submissionId: string): Promise<Key[]> {
   const out = await db().send(
     new QueryCommand({
       TableName: tableName(),

@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { db, tableName } from "../../lib/aws/dynamodb";
+import { sentEmailKeys } from "../../lib/store/derived-records";
 import { keys } from "../../lib/store/keys";
-import { GSI1 } from "../../lib/store/table-definition";
 
 /** Helpers of the retention tests (docs/privacy.md, "Retention"): items read and aged straight in the table. */
 
@@ -33,17 +33,7 @@ export async function itemAt(key: { pk: string; sk: string }): Promise<Record<st
 }
 
 /** The emails recorded for a submission (their `MAIL#` keys, by its index). */
-export async function sentEmailKeysOf(submissionId: string): Promise<string[]> {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: GSI1,
-      KeyConditionExpression: "gsi1pk = :pk",
-      ExpressionAttributeValues: { ":pk": keys.sentEmailIndexPartition(submissionId) },
-    }),
-  );
-  return (out.Items ?? []).map((item) => String(item.pk));
-}
+export const sentEmailKeysOf = async (submissionId: string) => (await sentEmailKeys(submissionId)).map((key) => key.pk);
 
 /** The submission ids in one search partition of a form. */
 export async function searchEntriesOf(formId: string, token: string): Promise<string[]> {

@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
 import { api, apiError, unwrap } from "../../api/client";
 import { queryKeys } from "../../api/keys";
 import type { Schema } from "../../api/types";
@@ -9,15 +8,7 @@ import { card } from "../../components/ui/page";
 import { Muted } from "../../components/ui/text";
 import { useToast } from "../../components/ui/toast";
 import { formatDateTime } from "../../lib/format";
-import {
-  daysProblem,
-  draftOf,
-  type RetentionDraft,
-  RetentionFields,
-  retentionOfDraft,
-  retentionText,
-  sameRetention,
-} from "./retention-fields";
+import { RetentionFields, retentionOfDraft, retentionText, useRetentionDraft } from "./retention-fields";
 
 type FormDetail = Schema<"FormDetail">;
 
@@ -47,40 +38,29 @@ export function RetentionJobStatus({ job }: { job: FormDetail["retentionJob"] })
 export function FormRetention({ form, canEdit }: { form: FormDetail; canEdit: boolean }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const [draft, setDraft] = useState<RetentionDraft>(() => draftOf(form.retention));
-  const [checked, setChecked] = useState(false);
   const save = useMutation({
     mutationFn: () =>
       unwrap(
         api.PUT("/api/v1/forms/{formId}", {
           params: { path: { formId: form.id } },
-          body: { retention: retentionOfDraft(draft) },
+          body: { retention: retentionOfDraft(editor.draft) },
         }),
       ).then((r) => r.data.form),
     onSuccess: async (saved) => {
       queryClient.setQueryData(queryKeys.forms.one(form.id), saved);
-      setDraft(draftOf(saved.retention));
-      setChecked(false);
+      editor.reset(saved.retention);
       toast("Retention saved");
       await queryClient.invalidateQueries({ queryKey: queryKeys.forms.one(form.id) });
     },
   });
   const error = apiError(save.error);
-  const problems = {
-    inbox: (checked ? daysProblem(draft.inbox) : undefined) ?? error?.field("retention.inboxDays"),
-    spam: (checked ? daysProblem(draft.spam) : undefined) ?? error?.field("retention.spamDays"),
-  };
-  const unchanged =
-    !daysProblem(draft.inbox) && !daysProblem(draft.spam) && sameRetention(retentionOfDraft(draft), form.retention);
+  const editor = useRetentionDraft(form.retention, { path: "retention", error, save: () => save.mutate() });
   return (
     <form
       className={`${card} flex max-w-2xl flex-col gap-4`}
       aria-labelledby="retention-heading"
       noValidate
-      onSubmit={submitWith(() => {
-        setChecked(true);
-        if (!daysProblem(draft.inbox) && !daysProblem(draft.spam)) save.mutate();
-      })}
+      onSubmit={submitWith(editor.submit)}
     >
       <h2 id="retention-heading" className="text-xl font-semibold">
         Retention
@@ -91,14 +71,14 @@ export function FormRetention({ form, canEdit }: { form: FormDetail; canEdit: bo
         already has too, in the background.
       </Muted>
       <fieldset disabled={!canEdit} className="flex flex-col gap-4">
-        <RetentionFields draft={draft} onChange={setDraft} errors={problems} />
+        <RetentionFields draft={editor.draft} onChange={editor.setDraft} errors={editor.problems} />
       </fieldset>
       {!canEdit && <Muted>Your role cannot change this form's retention.</Muted>}
       <RetentionJobStatus job={form.retentionJob} />
       <FormError message={error?.formMessage} />
       {canEdit && (
         <div>
-          <Button type="submit" disabled={save.isPending || unchanged}>
+          <Button type="submit" disabled={save.isPending || editor.unchanged}>
             Save retention
           </Button>
         </div>

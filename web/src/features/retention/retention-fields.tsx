@@ -1,4 +1,4 @@
-import { useId } from "react";
+import { useId, useState } from "react";
 import type { Schema } from "../../api/types";
 
 /** Days each kind of submission is kept; null: until someone deletes it (docs/privacy.md, "Retention"). */
@@ -132,4 +132,36 @@ export function RetentionFields({
       <ChoiceFields legend="Spam" choice={draft.spam} onChange={(spam) => onChange({ ...draft, spam })} error={errors.spam} />
     </div>
   );
+}
+
+/**
+ * The state of a retention's editor: the draft, the problems to show beside each choice (the
+ * typed days once a save was tried, else the API's answer on `path.inboxDays` / `path.spamDays`),
+ * whether it differs from `saved`, and `submit`, which saves only a valid draft.
+ */
+export function useRetentionDraft(
+  saved: Retention,
+  options: { path: string; error: { field(path: string): string | undefined } | undefined; save: () => void },
+) {
+  const [draft, setDraft] = useState<RetentionDraft>(() => draftOf(saved));
+  const [checked, setChecked] = useState(false);
+  const valid = !daysProblem(draft.inbox) && !daysProblem(draft.spam);
+  return {
+    draft,
+    setDraft,
+    /** After a save: the editor shows what was stored, with no problem. */
+    reset: (stored: Retention) => {
+      setDraft(draftOf(stored));
+      setChecked(false);
+    },
+    problems: {
+      inbox: (checked ? daysProblem(draft.inbox) : undefined) ?? options.error?.field(`${options.path}.inboxDays`),
+      spam: (checked ? daysProblem(draft.spam) : undefined) ?? options.error?.field(`${options.path}.spamDays`),
+    },
+    unchanged: valid && sameRetention(retentionOfDraft(draft), saved),
+    submit: () => {
+      setChecked(true);
+      if (valid) options.save();
+    },
+  };
 }

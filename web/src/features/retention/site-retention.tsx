@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
 import { api, apiError, unwrap } from "../../api/client";
 import { queryKeys } from "../../api/keys";
 import type { Schema } from "../../api/types";
@@ -8,7 +7,7 @@ import { FormError, submitWith } from "../../components/ui/field";
 import { Muted } from "../../components/ui/text";
 import { useToast } from "../../components/ui/toast";
 import type { Refusal } from "../../lib/access";
-import { daysProblem, draftOf, type RetentionDraft, RetentionFields, retentionOfDraft, sameRetention } from "./retention-fields";
+import { RetentionFields, retentionOfDraft, useRetentionDraft } from "./retention-fields";
 
 /**
  * A site's retention defaults (`PUT /api/v1/sites/{id}` with `defaultRetention`): copied into each
@@ -17,52 +16,36 @@ import { daysProblem, draftOf, type RetentionDraft, RetentionFields, retentionOf
 export function SiteRetention({ site, refusal }: { site: Schema<"Site">; refusal: Refusal }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const [draft, setDraft] = useState<RetentionDraft>(() => draftOf(site.defaultRetention));
-  const [checked, setChecked] = useState(false);
   const save = useMutation({
     mutationFn: () =>
       unwrap(
         api.PUT("/api/v1/sites/{id}", {
           params: { path: { id: site.id } },
-          body: { defaultRetention: retentionOfDraft(draft) },
+          body: { defaultRetention: retentionOfDraft(editor.draft) },
         }),
       ).then((r) => r.data.site),
     onSuccess: async (saved) => {
-      setDraft(draftOf(saved.defaultRetention));
-      setChecked(false);
+      editor.reset(saved.defaultRetention);
       toast("Retention defaults saved");
       await queryClient.invalidateQueries({ queryKey: queryKeys.sites.one(site.id) });
     },
   });
   const error = apiError(save.error);
-  const problems = {
-    inbox: (checked ? daysProblem(draft.inbox) : undefined) ?? error?.field("defaultRetention.inboxDays"),
-    spam: (checked ? daysProblem(draft.spam) : undefined) ?? error?.field("defaultRetention.spamDays"),
-  };
-  const unchanged =
-    !daysProblem(draft.inbox) && !daysProblem(draft.spam) && sameRetention(retentionOfDraft(draft), site.defaultRetention);
+  const editor = useRetentionDraft(site.defaultRetention, { path: "defaultRetention", error, save: () => save.mutate() });
   return (
-    <form
-      className="flex flex-col gap-4"
-      aria-labelledby="retention-heading"
-      noValidate
-      onSubmit={submitWith(() => {
-        setChecked(true);
-        if (!daysProblem(draft.inbox) && !daysProblem(draft.spam)) save.mutate();
-      })}
-    >
+    <form className="flex flex-col gap-4" aria-labelledby="retention-heading" noValidate onSubmit={submitWith(editor.submit)}>
       <Muted>
         How long the site's new forms keep their submissions. Each form can change its own in its settings; changing these
         defaults leaves the existing forms as they are.
       </Muted>
       <fieldset disabled={refusal !== undefined} className="flex flex-col gap-4">
-        <RetentionFields draft={draft} onChange={setDraft} errors={problems} />
+        <RetentionFields draft={editor.draft} onChange={editor.setDraft} errors={editor.problems} />
       </fieldset>
       {refusal && <p className="text-sm text-slate-700 dark:text-slate-300">{refusal}</p>}
       <FormError message={error?.formMessage} />
       {refusal === undefined && (
         <div>
-          <Button type="submit" disabled={save.isPending || unchanged}>
+          <Button type="submit" disabled={save.isPending || editor.unchanged}>
             Save retention defaults
           </Button>
         </div>
