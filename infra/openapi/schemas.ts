@@ -3,6 +3,7 @@ import { PLANS } from "../../lib/config";
 import { ERROR_STATUS, type ErrorCode } from "../../lib/errors";
 import type { ExportFile } from "../../lib/export";
 import { CONFIRMATION_NOTES, type ConfirmationNote } from "../../lib/notifications/confirmation-notes";
+import { RETENTION_DAYS } from "../../lib/retention";
 import { FIELD_TYPES } from "../../lib/store/forms";
 import { NOTIFICATION_CHOICES } from "../../lib/store/member-notifications";
 import { DELIVERY_EVENT_TYPES, DELIVERY_STATUSES } from "../../lib/store/outbound-deliveries";
@@ -52,7 +53,7 @@ export const organizationView = z.strictObject({
 });
 
 // lib/retention.ts: days each kind of submission is kept, null: until deleted (docs/privacy.md, "Retention")
-const retentionDays = z.nullable(z.number().check(z.int(), z.minimum(1), z.maximum(3650)));
+const retentionDays = z.nullable(z.number().check(z.int(), z.minimum(RETENTION_DAYS.min), z.maximum(RETENTION_DAYS.max)));
 export const retention = z.strictObject({ inboxDays: retentionDays, spamDays: retentionDays });
 
 // lib/sites.ts siteView

@@ -1,9 +1,8 @@
-import { GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { type AuditEntryInput, auditEntryItem } from "./audit-log";
 import { type Retention, unexpiredFilter } from "./expiry";
 import { FORM_NOT_PURGING, type Form, type FormChanges, type RetentionProgress, toForm } from "./forms";
-import { fromItem } from "./items";
 import { keys } from "./keys";
 import { unchangedUpdate } from "./optimistic";
 import { GSI1 } from "./table-definition";
@@ -48,12 +47,6 @@ export const progressOf = (job: RetentionJob): RetentionProgress => ({
   startedAt: job.startedAt,
   finishedAt: job.finishedAt,
 });
-
-/** The form's latest retention job (running or finished), or undefined when its retention never changed. */
-export async function getRetentionJob(formId: string): Promise<RetentionJob | undefined> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.retentionJob(formId), ConsistentRead: true }));
-  return out.Item ? fromItem<RetentionJob>(out.Item) : undefined;
-}
 
 /**
  * Applies a form's changes, its retention among them, if the form still has the `updatedAt` the
