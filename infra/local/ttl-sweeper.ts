@@ -26,6 +26,12 @@ export interface SweepOptions {
   tableName?: string;
   /** Epoch seconds; now by default. Tests make an item old by moving its `ttl`, never this clock. */
   now?: number;
+  /**
+   * Only items whose `pk` starts with this (`SUB#`: submissions). A test sweeps only the kind it
+   * expired, so another test's item kept past its `ttl` on purpose ("refused while it lingers")
+   * is not swept from under it.
+   */
+  partitionPrefix?: string;
 }
 
 /** One sweep: deletes every item whose `ttl` is at or before `now`; answers how many it deleted. */
@@ -40,10 +46,10 @@ export async function sweepExpired(options: SweepOptions = {}): Promise<number> 
     const page = await client.send(
       new ScanCommand({
         TableName,
-        FilterExpression: "#ttl <= :now",
+        FilterExpression: options.partitionPrefix ? "#ttl <= :now AND begins_with(pk, :prefix)" : "#ttl <= :now",
         ProjectionExpression: "pk, sk",
         ExpressionAttributeNames: names,
-        ExpressionAttributeValues: { ":now": now },
+        ExpressionAttributeValues: { ":now": now, ...(options.partitionPrefix ? { ":prefix": options.partitionPrefix } : {}) },
         ...(start ? { ExclusiveStartKey: start } : {}),
       }),
     );
