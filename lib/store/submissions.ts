@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { conditionFailedItem, db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { batchGet, deleteKeys } from "./batch";
-import { isExpired } from "./expiry";
+import { isExpired, unexpiredFilter } from "./expiry";
 import { allMatching, type FilteredQuery, filteredPage } from "./filtered-query";
 import { fromItem } from "./items";
 import { keys } from "./keys";
@@ -179,13 +179,16 @@ export async function storeLeadOnce(submissionId: string, lead: Lead): Promise<L
 
 /** Deletes one submission if it belongs to `orgId` ("NOT_FOUND": there is none, for that organization). */
 export async function deleteSubmission(submissionId: string, orgId: string): Promise<Outcome<"OK" | "NOT_FOUND">> {
+  const live = unexpiredFilter();
   try {
     await db().send(
       new DeleteCommand({
         TableName: tableName(),
         Key: keys.submission(submissionId),
-        ConditionExpression: "attribute_exists(pk) AND orgId = :org",
-        ExpressionAttributeValues: { ":org": orgId },
+        // An expired one is gone already (./expiry.ts): 404, and its TTL deletes it.
+        ConditionExpression: `attribute_exists(pk) AND orgId = :org AND ${live.expression}`,
+        ExpressionAttributeNames: live.names,
+        ExpressionAttributeValues: { ":org": orgId, ...live.values },
       }),
     );
     return "OK";

@@ -225,6 +225,7 @@ describe("expiry", () => {
     // Bulk delete does not count it as the caller's.
     const bulk = await api("POST", "/api/v1/submissions/bulk-delete", { token: owner.token, body: { ids: [goneId] } });
     expect(bulk.body.data).toEqual({ deleted: 0, notFound: [goneId] });
+    expect((await api("DELETE", `/api/v1/submissions/${goneId}`, { token: owner.token })).status).toBe(404);
     expect(await storedItem(goneId)).toBeDefined();
   });
 
