@@ -9,8 +9,6 @@ import {
   redateSubmission,
 } from "./store/retention-jobs";
 
-/** Submissions examined per pass: one pass stays far inside a consumer invocation's 30 s. */
-export const RETENTION_PASS_SIZE = 500;
 /** Re-dating writes in flight at once within a pass. */
 const PARALLEL_WRITES = 25;
 
@@ -40,7 +38,7 @@ async function redate(items: DatedSubmission[], job: RetentionJob): Promise<numb
 /**
  * One pass of a form's retention job (docs/data-model.md, "Retention job"). The job item,
  * written with the retention change, reaches the consumer through the table stream; a pass
- * re-dates up to RETENTION_PASS_SIZE submissions, oldest first, from where the last one stopped
+ * re-dates up to RETENTION_PASS_SIZE (500) submissions, oldest first, from where the last one stopped
  * (each gets the `ttl` of its current state under the new retention: lib/retention.ts), then
  * records itself on the job, whose MODIFY queues the next pass. A pass that dies repeats (a
  * re-dating is idempotent). At the end of the form's submissions the job waits out the intake
@@ -50,7 +48,7 @@ async function redate(items: DatedSubmission[], job: RetentionJob): Promise<numb
  */
 export async function runRetentionPass(job: RetentionJob, now = Date.now()): Promise<"continued" | "finished" | "replaced"> {
   if (job.status !== "running") return "finished";
-  const page = await datedSubmissionsAfter(job.formId, job.cursor, RETENTION_PASS_SIZE);
+  const page = await datedSubmissionsAfter(job.formId, job.cursor, loadConfig().RETENTION_PASS_SIZE);
   const updated = await redate(page.items, job);
   const atEnd = page.items.length === 0;
   if (atEnd && now - Date.parse(job.startedAt) < loadConfig().PURGE_GRACE_SECONDS * 1000) {

@@ -43,6 +43,8 @@ export default async function globalSetup(): Promise<void> {
     // No background TTL sweeps (infra/local/ttl-sweeper.ts): some tests read an item kept past its
     // ttl on purpose ("refused while it lingers"); the retention tests call sweepExpired() themselves.
     LOCAL_TTL_SWEEP_SECONDS: "0",
+    // A retention job's pass re-dates 50 submissions here (500 in AWS): a few hundred show several passes.
+    RETENTION_PASS_SIZE: "50",
     CAPTCHA_SCORE_VERIFY_URL: captcha.scoreUrl,
     CAPTCHA_CHALLENGE_VERIFY_URL: captcha.challengeUrl,
     CAPTCHA_TIMEOUT_MS: String(TEST_TIMEOUT_MS),

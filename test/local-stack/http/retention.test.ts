@@ -261,8 +261,8 @@ describe("the re-dating job", () => {
   test("runs pass by pass with its progress, and a second change during it wins", async () => {
     const built = await api("POST", `/api/v1/sites/${siteId}/forms`, { token: owner.token, body: { name: "Many" } });
     const form = built.body.data.form;
-    // Spam, stored without a ttl (as before retention existed): more than one pass's worth.
-    const count = 620;
+    // Spam, stored without a ttl (as before retention existed): several passes' worth (RETENTION_PASS_SIZE is 50 here).
+    const count = 130;
     const subs = Array.from({ length: count }, (_, i) =>
       makeSubmission(
         { id: form.id, orgId: owner.orgId, siteId },
@@ -282,6 +282,8 @@ describe("the re-dating job", () => {
     expect(finished.retention).toEqual({ inboxDays: 90, spamDays: 12 });
     expect(finished.retentionJob).toMatchObject({ status: "finished", examined: count });
     expect(Date.parse(finished.retentionJob.startedAt)).toBe(Date.parse(second.body.data.form.updatedAt));
+    // Pass by pass: 130 submissions at 50 a pass, then the pass that finds the end.
+    expect((await itemAt(keys.retentionJob(form.id)))?.passes).toBe(4);
     // Every submission has the second change's expiry, none the first's.
     const items = await Promise.all(subs.map((s) => storedItem(s.id)));
     const wrong = items.filter((item) => item?.ttl !== ttlAfter(item?.createdAt, 12));
