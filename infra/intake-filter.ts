@@ -14,6 +14,8 @@ import type { FilterPattern } from "./stream-filter-match";
  *   write to a released submission (its lead, ...).
  * - Purge jobs, inserted and modified: each pass of a purge bumps its job item, and that MODIFY
  *   queues the next pass (lib/purge.ts).
+ * - Retention jobs, inserted and modified: a retention change writes (or replaces) the form's job,
+ *   and each pass bumps it, queueing the next (lib/retention-job.ts).
  * REMOVE records never match: they have no new image. The stream carries old images too
  * (NEW_AND_OLD_IMAGES, for the bookkeeper: infra/bookkeeper-filter.ts); no pattern reads them.
  *
@@ -34,5 +36,9 @@ export const INTAKE_FILTER_PATTERNS = [
   {
     eventName: ["INSERT"],
     dynamodb: { NewImage: { type: { S: ["release"] } } },
+  },
+  {
+    eventName: ["INSERT", "MODIFY"],
+    dynamodb: { NewImage: { type: { S: ["retention"] }, status: { S: ["running"] } } },
   },
 ] as const satisfies readonly FilterPattern[];

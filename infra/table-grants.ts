@@ -100,6 +100,7 @@ export const P = {
   sentEmail: prefix(keys.sentEmail("m")), // MAIL#: every email sent, with its fate
   searchEntry: prefix(keys.searchEntry("f", "t", "c", "s")), // FIND#: the forms' search indexes
   audit: prefix(keys.auditEntry("o", "t", "a")), // AUDIT#: an organization's audit log (put only: entries are never changed)
+  retentionJob: prefix(keys.retentionJob("f")), // RETENTION#: a form's retention job (lib/retention-job.ts)
   // Counters by scope (lib/accounts.ts, lib/spam/evidence.ts, lib/auth/rate-limit.ts).
   loginEmailCounter: counters("login-email"),
   loginIpCounter: counters("login-ip"),
@@ -179,7 +180,8 @@ export const TABLE_WRITES: Record<string, Writes> = {
   "webhooks/delete-webhook": { DeleteItem: [P.webhook], PutItem: [P.purge, P.webhookCounts], UpdateItem: [only(P.webhook, ["archivedAt", "isEnabled", "updatedAt"]), only(P.org, ["webhookCount", "formCount"]), only(P.form, ["deletedAt"])] },
   "forms/create-form": { PutItem: [only(P.form, FORM_ITEM)], UpdateItem: [only(P.org, ["formCount"])] },
   "forms/duplicate-form": { PutItem: [only(P.form, FORM_ITEM)], UpdateItem: [only(P.org, ["formCount"])] },
-  "forms/update-form": { UpdateItem: [only(P.form, ["name", "fields", "settings", "archivedAt", "updatedAt", "deletedAt"])] },
+  // A retention change replaces the form's retention job and records its audit entry, in one transaction.
+  "forms/update-form": { UpdateItem: [only(P.form, ["name", "fields", "settings", "archivedAt", "updatedAt", "deletedAt", "retention", "retentionJob"])], PutItem: [P.retentionJob, P.audit] },
   // SES's events: each email's fate (lib/store/sent-emails.ts); a suppressed notification address on
   // its form (lib/store/suppressed-recipients.ts: its condition reads whether the form is purged and
   // still notifies the address), a suppressed confirmation recipient on its item in the form's partition.
@@ -235,8 +237,11 @@ export const TABLE_WRITES: Record<string, Writes> = {
       only(P.form, ["failing", "failingSince", "healthAt", "gsi1pk", "gsi1sk", "isEnabled", "disabledReason", "disabledAt", "updatedAt"]),
       P.purge,
       P.submission,
+      P.retentionJob,
+      // A retention pass's progress on its form (lib/store/retention-jobs.ts).
+      only(P.form, ["retentionJob"]),
     ],
-    DeleteItem: [P.purge, P.release, P.action],
+    DeleteItem: [P.purge, P.release, P.action, P.retentionJob],
     BatchWriteItem: [P.submission, P.form],
   },
   // The bookkeeper (lib/store/bookkeeping.ts): the site's day items, the forms' and webhooks'
@@ -244,7 +249,8 @@ export const TABLE_WRITES: Record<string, Writes> = {
   [BOOKKEEPER.handler]: {
     UpdateItem: [P.siteDay, only(P.form, FORM_COUNTS), P.webhookCounts],
     PutItem: [P.streamCheckpoint],
-    BatchWriteItem: [P.searchEntry],
+    // A removed submission's emails and outbound deliveries follow it out (lib/bookkeeping/follow-out.ts).
+    BatchWriteItem: [P.searchEntry, P.sentEmail, P.delivery],
   },
   // The digest run: each digest's claim (released when SES refused it), and the member's next due
   // time with its place in the due index (its condition reads gsi1sk).

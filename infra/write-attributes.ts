@@ -44,7 +44,15 @@ export const SITE_ITEM = [
   "updatedAt",
 ] as const;
 /** A site's settings (`saveSiteSettings`): never its counters. */
-export const SITE_SETTINGS = ["name", "domain", "isActive", "referencePrefix", "captcha", "updatedAt"] as const;
+export const SITE_SETTINGS = [
+  "name",
+  "domain",
+  "isActive",
+  "referencePrefix",
+  "captcha",
+  "updatedAt",
+  "defaultRetention",
+] as const;
 /** An API key as created (lib/store/api-keys.ts `apiKeyItem`). */
 export const API_KEY_ITEM = [
   "gsi1pk",
@@ -93,6 +101,7 @@ export const FORM_ITEM = [
   "archivedAt",
   "deletedAt",
   "countedOnSite",
+  "retention",
   "createdAt",
   "updatedAt",
 ] as const;

@@ -234,6 +234,11 @@ const SETTINGS = {
    */
   PURGE_GRACE_SECONDS: withDefault(int({ min: 0 }), 60),
   /**
+   * Submissions one pass of a retention job re-dates at most (lib/retention-job.ts): one pass stays
+   * far inside a consumer invocation's 30 s. The test stack lowers it to see several passes.
+   */
+  RETENTION_PASS_SIZE: withDefault(int({ min: 1, max: 1000 }), 500),
+  /**
    * How long a warm intake function keeps the webhook, its site and its form after reading them
    * (lib/intake/intake-config.ts). A webhook disabled, archived or deleted, a secret rotated, a
    * site deactivated may still accept submissions for up to this long on an instance that read
@@ -363,6 +368,11 @@ const LOCAL_SETTINGS = {
    * consumer's window (QUEUE_CONSUMER.batchingWindowSeconds in functions/routes.ts).
    */
   QUEUE_BATCHING_WINDOW_MS: optional(int({ min: 0, max: 300_000 })),
+  /**
+   * How often the local TTL sweeper deletes expired items, in seconds (infra/local/ttl-sweeper.ts:
+   * DynamoDB Local never does); 0 turns it off.
+   */
+  LOCAL_TTL_SWEEP_SECONDS: withDefault(int({ min: 0, max: 86_400 }), 60),
 };
 
 export type LocalConfig = TableOutput<typeof LOCAL_SETTINGS>;

@@ -6,6 +6,7 @@ import { type PurgeJob, PurgeNotDue, runPurgePass } from "./purge";
 import { retryLater } from "./queue-message";
 import { handleReclaimMessage } from "./reclaim-link";
 import { reclaimMessageSchema } from "./reclaim-request";
+import { RetentionNotDue, runRetentionPass } from "./retention-job";
 import * as z from "./validation";
 
 /**
@@ -25,6 +26,20 @@ const purgeJobSchema = z.object({
   createdAt: z.string(),
 });
 
+const retentionJobSchema = z.object({
+  formId: z.string().check(z.minLength(1)),
+  orgId: z.string(),
+  generation: z.number(),
+  retention: z.object({ inboxDays: z.nullable(z.number()), spamDays: z.nullable(z.number()) }),
+  status: z.enum(["running", "finished"]),
+  examined: z.number(),
+  updated: z.number(),
+  passes: z.number(),
+  cursor: z.nullable(z.record(z.string(), z.string())),
+  startedAt: z.string(),
+  finishedAt: z.nullable(z.string()),
+});
+
 /**
  * What each item `type` that the intake filters pass (infra/intake-filter.ts) does, one entry per
  * type. A type without an entry is a failure of its message, never silently dropped: the DLQ
@@ -41,6 +56,15 @@ export const RECORD_HANDLERS: RecordHandlers = {
       await runPurgePass(job);
     } catch (error) {
       if (error instanceof PurgeNotDue) return retryLater(error.message);
+      throw error;
+    }
+  },
+  // A form's retention job, written with a retention change and bumped by each pass (lib/retention-job.ts).
+  retention: async (item) => {
+    try {
+      await runRetentionPass(retentionJobSchema.parse(item));
+    } catch (error) {
+      if (error instanceof RetentionNotDue) return retryLater(error.message);
       throw error;
     }
   },

@@ -2,6 +2,7 @@ import type { Principal } from "./auth/principal";
 import { fieldList, findForm } from "./forms";
 import { RawResponse } from "./http/response";
 import { nowIso, randomBase62 } from "./ids";
+import { expiresAtOf } from "./retention";
 import { exportObjectKey, storeExport } from "./store/exports";
 import type { Form } from "./store/forms";
 import { everyFormSubmission, type StoredSubmission } from "./store/submissions";
@@ -38,8 +39,8 @@ const cellText = (value: string | string[] | undefined) =>
 
 /**
  * The CSV file: a header of the form's fields (labels, in schema order), then any data keys the
- * schema no longer (or never) had, so no collected value is left out, then referenceId, createdAt
- * and spam.
+ * schema no longer (or never) had, so no collected value is left out, then referenceId, createdAt,
+ * spam and expiresAt (when the form's retention deletes it; empty: kept until deleted).
  */
 export function toCsv(form: Pick<Form, "fields">, submissions: StoredSubmission[]): string {
   const fields = fieldList(form.fields);
@@ -61,6 +62,7 @@ export function toCsv(form: Pick<Form, "fields">, submissions: StoredSubmission[
     "referenceId",
     "createdAt",
     "spam",
+    "expiresAt",
   ];
   const keys = [...fields.map((f) => f.key), ...extra];
   const lines = [BOM + csvRow(header)];
@@ -71,6 +73,7 @@ export function toCsv(form: Pick<Form, "fields">, submissions: StoredSubmission[
         s.referenceId,
         s.createdAt,
         String(s.isSpam),
+        expiresAtOf(s.ttl) ?? "",
       ]),
     );
   }

@@ -2,6 +2,7 @@ import { isPlainAddress } from "./email-address";
 import * as schemas from "./http/schemas";
 import { INTAKE_LIMITS } from "./intake/body";
 import { CONFIRMATION_LIMITS } from "./notifications/confirmation";
+import { RETENTION_DAYS } from "./retention";
 import { FIELD_TYPES } from "./store/forms";
 import * as z from "./validation";
 
@@ -89,3 +90,14 @@ export const settingsInput = /* @__PURE__ */ z.shared(() =>
   }),
 );
 export type SettingsInput = z.output<typeof settingsInput>;
+
+/**
+ * A retention (docs/privacy.md, "Retention"): days each kind of submission is kept, 1 to 3650,
+ * null to keep until deleted; either key may be left out (it keeps its value).
+ */
+const retentionDays = /* @__PURE__ */ z.shared(() =>
+  z.nullable(z.number().check(z.int(), z.minimum(RETENTION_DAYS.min), z.maximum(RETENTION_DAYS.max))),
+);
+export const retentionInput = /* @__PURE__ */ z.shared(() =>
+  z.strictObject({ inboxDays: z.optional(retentionDays), spamDays: z.optional(retentionDays) }),
+);

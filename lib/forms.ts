@@ -1,10 +1,12 @@
 import type { Principal } from "./auth/principal";
 import { AppError, notFound } from "./errors";
 import type { FieldInput, SettingsInput } from "./form-inputs";
+import { type FormWriter, retentionChange, retentionJobView } from "./form-retention";
 import { newId, nowIso } from "./ids";
 import { redirectProblem } from "./intake/redirect";
 import { confirmationOf } from "./notifications/confirmation";
 import { notificationSuppressions } from "./notifications/suppression";
+import { defaultRetentionOf, type Retention, retentionOf } from "./retention";
 import { findSite } from "./sites";
 import { deleteFormPermanently } from "./store/form-deletion";
 import {
@@ -147,6 +149,9 @@ async function detailView(form: Form, counted = true) {
       ...(view as NonNullable<typeof view>),
       fields: fieldList(form.fields),
       settings: settingsView(form.settings),
+      // How long its submissions are kept, and the job applying its latest change (docs/privacy.md, "Retention").
+      retention: retentionOf(form),
+      retentionJob: retentionJobView(form),
       // Addresses the form's notifications skip (docs/email.md, "Suppressed addresses").
       suppressedRecipients: notificationSuppressions(form),
     },
@@ -169,12 +174,14 @@ export interface FormInput {
   fields?: FieldInput[];
   settings?: SettingsInput;
   status?: Form["status"];
+  /** Unset: the site's defaults for new forms. */
+  retention?: Partial<Retention>;
 }
 
 async function insertBuilderForm(
   principal: Principal,
   siteId: string,
-  input: Required<Omit<FormInput, "settings">> & { settings: FormSettings },
+  input: Required<Omit<FormInput, "settings" | "retention">> & { settings: FormSettings; retention: Retention },
 ) {
   const now = nowIso();
   const form: Form = {
@@ -187,6 +194,7 @@ async function insertBuilderForm(
     status: input.status,
     fields: fieldMap(input.fields),
     settings: input.settings,
+    retention: input.retention,
     archivedAt: null,
     deletedAt: null,
     createdAt: now,
@@ -204,6 +212,7 @@ export async function createForm(principal: Principal, siteId: string, input: Fo
     fields: input.fields ?? [],
     status: input.status ?? "draft",
     settings: mergeSettings({ notifyEmails: [], redirectUrl: null }, input.settings, site),
+    retention: { ...defaultRetentionOf(site), ...input.retention },
   });
 }
 
@@ -216,6 +225,7 @@ export async function duplicateForm(principal: Principal, formId: string, input:
     status: "draft",
     // Same site: the redirect and the confirmation stay valid for the copy.
     settings: { ...settingsView(source.settings), notifyEmails: [...source.settings.notifyEmails] },
+    retention: retentionOf(source),
   });
 }
 
@@ -225,8 +235,9 @@ function nextTimestamp(previous: string): string {
   return now > previous ? now : new Date(Date.parse(previous) + 1).toISOString();
 }
 
-async function applyChanges(form: Form, changes: FormChanges): Promise<Form> {
-  const saved = await updateForm(form, changes, nextTimestamp(form.updatedAt));
+/** `write`: how the changes are written (a retention change writes its job and audit entry with them). */
+async function applyChanges(form: Form, changes: FormChanges, write: FormWriter = updateForm): Promise<Form> {
+  const saved = await write(form, changes, nextTimestamp(form.updatedAt));
   if (saved === "CONFLICT") throw new AppError("CONFLICT", "The form changed while it was being updated; retry");
   if (!saved) throw notFound("Form");
   return saved;
@@ -237,6 +248,8 @@ export interface FormUpdate {
   /** Replaces the schema: fields left out are removed from it; their collected data stays. */
   fields?: FieldInput[];
   settings?: SettingsInput;
+  /** Either value, or both; null keeps forever. A change re-dates the existing submissions in the background. */
+  retention?: Partial<Retention>;
   restore?: boolean;
   /**
    * The `updatedAt` of the form the client edited: when the form changed since (someone else
@@ -248,7 +261,8 @@ export interface FormUpdate {
 const changedMeanwhile = () =>
   new AppError("CONFLICT", "The form changed since it was read; reload it and apply your changes again");
 
-export async function editForm(principal: Principal, formId: string, update: FormUpdate) {
+/** `sourceIp`: the request's client address, for the audit entry of a retention change. */
+export async function editForm(principal: Principal, formId: string, update: FormUpdate, sourceIp = "") {
   const form = await findForm(principal, formId);
   if (update.ifUpdatedAt !== undefined && Date.parse(update.ifUpdatedAt) !== Date.parse(form.updatedAt)) {
     throw changedMeanwhile();
@@ -266,7 +280,7 @@ export async function editForm(principal: Principal, formId: string, update: For
   if (update.name !== undefined) changes.name = update.name;
   if (update.fields !== undefined) changes.fields = fieldMap(update.fields);
   if (update.settings !== undefined) changes.settings = mergeSettings(form.settings, update.settings, site);
-  return detailView(await applyChanges(form, changes));
+  return detailView(await applyChanges(form, changes, retentionChange(principal, sourceIp, form, update.retention)));
 }
 
 export async function setFormStatus(principal: Principal, formId: string, status: Form["status"]) {

@@ -1,5 +1,6 @@
 import { AppError, notFound } from "./errors";
 import { newId, nowIso } from "./ids";
+import { defaultRetentionOf, mergedRetention, type Retention } from "./retention";
 import {
   type CaptchaSettings,
   deleteSite,
@@ -41,6 +42,8 @@ export function siteView(site: Site) {
           hasSecretKey: site.captcha.secretKey.length > 0,
         }
       : null,
+    // Copied into each new form of the site (docs/privacy.md, "Retention").
+    defaultRetention: defaultRetentionOf(site),
     createdAt: site.createdAt,
     updatedAt: site.updatedAt,
   };
@@ -90,6 +93,8 @@ export interface SiteUpdate {
   isActive?: boolean;
   referencePrefix?: string;
   captcha?: { provider: "score" | "challenge"; siteKey: string; secretKey?: string; minScore?: number } | null;
+  /** Either value, or both; applies to forms created from now on, never to the site's existing forms. */
+  defaultRetention?: Partial<Retention>;
 }
 
 export async function updateSite(orgId: string, siteId: string, update: SiteUpdate) {
@@ -115,6 +120,9 @@ export async function updateSite(orgId: string, siteId: string, update: SiteUpda
     ...(update.isActive !== undefined ? { isActive: update.isActive } : {}),
     ...(update.referencePrefix !== undefined ? { referencePrefix: update.referencePrefix } : {}),
     captcha,
+    ...(update.defaultRetention !== undefined
+      ? { defaultRetention: mergedRetention(defaultRetentionOf(current), update.defaultRetention) }
+      : {}),
     updatedAt: nowIso(),
   };
   if (next.updatedAt === current.updatedAt) next.updatedAt = new Date(Date.parse(next.updatedAt) + 1).toISOString();

@@ -4,6 +4,7 @@ import { normalizedEmail, walkEmailHolders } from "./email-holders";
 import { AppError, notFound } from "./errors";
 import { findForm } from "./forms";
 import { nowIso } from "./ids";
+import { expiresAtOf, expiryOf, retentionOf } from "./retention";
 import { queryKey, searchKeysOf, searchToken } from "./search-keys";
 import { allSiteForms, getForm } from "./store/forms";
 import { setSpamState } from "./store/moderation";
@@ -120,20 +121,25 @@ export function submissionView(s: StoredSubmission) {
     metadata: s.metadata,
     spam: { score: s.spam.score, isSpam: s.isSpam, signals: s.spam.signals },
     releasedAt: s.releasedAt ?? null,
+    /** When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted. */
+    expiresAt: expiresAtOf(s.ttl),
     /** Lead qualification (docs/leads.md): null until the intake pipeline has processed the submission. */
     lead: s.lead ?? null,
     createdAt: s.createdAt,
   };
 }
 
-/** The submission of the caller's organization, whose form is not being purged, or 404. */
-async function findSubmission(principal: Principal, submissionId: string): Promise<StoredSubmission> {
+/** The submission of the caller's organization, whose form is not being purged, with its form, or 404. */
+async function findSubmissionAndForm(principal: Principal, submissionId: string) {
   const submission = await getSubmission(submissionId);
   if (!submission || submission.orgId !== principal.orgId) throw notFound("Submission");
   const form = await getForm(submission.formId);
   if (!form || form.deletedAt) throw notFound("Submission");
-  return submission;
+  return { submission, form };
 }
+
+const findSubmission = async (principal: Principal, submissionId: string): Promise<StoredSubmission> =>
+  (await findSubmissionAndForm(principal, submissionId)).submission;
 
 export async function listSubmissions(
   principal: Principal,
@@ -159,9 +165,10 @@ export async function readSubmission(principal: Principal, submissionId: string)
  * in the same transaction as the flag, so they move exactly when it changes.
  */
 export async function moderateSubmission(principal: Principal, submissionId: string, isSpam: boolean) {
-  const submission = await findSubmission(principal, submissionId);
+  const { submission, form } = await findSubmissionAndForm(principal, submissionId);
   if (submission.isSpam === isSpam) return { submission: submissionView(submission) };
-  const saved = await setSpamState(submission, isSpam, nowIso());
+  // The new state's expiry under the form's retention, in the same write (docs/privacy.md, "Retention").
+  const saved = await setSpamState(submission, isSpam, nowIso(), expiryOf(submission.createdAt, isSpam, retentionOf(form)));
   if (!saved) throw notFound("Submission");
   return { submission: submissionView(saved.submission) };
 }

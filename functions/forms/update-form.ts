@@ -1,4 +1,4 @@
-import { fieldsInput, settingsInput } from "../../lib/form-inputs";
+import { fieldsInput, retentionInput, settingsInput } from "../../lib/form-inputs";
 import { editForm } from "../../lib/forms";
 import { httpHandler } from "../../lib/http/handler";
 import { name } from "../../lib/http/schemas";
@@ -9,11 +9,12 @@ const body = z.strictObject({
   name: z.optional(name),
   fields: z.optional(fieldsInput),
   settings: z.optional(settingsInput),
+  retention: z.optional(retentionInput),
   restore: z.optional(z.boolean()),
   /** The `updatedAt` the client read: 409 CONFLICT when the form changed since (lib/forms.ts). */
   ifUpdatedAt: z.optional(z.iso.datetime()),
 });
 
-export const handler = httpHandler(route("PUT /api/v1/forms/{formId}"), { body }, ({ principal, params, body }) =>
-  editForm(principal, params.formId, body),
+export const handler = httpHandler(route("PUT /api/v1/forms/{formId}"), { body }, ({ principal, params, body, sourceIp }) =>
+  editForm(principal, params.formId, body, sourceIp),
 );

@@ -1,3 +1,4 @@
+import { retentionInput } from "../../lib/form-inputs";
 import { httpHandler } from "../../lib/http/handler";
 import { domain, name } from "../../lib/http/schemas";
 import { updateSite } from "../../lib/sites";
@@ -21,6 +22,7 @@ const body = z.strictObject({
       }),
     ),
   ),
+  defaultRetention: z.optional(retentionInput),
 });
 
 export const handler = httpHandler(route("PUT /api/v1/sites/{id}"), { body }, ({ principal, params, body }) =>

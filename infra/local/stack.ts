@@ -1,5 +1,6 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { DynamoDBStreamEvent } from "aws-lambda";
 import { BOOKKEEPER, DIGESTS, QUEUE_CONSUMER } from "../../functions/routes";
 import { db } from "../../lib/aws/dynamodb";
@@ -20,6 +21,7 @@ import { guardTableGrants, localGrant, runAs } from "./grants";
 import { type QueuePollerStats, type SqsHandler, startQueuePoller } from "./queue-poller";
 import { type LocalStackInfo, stackFile } from "./stack-file";
 import { type StreamFollowerStats, startStreamFollower } from "./stream-follower";
+import { startTtlSweeper } from "./ttl-sweeper";
 
 /** What the local pipeline did since the stack started (the bench's batching figures, test/bench/batching.ts). */
 export interface LocalPipelineStats {
@@ -138,6 +140,13 @@ export async function startLocalStack(local: LocalConfig, options: { webDir?: st
     memoryMb: DIGESTS.memoryMb,
   });
 
+  // DynamoDB's TTL deletions, which DynamoDB Local never makes (a retention's expired submissions, ...).
+  const sweeper = startTtlSweeper({
+    client: DynamoDBDocumentClient.from(dynamo.client),
+    tableName: LOCAL_TABLE_NAME,
+    intervalSeconds: local.LOCAL_TTL_SWEEP_SECONDS,
+  });
+
   const info: LocalStackInfo = {
     url: gateway.url,
     baseUrl,
@@ -162,7 +171,7 @@ export async function startLocalStack(local: LocalConfig, options: { webDir?: st
     await new Promise<void>((r) => gateway.server.close(() => r()));
     // The poller first (its batch in progress finishes and settles), then the follower writes
     // its final position; only then do the emulators go.
-    await Promise.all([poller.stop(), digestSchedule.stop()]);
+    await Promise.all([poller.stop(), digestSchedule.stop(), sweeper.stop()]);
     await follower.stop();
     await events.stop();
     await Promise.allSettled([sqs.stop(), dynamo.stop(), ses.stop()]);

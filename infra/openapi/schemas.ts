@@ -3,6 +3,7 @@ import { PLANS } from "../../lib/config";
 import { ERROR_STATUS, type ErrorCode } from "../../lib/errors";
 import type { ExportFile } from "../../lib/export";
 import { CONFIRMATION_NOTES, type ConfirmationNote } from "../../lib/notifications/confirmation-notes";
+import { RETENTION_DAYS } from "../../lib/retention";
 import { FIELD_TYPES } from "../../lib/store/forms";
 import { NOTIFICATION_CHOICES } from "../../lib/store/member-notifications";
 import { DELIVERY_EVENT_TYPES, DELIVERY_STATUSES } from "../../lib/store/outbound-deliveries";
@@ -51,6 +52,10 @@ export const organizationView = z.strictObject({
   updatedAt: timestamp,
 });
 
+// lib/retention.ts: days each kind of submission is kept, null: until deleted (docs/privacy.md, "Retention")
+const retentionDays = z.nullable(z.number().check(z.int(), z.minimum(RETENTION_DAYS.min), z.maximum(RETENTION_DAYS.max)));
+export const retention = z.strictObject({ inboxDays: retentionDays, spamDays: retentionDays });
+
 // lib/sites.ts siteView
 export const site = z.strictObject({
   id,
@@ -66,6 +71,7 @@ export const site = z.strictObject({
       hasSecretKey: z.boolean(),
     }),
   ),
+  defaultRetention: retention,
   createdAt: timestamp,
   updatedAt: timestamp,
 });
@@ -140,6 +146,17 @@ export const formDetail = z.strictObject({
     redirectUrl: z.nullable(z.string()),
     confirmation: confirmationSettings,
   }),
+  retention,
+  // lib/form-retention.ts retentionJobView
+  retentionJob: z.nullable(
+    z.strictObject({
+      status: z.enum(["running", "finished"]),
+      examined: count,
+      updated: count,
+      startedAt: timestamp,
+      finishedAt: nullableTimestamp,
+    }),
+  ),
   suppressedRecipients: z.array(suppressedRecipient),
 });
 
@@ -197,6 +214,11 @@ export const submission = z.strictObject({
     signals: z.array(z.strictObject({ name: z.string(), score: z.number(), detail: z.string() })),
   }),
   releasedAt: nullableTimestamp,
+  expiresAt: z.nullable(
+    timestamp.register(z.globalRegistry, {
+      description: 'When the form\'s retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted',
+    }),
+  ),
   lead: z.nullable(
     z.strictObject({
       score: z.number(),
@@ -428,6 +450,7 @@ export const NAMED_SCHEMAS: Record<string, z.ZodMiniType> = {
   Webhook: webhook,
   FormField: formField,
   FormDetail: formDetail,
+  Retention: retention,
   SuppressedRecipient: suppressedRecipient,
   SentEmail: sentEmail,
   Submission: submission,

@@ -1,6 +1,7 @@
 import type { DynamoDBRecord } from "aws-lambda";
 import { describeError, log } from "../log";
 import { COUNT_STEP, countSubmissions } from "./count-submissions";
+import { FOLLOW_OUT_STEP, followOut } from "./follow-out";
 import { indexSubmissions, SEARCH_STEP } from "./index-submissions";
 import { type StreamBatch, streamBatch } from "./stream-batch";
 
@@ -21,6 +22,8 @@ export interface BookkeepingStep {
 export const STEPS: readonly BookkeepingStep[] = [
   { name: COUNT_STEP, run: async (batch) => ({ ...(await countSubmissions(batch)) }) },
   { name: SEARCH_STEP, run: indexSubmissions },
+  // A removed submission's emails and deliveries (lib/bookkeeping/follow-out.ts).
+  { name: FOLLOW_OUT_STEP, run: followOut },
 ];
 
 export interface BatchReport {

@@ -1,5 +1,6 @@
 import { AppError, notFound } from "../errors";
 import { newId, nowIso } from "../ids";
+import type { Retention } from "../retention";
 import { createLinkedForm, type FieldType, type Form, getForm } from "../store/forms";
 import type { RawValue } from "../store/shapes";
 import { getWebhook, type Webhook } from "../store/webhooks";
@@ -35,13 +36,15 @@ export async function formFor(
   name: string,
   data: Record<string, RawValue>,
   hints: FieldHints,
+  /** A new form's retention: its site's defaults (docs/privacy.md, "Retention"). */
+  retention: Retention,
 ): Promise<Form> {
   if (usable(linked)) return linked;
   if (webhook.formId) {
     const confirmed = await getForm(webhook.formId, { consistent: true });
     if (usable(confirmed)) return confirmed;
   }
-  return createAutoForm(webhook, name, data, hints);
+  return createAutoForm(webhook, name, data, hints, retention);
 }
 
 /**
@@ -53,7 +56,13 @@ export async function formFor(
  * retries with backoff (DynamoDB Local never raises it; test/local-stack/lib/intake-store.test.ts injects it);
  * conflicts that outlast the retries are answered 503.
  */
-async function createAutoForm(webhook: Webhook, name: string, data: Record<string, RawValue>, hints: FieldHints): Promise<Form> {
+async function createAutoForm(
+  webhook: Webhook,
+  name: string,
+  data: Record<string, RawValue>,
+  hints: FieldHints,
+  retention: Retention,
+): Promise<Form> {
   const now = nowIso();
   const fields = Object.create(null) as Form["fields"];
   Object.keys(data).forEach((key, i) => {
@@ -74,6 +83,7 @@ async function createAutoForm(webhook: Webhook, name: string, data: Record<strin
     status: "published",
     fields,
     settings: { notifyEmails: [] },
+    retention,
     archivedAt: null,
     deletedAt: null,
     createdAt: now,

@@ -2,6 +2,7 @@ import { AppError, notFound } from "../errors";
 import { newId } from "../ids";
 import { setSource } from "../metrics/invocation";
 import * as metrics from "../metrics/record";
+import { defaultRetentionOf, expiryOf, retentionOf } from "../retention";
 import { takeCaptchaTokens, verifyCaptcha } from "../spam/captcha";
 import { fingerprint, gatherEvidence } from "../spam/evidence";
 import { scoreSpam } from "../spam/signals";
@@ -237,7 +238,7 @@ async function placeInForm(
   // Side by side: each is a round trip only sometimes (a first submission; a request with
   // repeat markers on an instance that holds no number).
   const [targetForm, referenceNumber] = await Promise.all([
-    formFor(webhook, config.form, formName, submission.data, hints),
+    formFor(webhook, config.form, formName, submission.data, hints, defaultRetentionOf(site)),
     takeReferenceNumber(webhook.siteId),
   ]);
   const mapping = mapToForm(targetForm, submission.data, hints);
@@ -263,6 +264,10 @@ async function placeInForm(
     spam,
     createdAt: new Date(now).toISOString(),
   };
+  // Its expiry under the form's retention (docs/privacy.md, "Retention"): an attribute of the
+  // same write, from the form already in hand, never another round trip.
+  const ttl = expiryOf(stored.createdAt, spam.isSpam, retentionOf(targetForm));
+  if (ttl !== undefined) stored.ttl = ttl;
   const result: IntakeResult = { submissionId: stored.id, referenceId: stored.referenceId, fieldsMapped: mapping.fieldsMapped };
   return { stored, result, form: targetForm, newFields: mapping.newFields };
 }

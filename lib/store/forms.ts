@@ -1,6 +1,7 @@
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { db, tableName } from "../aws/dynamodb";
 import { countOn, insertCounted } from "./counted";
+import type { Retention } from "./expiry";
 import { allMatching, filteredPage } from "./filtered-query";
 import { fromItem } from "./items";
 import { keys } from "./keys";
@@ -70,6 +71,17 @@ export interface FormSettings {
   confirmation?: ConfirmationSettings;
 }
 
+/** A retention job's progress, as the form item holds it (the job's own item drives it: lib/store/retention-jobs.ts). */
+export interface RetentionProgress {
+  generation: number;
+  status: "running" | "finished";
+  /** Submissions examined, and those whose expiry changed. */
+  examined: number;
+  updated: number;
+  startedAt: string;
+  finishedAt: string | null;
+}
+
 export interface Form {
   id: string;
   orgId: string;
@@ -99,6 +111,10 @@ export interface Form {
    * deletion takes the count back. A site is deleted only when the count is 0 (lib/store/sites.ts).
    */
   countedOnSite?: true;
+  /** How long its submissions are kept (docs/privacy.md, "Retention"); absent on older forms: the defaults. */
+  retention?: Retention;
+  /** The progress of the job applying its latest retention change (lib/store/retention-jobs.ts); absent before the first. */
+  retentionJob?: RetentionProgress;
   createdAt: string;
   updatedAt: string;
 }
@@ -215,7 +231,16 @@ export async function allSiteForms(siteId: string): Promise<Form[]> {
   return forms;
 }
 
-export type FormChanges = Partial<Pick<Form, "name" | "fields" | "settings" | "status" | "archivedAt">>;
+export type FormChanges = Partial<
+  Pick<Form, "name" | "fields" | "settings" | "status" | "archivedAt" | "retention" | "retentionJob">
+>;
+
+/** The condition of every update of a form: it is not being purged. */
+export const FORM_NOT_PURGING = {
+  expression: "attribute_type(#deletedAt, :null)",
+  names: { "#deletedAt": "deletedAt" },
+  values: { ":null": "NULL" },
+};
 
 /**
  * Applies `changes` if the form still has the `updatedAt` the caller read (intake adding fields
@@ -228,11 +253,7 @@ export async function updateForm(current: Form, changes: FormChanges, updatedAt:
     changes,
     expectedUpdatedAt: current.updatedAt,
     updatedAt,
-    condition: {
-      expression: "attribute_type(#deletedAt, :null)",
-      names: { "#deletedAt": "deletedAt" },
-      values: { ":null": "NULL" },
-    },
+    condition: FORM_NOT_PURGING,
     // A form being purged is gone for its editors too.
     isConflict: (old) => old.deletedAt === null,
     map: toForm,

@@ -207,6 +207,11 @@ export const keys = {
    */
   auditEntry: (orgId: string, at: string, entryId: string): Key => ({ pk: `AUDIT#${orgId}`, sk: `${at}#${entryId}` }),
   auditPartition: (orgId: string) => `AUDIT#${orgId}`,
+  /**
+   * A form's retention job (lib/retention-job.ts): re-dates its submissions after a retention
+   * change, pass by pass; one per form, replaced by the next change.
+   */
+  retentionJob: (formId: string): Key => ({ pk: `RETENTION#${formId}`, sk: "RETENTION" }),
 };
 
 /** Where an item's id sits after its key's type prefix, e.g. `SITE#site_x` → `site_x`. */

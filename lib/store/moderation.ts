@@ -1,5 +1,6 @@
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { db, tableName } from "../aws/dynamodb";
+import { isExpired, unexpiredFilter } from "./expiry";
 import { keys } from "./keys";
 import { releaseItem } from "./releases";
 import { dayOf, movedDeltas, siteDayUpdate } from "./site-days";
@@ -22,6 +23,26 @@ function countMoves(submission: StoredSubmission, toSpam: boolean): Named<"count
 }
 
 /**
+ * The expiry a moderation writes with the flag: the new state's `ttl`, or its removal (kept
+ * forever), on a submission that has not expired already (an expired one is gone: 404).
+ */
+function expiryUpdate(ttl: number | undefined) {
+  const live = unexpiredFilter();
+  return {
+    set: ttl === undefined ? "" : ", #ttl = :ttl",
+    remove: ttl === undefined ? "REMOVE #ttl" : "",
+    live: live.expression,
+    names: live.names,
+    values: { ...live.values, ...(ttl === undefined ? {} : { ":ttl": ttl }) },
+  };
+}
+
+const withExpiry = (submission: StoredSubmission, ttl: number | undefined): StoredSubmission => {
+  const { ttl: _old, ...rest } = submission;
+  return ttl === undefined ? rest : { ...rest, ttl };
+};
+
+/**
  * Sets a submission's spam state. Unflagging a submission the intake pipeline has not taken up
  * (no `lead` yet: intake stored it as spam, or it was flagged before the consumer reached it)
  * releases it: in one transaction the flag is cleared and the release marker is put, whose
@@ -38,8 +59,11 @@ export async function setSpamState(
   submission: StoredSubmission,
   isSpam: boolean,
   now: string,
+  /** Its expiry in the new state (epoch seconds; undefined: kept), set in the same write (docs/privacy.md, "Retention"). */
+  ttl?: number,
 ): Promise<{ submission: StoredSubmission; changed: boolean } | undefined> {
   const TableName = tableName();
+  const expiry = expiryUpdate(ttl);
   const Key = keys.submission(submission.id);
   const release = !isSpam && submission.lead === undefined;
   if (release) {
@@ -50,15 +74,16 @@ export async function setSpamState(
           Update: {
             TableName,
             Key,
-            UpdateExpression: submission.spam.isSpam
-              ? "SET isSpam = :false, releasedAt = if_not_exists(releasedAt, :now)"
-              : "SET isSpam = :false",
-            ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(#lead) AND isSpam = :true",
-            ExpressionAttributeNames: { "#lead": "lead" },
+            UpdateExpression: `${
+              submission.spam.isSpam ? "SET isSpam = :false, releasedAt = if_not_exists(releasedAt, :now)" : "SET isSpam = :false"
+            }${expiry.set} ${expiry.remove}`,
+            ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(#lead) AND isSpam = :true AND ${expiry.live}`,
+            ExpressionAttributeNames: { "#lead": "lead", ...expiry.names },
             ExpressionAttributeValues: {
               ":false": false,
               ":true": true,
               ...(submission.spam.isSpam ? { ":now": now } : {}),
+              ...expiry.values,
             },
           },
         },
@@ -81,9 +106,10 @@ export async function setSpamState(
         Update: {
           TableName,
           Key,
-          UpdateExpression: "SET isSpam = :isSpam",
-          ConditionExpression: "attribute_exists(pk) AND isSpam <> :isSpam",
-          ExpressionAttributeValues: { ":isSpam": isSpam },
+          UpdateExpression: `SET isSpam = :isSpam${expiry.set} ${expiry.remove}`,
+          ConditionExpression: `attribute_exists(pk) AND isSpam <> :isSpam AND ${expiry.live}`,
+          ExpressionAttributeNames: expiry.names,
+          ExpressionAttributeValues: { ":isSpam": isSpam, ...expiry.values },
           ReturnValuesOnConditionCheckFailure: "ALL_OLD",
         },
       },
@@ -91,12 +117,12 @@ export async function setSpamState(
     ...countMoves(submission, isSpam),
   ]);
   // A transaction answers no new image: the submission as read, with the flag it now has.
-  if (!cancelled) return { submission: { ...submission, isSpam }, changed: true };
+  if (!cancelled) return { submission: withExpiry({ ...submission, isSpam }, ttl), changed: true };
   if (!cancelled.refused("submission")) {
     if (cancelled.refused("counts")) return undefined;
     throw cancelled.error;
   }
   // Already in that state (another moderation got there first), or gone.
   const current = cancelled.found("submission");
-  return current ? { submission: toSubmission(current), changed: false } : undefined;
+  return current && !isExpired(current.ttl) ? { submission: toSubmission(current), changed: false } : undefined;
 }

@@ -83,5 +83,7 @@ export async function deleteFormPartitionAndJob(formId: string, now: string): Pr
     .filter((key) => key.sk !== countsKey.sk);
   await deleteKeys(rest.some((k) => k.sk === formKey.sk) ? rest : [...rest, formKey]);
   await db().send(new PutCommand(formCountsTombstone(formId, now)));
+  // Its retention job (lib/retention-job.ts), finished or not: nothing is left to re-date.
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.retentionJob(formId) }));
   await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.purgeJob(formId) }));
 }

@@ -2,6 +2,7 @@ import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { db, tableName } from "../aws/dynamodb";
 import { batchGet, batchWrite, type WriteRequest } from "./batch";
 import { decodeCursor, encodeCursor, type SortRange } from "./cursor";
+import { isExpired } from "./expiry";
 import { keyCondition } from "./filtered-query";
 import { keys } from "./keys";
 import type { Page } from "./pagination";
@@ -72,6 +73,7 @@ export async function searchStep(
   );
   const ids = (out.Items ?? []).map((item) => String(item.submissionId));
   const found = ids.length > 0 ? await batchGet(ids.map((id) => keys.submission(id))) : [];
-  const items = found.flatMap((item) => (item && item.formId === formId ? [toSubmission(item)] : []));
+  // An expired submission (./expiry.ts) is gone, as one deleted a moment ago is.
+  const items = found.flatMap((item) => (item && item.formId === formId && !isExpired(item.ttl) ? [toSubmission(item)] : []));
   return { items, nextCursor: out.LastEvaluatedKey ? encodeCursor(out.LastEvaluatedKey, false) : null };
 }

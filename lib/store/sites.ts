@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { conditionFailedItem, db, isConditionFailure, tableName } from "../aws/dynamodb";
+import type { Retention } from "./expiry";
 import { SITE_FORM_COUNTER } from "./forms";
 import { fromItem } from "./items";
 import { keys } from "./keys";
@@ -24,6 +25,8 @@ export interface Site {
   isActive: boolean;
   referencePrefix: string;
   captcha: CaptchaSettings | null;
+  /** The retention copied into each new form of the site; absent on older sites: the defaults. */
+  defaultRetention?: Retention;
   createdAt: string;
   updatedAt: string;
 }
@@ -108,8 +111,9 @@ export async function saveSiteSettings(site: Site, expectedUpdatedAt: string): P
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.site(site.orgId, site.id),
-        UpdateExpression:
-          "SET #name = :name, #domain = :domain, isActive = :isActive, referencePrefix = :prefix, captcha = :captcha, updatedAt = :updatedAt",
+        UpdateExpression: `SET #name = :name, #domain = :domain, isActive = :isActive, referencePrefix = :prefix, captcha = :captcha, updatedAt = :updatedAt${
+          site.defaultRetention ? ", defaultRetention = :defaultRetention" : ""
+        }`,
         ConditionExpression: "attribute_exists(pk) AND updatedAt = :expected",
         ExpressionAttributeNames: { "#name": "name", "#domain": "domain" },
         ExpressionAttributeValues: {
@@ -120,6 +124,7 @@ export async function saveSiteSettings(site: Site, expectedUpdatedAt: string): P
           ":captcha": site.captcha,
           ":updatedAt": site.updatedAt,
           ":expected": expectedUpdatedAt,
+          ...(site.defaultRetention ? { ":defaultRetention": site.defaultRetention } : {}),
         },
         ReturnValues: "ALL_NEW",
         ReturnValuesOnConditionCheckFailure: "ALL_OLD",

@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { conditionFailedItem, db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { batchGet, deleteKeys } from "./batch";
+import { isExpired, unexpiredFilter } from "./expiry";
 import { allMatching, type FilteredQuery, filteredPage } from "./filtered-query";
 import { fromItem } from "./items";
 import { keys } from "./keys";
@@ -39,6 +40,11 @@ export interface Submission {
   metadata: SubmissionMetadata;
   spam: SpamVerdict;
   createdAt: string;
+  /**
+   * When DynamoDB's TTL deletes it (epoch seconds): its arrival plus its form's retention for its
+   * current state (lib/retention.ts); absent when that state is kept forever.
+   */
+  ttl?: number;
 }
 
 /** What a repeated request (same Idempotency-Key, same lead id) answers: the first result. */
@@ -79,9 +85,13 @@ export const toSubmission = (item: Record<string, unknown>): StoredSubmission =>
   return { ...(rest as unknown as StoredSubmission), data };
 };
 
+/** A stored submission, or undefined for none and for one whose TTL has passed (./expiry.ts: gone for every reader). */
+const liveSubmission = (item: Record<string, unknown> | undefined) =>
+  item && !isExpired(item.ttl) ? toSubmission(item) : undefined;
+
 export async function getSubmission(submissionId: string): Promise<StoredSubmission | undefined> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.submission(submissionId) }));
-  return out.Item ? toSubmission(out.Item) : undefined;
+  return liveSubmission(out.Item);
 }
 
 /** A strongly consistent read: the intake consumer must see a moderation that just happened. */
@@ -89,7 +99,7 @@ export async function getSubmissionConsistent(submissionId: string): Promise<Sto
   const out = await db().send(
     new GetCommand({ TableName: tableName(), Key: keys.submission(submissionId), ConsistentRead: true }),
   );
-  return out.Item ? toSubmission(out.Item) : undefined;
+  return liveSubmission(out.Item);
 }
 
 export type SpamFilter = "true" | "false" | "all";
@@ -108,6 +118,8 @@ function formQuery(formId: string, query: SubmissionQuery): FilteredQuery<Stored
     partition: keys.submissionIndexPartition(formId),
     range: { ...(query.from ? { from: query.from } : {}), ...(query.before ? { before: query.before } : {}) },
     newestFirst: true,
+    // Expired submissions that DynamoDB has not deleted yet are left out (./expiry.ts).
+    unexpired: true,
     ...(query.spam === "all"
       ? {}
       : {
@@ -167,13 +179,16 @@ export async function storeLeadOnce(submissionId: string, lead: Lead): Promise<L
 
 /** Deletes one submission if it belongs to `orgId` ("NOT_FOUND": there is none, for that organization). */
 export async function deleteSubmission(submissionId: string, orgId: string): Promise<Outcome<"OK" | "NOT_FOUND">> {
+  const live = unexpiredFilter();
   try {
     await db().send(
       new DeleteCommand({
         TableName: tableName(),
         Key: keys.submission(submissionId),
-        ConditionExpression: "attribute_exists(pk) AND orgId = :org",
-        ExpressionAttributeValues: { ":org": orgId },
+        // An expired one is gone already (./expiry.ts): 404, and its TTL deletes it.
+        ConditionExpression: `attribute_exists(pk) AND orgId = :org AND ${live.expression}`,
+        ExpressionAttributeNames: live.names,
+        ExpressionAttributeValues: { ":org": orgId, ...live.values },
       }),
     );
     return "OK";
@@ -189,11 +204,12 @@ export async function submissionOwners(
 ): Promise<Map<string, { orgId: string; siteId: string; formId: string }>> {
   const items = await batchGet(
     submissionIds.map((id) => keys.submission(id)),
-    { projection: "id, orgId, siteId, formId" },
+    { projection: "id, orgId, siteId, formId, #ttl", names: { "#ttl": "ttl" } },
   );
   const owners = new Map<string, { orgId: string; siteId: string; formId: string }>();
   for (const item of items) {
-    if (item)
+    // An expired submission has no owner any more: it is gone (./expiry.ts).
+    if (item && !isExpired(item.ttl))
       owners.set(String(item.id), { orgId: String(item.orgId), siteId: String(item.siteId), formId: String(item.formId) });
   }
   return owners;
@@ -223,5 +239,6 @@ export async function newestFormSubmissions(
       Limit: limit,
     }),
   );
-  return { submissions: (out.Items ?? []).map(toSubmission), full: out.LastEvaluatedKey !== undefined };
+  const live = (out.Items ?? []).flatMap((item) => liveSubmission(item) ?? []);
+  return { submissions: live, full: out.LastEvaluatedKey !== undefined };
 }

@@ -40,6 +40,11 @@ export default async function globalSetup(): Promise<void> {
     // keeps (lib/intake/intake-config.ts) is tested with its own gateway processes
     // (test/local-stack/http/intake-instances.test.ts) and measured by the budgets.
     INTAKE_CACHE_SECONDS: "0",
+    // No background TTL sweeps (infra/local/ttl-sweeper.ts): some tests read an item kept past its
+    // ttl on purpose ("refused while it lingers"); the retention tests call sweepExpired() themselves.
+    LOCAL_TTL_SWEEP_SECONDS: "0",
+    // A retention job's pass re-dates 50 submissions here (500 in AWS): a few hundred show several passes.
+    RETENTION_PASS_SIZE: "50",
     CAPTCHA_SCORE_VERIFY_URL: captcha.scoreUrl,
     CAPTCHA_CHALLENGE_VERIFY_URL: captcha.challengeUrl,
     CAPTCHA_TIMEOUT_MS: String(TEST_TIMEOUT_MS),

@@ -89,12 +89,22 @@ describe("CSV and JSON export", () => {
     expect(content.endsWith("\r\n")).toBe(true);
 
     const rows = parseCsv(content);
-    expect(rows[0]).toEqual(["Name", "Email", "Note", "Tags", "legacy", "referenceId", "createdAt", "spam"]);
+    expect(rows[0]).toEqual(["Name", "Email", "Note", "Tags", "legacy", "referenceId", "createdAt", "spam", "expiresAt"]);
     const [s1, s2, s3] = subs;
     // Newest first, spam excluded by default.
     expect(rows.slice(1)).toEqual([
-      ["'\tTabbed", "c@example.com", "'\rCarriage", "", "from a removed field", "EXP-3", s3?.createdAt, "false"],
-      ['\'=HYPERLINK("http://evil.example","click")', "'+1 555 0100", "'-2+3", "'@SUM(A1)", "", "EXP-2", s2?.createdAt, "false"],
+      ["'\tTabbed", "c@example.com", "'\rCarriage", "", "from a removed field", "EXP-3", s3?.createdAt, "false", ""],
+      [
+        '\'=HYPERLINK("http://evil.example","click")',
+        "'+1 555 0100",
+        "'-2+3",
+        "'@SUM(A1)",
+        "",
+        "EXP-2",
+        s2?.createdAt,
+        "false",
+        "",
+      ],
       [
         'Ada "The Countess" Lovelace',
         "ada@example.com",
@@ -104,6 +114,7 @@ describe("CSV and JSON export", () => {
         "EXP-1",
         s1?.createdAt,
         "false",
+        "",
       ],
     ]);
     // Quotes doubled inside a quoted cell (RFC 4180 rule 7).
@@ -116,7 +127,7 @@ describe("CSV and JSON export", () => {
       expect(res.status).toBe(200);
       return parseCsv(res.text)
         .slice(1)
-        .map((row) => row[row.length - 3]);
+        .map((row) => row[row.length - 4]);
     };
     expect(await refs("?spam=all")).toEqual(["EXP-4", "EXP-3", "EXP-2", "EXP-1"]);
     expect(await refs("?spam=true")).toEqual(["EXP-4"]);
@@ -129,7 +140,7 @@ describe("CSV and JSON export", () => {
     // Nothing matches: a header alone.
     const empty = await exportFile(exportPath(form.id, "?q=nothing-like-this"), owner.token);
     expect(empty.headers.get("x-inlet-export-rows")).toBe("0");
-    expect(parseCsv(empty.text)).toEqual([["Name", "Email", "Note", "Tags", "referenceId", "createdAt", "spam"]]);
+    expect(parseCsv(empty.text)).toEqual([["Name", "Email", "Note", "Tags", "referenceId", "createdAt", "spam", "expiresAt"]]);
   });
 
   test("JSON: the form's fields and every submission in the API's shape", async () => {
@@ -255,7 +266,7 @@ describe("large exports", () => {
     expect(file.length).toBe(data.bytes);
     const text = file.toString("utf8");
     const rows = parseCsv(text);
-    expect(rows[0]).toEqual(["Name", "Email", "Note", "Tags", "referenceId", "createdAt", "spam"]);
+    expect(rows[0]).toEqual(["Name", "Email", "Note", "Tags", "referenceId", "createdAt", "spam", "expiresAt"]);
     expect(rows).toHaveLength(COUNT + 1);
     const refs = rows.slice(1).map((row) => row[4]);
     // Newest first, and every submission exactly once.
@@ -270,6 +281,7 @@ describe("large exports", () => {
       "BIG-1",
       subs[0]?.createdAt,
       "true",
+      "",
     ]);
     console.log(
       `large export: wrote ${COUNT} in ${written - started} ms, exported and downloaded ${data.bytes} bytes in ${Date.now() - written} ms`,

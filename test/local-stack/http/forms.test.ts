@@ -62,6 +62,9 @@ describe("creating and reading forms", () => {
         { key: "message", label: "Message", type: "textarea", required: false, order: 3 },
       ],
       settings: { notifyEmails: ["sales@example.com", "ops@example.com"], redirectUrl: null, confirmation: DEFAULT_CONFIRMATION },
+      // The site's defaults for new forms (docs/privacy.md, "Retention").
+      retention: { inboxDays: null, spamDays: 30 },
+      retentionJob: null,
       suppressedRecipients: [],
     });
 
@@ -72,7 +75,7 @@ describe("creating and reading forms", () => {
     const list = await api("GET", siteForms(siteId), { token: owner.token });
     expect(list.status).toBe(200);
     const listed = list.body.data.forms.find((f: { id: string }) => f.id === form.id);
-    const { fields: _f, settings: _s, suppressedRecipients: _r, ...summary } = form;
+    const { fields: _f, settings: _s, suppressedRecipients: _r, retention: _t, retentionJob: _j, ...summary } = form;
     expect(listed).toEqual(summary);
     expect(list.body.data.nextCursor).toBeNull();
   });

@@ -16,6 +16,8 @@ describe("sites", () => {
       isActive: true,
       referencePrefix: "ACME",
       captcha: null,
+      // Inbox kept, spam 30 days, until set (docs/privacy.md, "Retention").
+      defaultRetention: { inboxDays: null, spamDays: 30 },
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

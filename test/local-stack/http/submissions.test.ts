@@ -46,6 +46,8 @@ describe("reading submissions", () => {
       metadata: expect.objectContaining({ source: "partner_automation", droppedFiles: [], subject: "Hi" }),
       spam: { score: expect.any(Number), isSpam: false, signals: expect.any(Array) },
       releasedAt: null,
+      // The form's inbox is kept until deleted (docs/privacy.md, "Retention").
+      expiresAt: null,
       createdAt: expect.any(String),
     });
     const list = await api("GET", listPath(formId), { token: owner.token });

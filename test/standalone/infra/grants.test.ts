@@ -342,7 +342,7 @@ describe("what each function may write, by partition and attribute", () => {
   });
 });
 
-test("the bookkeeper writes only counters, its checkpoints and search entries: day items, a form's counts (those attributes only), webhooks' counts, FIND# items by BatchWriteItem", () => {
+test("the bookkeeper writes only counters, its checkpoints, search entries and the records that follow a removed submission: day items, a form's counts (those attributes only), webhooks' counts, FIND#, MAIL# and DELIVERY# items by BatchWriteItem", () => {
   const bookkeeper = roleStatements("Inlet bookkeeper: counts from the table stream");
   expect(sortJson(grantedWrites(bookkeeper))).toEqual(
     sortJson([
@@ -353,7 +353,11 @@ test("the bookkeeper writes only counters, its checkpoints and search entries: d
         attributes: ["gone", "inbox", "pk", "sk", "spam", "type"],
       },
       { actions: ["dynamodb:PutItem"], leadingKeys: [`${P.streamCheckpoint}*`], attributes: null },
-      { actions: ["dynamodb:BatchWriteItem"], leadingKeys: [`${P.searchEntry}*`], attributes: null },
+      {
+        actions: ["dynamodb:BatchWriteItem"],
+        leadingKeys: [`${P.delivery}*`, `${P.searchEntry}*`, `${P.sentEmail}*`],
+        attributes: null,
+      },
     ]),
   );
 });

@@ -96,7 +96,7 @@ describe("intake pipeline", () => {
     expect(filters.length).toBeLessThanOrEqual(5);
   });
 
-  test("the filter patterns pass inserted non-spam submissions, inserted or modified purge jobs, inserted release markers", () => {
+  test("the filter patterns pass inserted non-spam submissions, inserted or modified purge jobs, inserted release markers, running retention jobs", () => {
     expect(INTAKE_FILTER_PATTERNS).toEqual([
       {
         eventName: ["INSERT"],
@@ -104,6 +104,7 @@ describe("intake pipeline", () => {
       },
       { eventName: ["INSERT", "MODIFY"], dynamodb: { NewImage: { type: { S: ["purge"] } } } },
       { eventName: ["INSERT"], dynamodb: { NewImage: { type: { S: ["release"] } } } },
+      { eventName: ["INSERT", "MODIFY"], dynamodb: { NewImage: { type: { S: ["retention"] }, status: { S: ["running"] } } } },
     ]);
   });
 
@@ -236,8 +237,8 @@ describe("intake consumer", () => {
           .sort(),
       ),
     );
-    // It deletes claims, releases and purge jobs; it never deletes accounts, keys, sites or webhooks.
-    expect([...(granted.get("DeleteItem") ?? [])].sort()).toEqual(["ACTION#*", "PURGE#*", "RELEASE#*"]);
+    // It deletes claims, releases, purge and retention jobs; it never deletes accounts, keys, sites or webhooks.
+    expect([...(granted.get("DeleteItem") ?? [])].sort()).toEqual(["ACTION#*", "PURGE#*", "RELEASE#*", "RETENTION#*"]);
     // Of a form's partition it updates only an endpoint's failing state and its disabling (a 410).
     const formUpdate = writes.find(
       (st) =>

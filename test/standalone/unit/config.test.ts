@@ -78,6 +78,7 @@ describe("parseConfig", () => {
       ERASE_TIME_BUDGET_MS: 20_000,
       CAPTCHA_TIMEOUT_MS: 3000,
       PURGE_GRACE_SECONDS: 60,
+      RETENTION_PASS_SIZE: 500,
       INTAKE_CACHE_SECONDS: 5,
       ALLOW_PRIVATE_WEBHOOK_TARGETS: "false",
       OUTBOUND_TIMEOUT_MS: 10_000,
@@ -342,6 +343,7 @@ describe("parseLocalConfig", () => {
       DYNAMODB_LOCAL_PORT: 0,
       SQS_LOCAL_PORT: 0,
       SES_LOCAL_PORT: 0,
+      LOCAL_TTL_SWEEP_SECONDS: 60,
     });
     expect(parseLocalConfig({}).BASE_URL).toBeUndefined();
   });

@@ -914,7 +914,7 @@ export interface components {
             name: string;
             /** @enum {string} */
             role: "owner" | "admin" | "member";
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             createdAt: string;
         };
         OrganizationSummary: {
@@ -922,9 +922,9 @@ export interface components {
             name: string;
             /** @enum {string} */
             plan: "free" | "pro" | "agency" | "enterprise";
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             createdAt: string;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             updatedAt: string;
         };
         Site: {
@@ -940,9 +940,10 @@ export interface components {
                 minScore?: number;
                 hasSecretKey: boolean;
             } | null;
-            /** Format: date-time */
+            defaultRetention: components["schemas"]["Retention"];
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             createdAt: string;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             updatedAt: string;
         };
         SiteOverview: {
@@ -997,10 +998,10 @@ export interface components {
                 status: "retrying" | "failed";
                 statusCode: number | null;
                 error: string | null;
-                /** Format: date-time */
+                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 failedAt: string;
                 nextAttemptAt: string | null;
-                /** Format: date-time */
+                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 failingSince: string;
             }[];
         };
@@ -1015,9 +1016,9 @@ export interface components {
             lastReceivedAt: string | null;
             archivedAt: string | null;
             webhookUrl: string;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             createdAt: string;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             updatedAt: string;
         };
         FormField: {
@@ -1041,9 +1042,9 @@ export interface components {
             /** @enum {string} */
             status: "draft" | "published";
             archivedAt: string | null;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             createdAt: string;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             updatedAt: string;
             fields: components["schemas"]["FormField"][];
             settings: {
@@ -1057,7 +1058,21 @@ export interface components {
                     replyTo: string | null;
                 };
             };
+            retention: components["schemas"]["Retention"];
+            retentionJob: {
+                /** @enum {string} */
+                status: "running" | "finished";
+                examined: number;
+                updated: number;
+                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+                startedAt: string;
+                finishedAt: string | null;
+            } | null;
             suppressedRecipients: components["schemas"]["SuppressedRecipient"][];
+        };
+        Retention: {
+            inboxDays: number | null;
+            spamDays: number | null;
         };
         SuppressedRecipient: {
             id: string;
@@ -1070,19 +1085,19 @@ export interface components {
             /** @enum {string} */
             reason: "bounce" | "complaint";
             detail: string | null;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             at: string;
         };
         SentEmail: {
             messageId: string;
             kind: string;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             sentAt: string;
             recipients: {
                 address: string | null;
                 /** @enum {string} */
                 status: "sent" | "delayed" | "delivered" | "bounced" | "rejected" | "complained";
-                /** Format: date-time */
+                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 at: string;
                 detail: string | null;
             }[];
@@ -1120,6 +1135,7 @@ export interface components {
                 }[];
             };
             releasedAt: string | null;
+            expiresAt: string | null;
             lead: {
                 score: number;
                 /** @enum {string} */
@@ -1128,7 +1144,7 @@ export interface components {
                 /** @constant */
                 test?: true;
             } | null;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             createdAt: string;
         };
         Delivery: {
@@ -1145,7 +1161,7 @@ export interface components {
                 statusCode: number | null;
                 durationMs: number | null;
                 error: string | null;
-                /** Format: date-time */
+                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 attemptedAt: string;
                 nextAttemptAt: string | null;
                 /** @enum {string} */
@@ -1156,9 +1172,9 @@ export interface components {
             nextAttemptAt: string | null;
             lastError: string | null;
             deliveredAt: string | null;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             createdAt: string;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             updatedAt: string;
         };
         OutboundWebhook: {
@@ -1180,9 +1196,9 @@ export interface components {
             isEnabled: boolean;
             disabledReason: string | null;
             disabledAt: string | null;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             createdAt: string;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             updatedAt: string;
             lastDelivery?: {
                 id: string;
@@ -1193,7 +1209,7 @@ export interface components {
                 lastStatusCode: number | null;
                 lastAttemptAt: string | null;
                 nextAttemptAt: string | null;
-                /** Format: date-time */
+                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 createdAt: string;
             } | null;
         };
@@ -1211,13 +1227,13 @@ export interface components {
                 name: string;
                 email: string;
             };
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             createdAt: string;
         };
         AuthResult: {
             /** @description Absent when the request sent `X-Inlet-Session: cookie` */
             token?: string;
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             expiresAt: string;
             user: components["schemas"]["User"];
             organization: components["schemas"]["Organization"];
@@ -1230,7 +1246,7 @@ export interface components {
                 name: string;
                 fields: components["schemas"]["FormField"][];
             };
-            /** Format: date-time */
+            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             exportedAt: string;
             submissions: components["schemas"]["Submission"][];
         };
@@ -1396,7 +1412,7 @@ export interface components {
                 /** @enum {string} */
                 purpose: "verify" | "change" | "reclaim";
                 email: string;
-                /** Format: date-time */
+                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 expiresAt: string;
                 account?: {
                     name: string;
@@ -1438,7 +1454,7 @@ export interface components {
                 email: string;
                 /** @enum {string} */
                 role: "admin" | "member";
-                /** Format: date-time */
+                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 expiresAt: string;
             };
         };
@@ -1498,6 +1514,7 @@ export interface components {
                         }[];
                     };
                     releasedAt: string | null;
+                    expiresAt: string | null;
                     lead: {
                         score: number;
                         /** @enum {string} */
@@ -1506,7 +1523,7 @@ export interface components {
                         /** @constant */
                         test?: true;
                     } | null;
-                    /** Format: date-time */
+                    /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                     createdAt: string;
                     siteName: string;
                     formName: string;
@@ -1601,7 +1618,7 @@ export interface components {
                 formId: string | null;
                 secretKey: string;
                 webhookUrl: string;
-                /** Format: date-time */
+                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 createdAt: string;
             };
         };
@@ -1619,9 +1636,9 @@ export interface components {
                 lastReceivedAt: string | null;
                 archivedAt: string | null;
                 webhookUrl: string;
-                /** Format: date-time */
+                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 createdAt: string;
-                /** Format: date-time */
+                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 updatedAt: string;
                 /** @description Masked: `inlet_whsk_••••••••` and the last four */
                 secretKey: string;
@@ -1640,7 +1657,7 @@ export interface components {
                 submissionCount: number;
                 lastReceivedAt: string | null;
                 webhookUrl: string;
-                /** Format: date-time */
+                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 updatedAt: string;
             };
         };
@@ -1673,9 +1690,9 @@ export interface components {
                     /** @enum {string} */
                     status: "draft" | "published";
                     archivedAt: string | null;
-                    /** Format: date-time */
+                    /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                     createdAt: string;
-                    /** Format: date-time */
+                    /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                     updatedAt: string;
                 }[];
                 nextCursor: string | null;
@@ -1798,7 +1815,7 @@ export interface components {
                     includeFieldValues: boolean;
                     maxFields: number;
                 } | null;
-                /** Format: date-time */
+                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 createdAt: string;
             };
         };
@@ -1859,7 +1876,7 @@ export interface components {
                         statusCode: number | null;
                         durationMs: number | null;
                         error: string | null;
-                        /** Format: date-time */
+                        /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                         attemptedAt: string;
                         nextAttemptAt: string | null;
                         /** @enum {string} */
@@ -1870,9 +1887,9 @@ export interface components {
                     nextAttemptAt: string | null;
                     lastError: string | null;
                     deliveredAt: string | null;
-                    /** Format: date-time */
+                    /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                     createdAt: string;
-                    /** Format: date-time */
+                    /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                     updatedAt: string;
                     endpoint: {
                         id: string;
@@ -1951,7 +1968,7 @@ export interface components {
                     permissions: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing")[];
                     rateLimitPerMin: number;
                     expiresAt: string | null;
-                    /** Format: date-time */
+                    /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                     createdAt: string;
                 };
             };
@@ -5649,6 +5666,10 @@ export interface operations {
                         secretKey?: string;
                         minScore?: number;
                     } | null;
+                    defaultRetention?: {
+                        inboxDays?: number | null;
+                        spamDays?: number | null;
+                    };
                 };
             };
         };
@@ -7066,6 +7087,10 @@ export interface operations {
                     };
                     /** @enum {string} */
                     status?: "draft" | "published";
+                    retention?: {
+                        inboxDays?: number | null;
+                        spamDays?: number | null;
+                    };
                 };
             };
         };
@@ -7383,6 +7408,10 @@ export interface operations {
                             senderName?: string | null;
                             replyTo?: string | null;
                         };
+                    };
+                    retention?: {
+                        inboxDays?: number | null;
+                        spamDays?: number | null;
                     };
                     restore?: boolean;
                     /** Format: date-time */

@@ -4,6 +4,11 @@ const relative = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
 /** A timestamp as the person's locale writes it ("24 Nov 2026, 11:05"). */
 export const formatDateTime = (iso: string | null | undefined): string => (iso ? dateTime.format(new Date(iso)) : "—");
 
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: "long" });
+
+/** A day as the person's locale writes it ("24 November 2026"). */
+export const formatDate = (iso: string | null | undefined): string => (iso ? dateOnly.format(new Date(iso)) : "—");
+
 /** How long ago, in words ("3 minutes ago"), for lists where the exact time is in the title. */
 export function formatAgo(iso: string | null | undefined, now = Date.now()): string {
   if (!iso) return "never";

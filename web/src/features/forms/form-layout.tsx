@@ -16,7 +16,11 @@ const tab =
  */
 export function FormLayout() {
   const { formId } = route.useParams();
-  const form = useQuery(formQuery(formId));
+  // While a retention change is being applied to its submissions, its progress is read again every few seconds.
+  const form = useQuery({
+    ...formQuery(formId),
+    refetchInterval: (query) => (query.state.data?.retentionJob?.status === "running" ? 3000 : false),
+  });
   const data = form.data;
   return (
     <>
@@ -34,6 +38,12 @@ export function FormLayout() {
             {data.status === "published" ? "Published" : "Draft"} · {ORIGIN_LABELS[data.origin]}
             {data.archivedAt ? " · Archived" : ""}
           </Muted>
+        )}
+        {data?.retentionJob?.status === "running" && (
+          <p role="status" className="mt-1 text-sm">
+            Applying a retention change to its submissions: {data.retentionJob.examined} checked, {data.retentionJob.updated}{" "}
+            re-dated so far.
+          </p>
         )}
         {form.isError && <FormError message={form.error.message} />}
         <nav aria-label="Form sections" className="mt-4 flex flex-wrap gap-1 border-b border-slate-200 dark:border-slate-700">

@@ -8,7 +8,7 @@ import { ConfirmButton } from "../../components/ui/dialog";
 import { FormError } from "../../components/ui/field";
 import { card, Loading, PageHeader } from "../../components/ui/page";
 import { useToast } from "../../components/ui/toast";
-import { formatDateTime } from "../../lib/format";
+import { formatDate, formatDateTime } from "../../lib/format";
 import { deleteSubmission, type Submission, setSpam, submissionQuery } from "./queries";
 import { gradeLabel, signalLabel, valueText } from "./values";
 
@@ -113,6 +113,12 @@ export function SubmissionPage({ deliveries }: { deliveries: (submission: Submis
         <Link to={s.spam.isSpam ? "/forms/$formId/spam" : "/forms/$formId"} params={{ formId: s.formId }} search={{}}>
           Back to the {s.spam.isSpam ? "spam folder" : "inbox"}
         </Link>
+      </p>
+      {/* The form's retention for its current state (docs/privacy.md, "Retention"). */}
+      <p className="mb-4 text-sm">
+        {s.expiresAt
+          ? `Deleted on ${formatDate(s.expiresAt)}, as the form's retention for ${s.spam.isSpam ? "spam" : "its inbox"} says.`
+          : "Kept until deleted."}
       </p>
       <FormError message={error} />
       <div className="grid gap-4 lg:grid-cols-2">

@@ -1,7 +1,8 @@
 import { Link } from "@tanstack/react-router";
+import type { ReactNode } from "react";
 import { PageHeader } from "../../components/ui/page";
 import { Section } from "../../components/ui/section";
-import { refusal, useMe } from "../../lib/access";
+import { type Refusal, refusal, useMe } from "../../lib/access";
 import { CaptchaForm } from "./captcha-form";
 import { DeleteSite } from "./delete-site";
 import { GeneralForm } from "./general-form";
@@ -13,7 +14,14 @@ import type { SiteDetail } from "./queries";
  * web/src/app/site-settings-page.tsx). A control the person's role does not allow is disabled,
  * with the reason beside it.
  */
-export function SiteSettingsPage({ detail }: { detail: SiteDetail }) {
+export function SiteSettingsPage({
+  detail,
+  retention,
+}: {
+  detail: SiteDetail;
+  /** The retention defaults' section (web/src/app/site-settings-page.tsx), given whether the person may edit the site. */
+  retention?: (refusal: Refusal) => ReactNode;
+}) {
   const me = useMe();
   const cannotEdit = refusal(me, "sites.edit");
   const { site } = detail;
@@ -32,6 +40,11 @@ export function SiteSettingsPage({ detail }: { detail: SiteDetail }) {
         <Section id="captcha-heading" title="Captcha">
           <CaptchaForm site={site} refusal={cannotEdit} />
         </Section>
+        {retention && (
+          <Section id="retention-heading" title="Retention of new forms">
+            {retention(cannotEdit)}
+          </Section>
+        )}
         <Section id="privacy-heading" title="A person's data (GDPR)">
           <p className="text-sm">
             Exporting or erasing what a person submitted is done for the whole organization, every site at once, on the{" "}
