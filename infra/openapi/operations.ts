@@ -130,6 +130,10 @@ export const OPERATIONS: Record<DocumentedRouteKey, OperationExtras> = {
   "DELETE /api/v1/team/members/{userId}": { summary: "Remove a member", errors: ["CANNOT_CHANGE_OWNER", "CONFLICT"] },
 
   "PUT /api/v1/organization": { summary: "Rename the organization" },
+  "GET /api/v1/audit-log": {
+    summary: "The organization's audit log, newest first, filtered by action, actor and time (owner and admin sessions)",
+    errors: CURSOR,
+  },
 
   "GET /api/v1/admin/organizations": { summary: "List every organization (platform admins)", errors: CURSOR },
   "PUT /api/v1/admin/organizations/{orgId}": { summary: "Change an organization's plan (platform admins)" },

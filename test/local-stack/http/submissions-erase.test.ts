@@ -23,7 +23,7 @@ test("erasure that runs out of time answers a cursor, and following it erases th
   let cursor: string | undefined;
   do {
     calls = 0;
-    const answer = await eraseByEmail(principal, siteId, "GONE@example.com", cursor, clock);
+    const answer = await eraseByEmail(principal, "127.0.0.1", siteId, "GONE@example.com", cursor, clock);
     answers.push(answer);
     cursor = answer.cursor ?? undefined;
   } while (cursor && answers.length < 10);
