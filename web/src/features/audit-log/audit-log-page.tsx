@@ -126,19 +126,8 @@ export function AuditLogPage() {
                 }
               />
             </div>
-            <form className="flex flex-wrap items-end gap-4" onSubmit={apply} aria-label="Filter the audit log">
-              <TextField
-                label="Actor (user or key id)"
-                value={actor}
-                onChange={(e) => setActor(e.target.value)}
-                className="w-64"
-              />
-              <TextField label="From" type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
-              <TextField label="To" type="date" value={to} onChange={(e) => setTo(e.target.value)} />
-              <Button type="submit" variant="secondary">
-                Apply
-              </Button>
-            </form>
+            {/* Keyed by the URL's values: a link that changes them (an actor's "only theirs") refills the form. */}
+            <FilterForm key={`${search.actor ?? ""}|${search.from ?? ""}|${search.to ?? ""}`} />
           </div>
           {log.isPending ? (
             <Loading />
