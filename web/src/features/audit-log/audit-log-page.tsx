@@ -3,6 +3,7 @@ import { getRouteApi, Link } from "@tanstack/react-router";
 import { type FormEvent, useState } from "react";
 import { Button } from "../../components/ui/button";
 import { FormError, SelectField, TextField } from "../../components/ui/field";
+import { LoadMore } from "../../components/ui/load-more";
 import { Loading, PageHeader } from "../../components/ui/page";
 import { Cell, Row, RowHeader, Table } from "../../components/ui/table";
 import { Muted } from "../../components/ui/text";
@@ -146,13 +147,7 @@ export function AuditLogPage() {
                   ))}
                 </Table>
               )}
-              {log.hasNextPage && (
-                <div className="mt-4">
-                  <Button variant="secondary" disabled={log.isFetchingNextPage} onClick={() => void log.fetchNextPage()}>
-                    {log.isFetchingNextPage ? "Loading…" : "Load more"}
-                  </Button>
-                </div>
-              )}
+              <LoadMore list={log} />
             </>
           )}
         </>
