@@ -114,7 +114,7 @@ export const ROUTES = [
   { route: "POST /api/v1/forms/{formId}/unpublish", handler: "forms/unpublish-form", ...BEARER, permission: "forms.publish", ...WRITE },
   { route: "GET /api/v1/forms/{formId}/submissions", handler: "submissions/list-submissions", ...BEARER, permission: "submissions.view", ...READ },
   // Reads a whole form (up to API Gateway's 30 s); large files go to S3 (lib/export.ts).
-  { route: "GET /api/v1/forms/{formId}/submissions/export", handler: "submissions/export-submissions", ...BEARER, permission: "submissions.export", ...READ, bucket: "write", memoryMb: 1024, timeoutSeconds: 29 },
+  { route: "GET /api/v1/forms/{formId}/submissions/export", handler: "submissions/export-submissions", ...BEARER, permission: "submissions.export", ...WRITE, bucket: "write", memoryMb: 1024, timeoutSeconds: 29 },
   { route: "GET /api/v1/submissions/{submissionId}", handler: "submissions/get-submission", ...BEARER, permission: "submissions.view", ...READ },
   // Flag/unflag is moderation of collected data and can fire outbound webhooks: it needs the
   // permission that may remove the submission outright (docs/api.md, "Spam moderation").
@@ -153,6 +153,9 @@ export const ROUTES = [
   { route: "GET /api/v1/api-keys/{id}", handler: "api-keys/get-api-key", ...KEY_ADMIN, ...READ },
   { route: "PUT /api/v1/api-keys/{id}", handler: "api-keys/update-api-key", ...KEY_ADMIN, ...WRITE },
   { route: "DELETE /api/v1/api-keys/{id}", handler: "api-keys/delete-api-key", ...KEY_ADMIN, ...WRITE },
+
+  // The organization's audit log (docs/privacy.md, "Audit log"): owner and admin sessions only.
+  { route: "GET /api/v1/audit-log", handler: "audit-log/list-audit-log", ...TEAM_ADMIN, permission: "audit_log.read", ...READ },
 
   // Everything no other route matches: the JSON 404 envelope, in AWS too.
   { route: "$default", handler: "not-found", ...PUBLIC, table: "none" },

@@ -156,25 +156,25 @@ export const TABLE_WRITES: Record<string, Writes> = {
   "auth/update-me": { UpdateItem: [only(P.org, ["name"])] },
   // The member's time zone, choices and digest schedule, with its place in the due index (GSI1 keys).
   "account/update-notifications": { UpdateItem: [only(P.org, ["timeZone", "notifications", "digests", "gsi1pk", "gsi1sk"])] },
-  "team/create-invite": { PutItem: [P.invite] },
+  "team/create-invite": { PutItem: [P.invite, P.audit] },
   // Role changes and removals carry the member's role onto their API keys.
-  "team/update-member": { UpdateItem: [only(P.org, ["role"]), only(P.apiKey, ["creatorRole"])] },
-  "team/remove-member": { DeleteItem: [P.org, P.email], UpdateItem: [only(P.apiKey, ["creatorRole"])] },
+  "team/update-member": { UpdateItem: [only(P.org, ["role"]), only(P.apiKey, ["creatorRole"])], PutItem: [P.audit] },
+  "team/remove-member": { DeleteItem: [P.org, P.email], UpdateItem: [only(P.apiKey, ["creatorRole"])], PutItem: [P.audit] },
   "organization/rename-organization": { UpdateItem: [only(P.org, ["name", "updatedAt"])] },
   // A plan change is copied onto the organization's API keys.
-  "admin/update-organization": { UpdateItem: [only(P.org, ["plan", "updatedAt"]), only(P.apiKey, ["plan"])] },
+  "admin/update-organization": { UpdateItem: [only(P.org, ["plan", "updatedAt"]), only(P.apiKey, ["plan"])], PutItem: [P.audit] },
   // Keys are counted on their organization; a key that met a plan change is taken back (deleted, uncounted).
-  "api-keys/create-api-key": { PutItem: [only(P.apiKey, API_KEY_ITEM)], UpdateItem: [only(P.org, ["apiKeyCount"])], DeleteItem: [P.apiKey] },
+  "api-keys/create-api-key": { PutItem: [only(P.apiKey, API_KEY_ITEM), P.audit], UpdateItem: [only(P.org, ["apiKeyCount"])], DeleteItem: [P.apiKey] },
   // Its condition reads the key's organization.
   "api-keys/update-api-key": { UpdateItem: [only(P.apiKey, ["name", "permissions", "customRateLimit", "updatedAt", "orgId"])] },
   // Revoking sets revokedAt, deleting takes the count back.
-  "api-keys/delete-api-key": { DeleteItem: [P.apiKey], UpdateItem: [only(P.apiKey, ["revokedAt", "updatedAt", "orgId"]), only(P.org, ["apiKeyCount"])] },
+  "api-keys/delete-api-key": { DeleteItem: [P.apiKey], UpdateItem: [only(P.apiKey, ["revokedAt", "updatedAt", "orgId"]), only(P.org, ["apiKeyCount"])], PutItem: [P.audit] },
   "sites/create-site": { PutItem: [only(P.org, SITE_ITEM)] },
-  "sites/update-site": { UpdateItem: [only(P.org, SITE_SETTINGS)] },
-  "sites/delete-site": { DeleteItem: [P.org, P.siteSequence] },
+  "sites/update-site": { UpdateItem: [only(P.org, SITE_SETTINGS)], PutItem: [P.audit] },
+  "sites/delete-site": { DeleteItem: [P.org, P.siteSequence], PutItem: [P.audit] },
   "webhooks/create-webhook": { PutItem: [only(P.webhook, WEBHOOK_ITEM)], UpdateItem: [only(P.org, ["webhookCount"])] },
   "webhooks/update-webhook": { UpdateItem: [only(P.webhook, ["name", "source", "isEnabled", "archivedAt", "formId", "updatedAt"])] },
-  "webhooks/rotate-webhook-secret": { UpdateItem: [only(P.webhook, ["secretHash", "secretLast4", "updatedAt"])] },
+  "webhooks/rotate-webhook-secret": { UpdateItem: [only(P.webhook, ["secretHash", "secretLast4", "updatedAt"])], PutItem: [P.audit] },
   // Archives the webhook; its permanent deletion uncounts it (and its purged form) on the site and
   // leaves its counts a tombstone.
   "webhooks/delete-webhook": { DeleteItem: [P.webhook], PutItem: [P.purge, P.webhookCounts], UpdateItem: [only(P.webhook, ["archivedAt", "isEnabled", "updatedAt"]), only(P.org, ["webhookCount", "formCount"]), only(P.form, ["deletedAt"])] },
@@ -191,14 +191,16 @@ export const TABLE_WRITES: Record<string, Writes> = {
   "emails/lift-suppression": { UpdateItem: [only(P.form, ["suppressedRecipients", "deletedAt"]), only(P.form, CONFIRMATION_SUPPRESSION)] },
   "forms/publish-form": { UpdateItem: [only(P.form, ["status", "updatedAt", "deletedAt"])] },
   "forms/unpublish-form": { UpdateItem: [only(P.form, ["status", "updatedAt", "deletedAt"])] },
-  "forms/delete-form": { PutItem: [P.purge], UpdateItem: [only(P.form, ["deletedAt", "orgId", "archivedAt", "updatedAt"]), only(P.org, ["formCount"]), only(P.webhook, ["formId"])] },
+  "forms/delete-form": { PutItem: [P.purge, P.audit], UpdateItem: [only(P.form, ["deletedAt", "orgId", "archivedAt", "updatedAt"]), only(P.org, ["formCount"]), only(P.webhook, ["formId"])] },
   // Moderation moves the daily counts of the submission's day and its form's counts between inbox and spam.
   "submissions/update-submission": { UpdateItem: [P.submission, P.siteDay, only(P.form, FORM_COUNTS)], PutItem: [P.release] },
-  "submissions/delete-submission": { DeleteItem: [P.submission] },
-  "submissions/bulk-delete-submissions": { BatchWriteItem: [P.submission] },
-  "submissions/erase-submissions": { BatchWriteItem: [P.submission] },
+  "submissions/delete-submission": { DeleteItem: [P.submission], PutItem: [P.audit] },
+  "submissions/bulk-delete-submissions": { DeleteItem: [P.submission], PutItem: [P.audit] },
+  "submissions/erase-submissions": { DeleteItem: [P.submission], PutItem: [P.audit] },
+  // An export writes only its audit entry (lib/export.ts).
+  "submissions/export-submissions": { PutItem: [P.audit] },
   // Access requests put their audit entry on its own; the organization-wide erasure deletes in
-  // transactions that carry the entry (lib/store/erasures.ts).
+  // transactions that carry the entry (lib/store/submissions.ts, deleteSubmissionsAudited).
   "organization/request-access": { PutItem: [P.audit] },
   "organization/erase-everywhere": { DeleteItem: [P.submission], PutItem: [P.audit] },
   "outbound-webhooks/create-outbound-webhook": { PutItem: [only(P.form, ENDPOINT_ITEM)], UpdateItem: [only(P.form, ["count", "type"])] },

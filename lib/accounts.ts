@@ -1,3 +1,4 @@
+import { audited } from "./audit";
 import { decoyHash, hashPassword, verifyPassword } from "./auth/passwords";
 import type { Role } from "./auth/permissions";
 import type { SessionPrincipal } from "./auth/principal";
@@ -299,22 +300,35 @@ export function me(principal: SessionPrincipal) {
   };
 }
 
-export async function createInvite(principal: SessionPrincipal, email: string, role: Exclude<Role, "owner">) {
+export async function createInvite(principal: SessionPrincipal, sourceIp: string, email: string, role: Exclude<Role, "owner">) {
   const token = newToken("invite");
   const createdAt = nowIso();
   const expiresAt = new Date(Date.now() + loadConfig().INVITE_TTL_HOURS * 3600_000).toISOString();
-  await putInvite(sha256Hex(token), {
-    orgId: principal.orgId,
-    email: email.toLowerCase(),
-    role,
-    invitedBy: principal.userId,
-    createdAt,
-    expiresAt,
-  });
+  await putInvite(
+    sha256Hex(token),
+    {
+      orgId: principal.orgId,
+      email: email.toLowerCase(),
+      role,
+      invitedBy: principal.userId,
+      createdAt,
+      expiresAt,
+    },
+    audited(
+      principal,
+      sourceIp,
+      "member.invited",
+      { type: "invite", id: email.toLowerCase() },
+      { email: email.toLowerCase(), role },
+    ),
+  );
   // The dashboard's sign-up that accepts it; the token in the fragment, which browsers never send.
   const inviteUrl = `${loadConfig().BASE_URL}/invite#token=${token}`;
   return { inviteToken: token, inviteUrl, email: email.toLowerCase(), role, expiresAt };
 }
+
+/** A member as the audit log names them (the entry keeps the name and address after they leave). */
+const memberTarget = (m: Member) => ({ type: "member", id: m.userId, name: m.name });
 
 const memberView = (m: Member) => ({ id: m.userId, email: m.email, name: m.name, role: m.role, createdAt: m.createdAt });
 
@@ -361,19 +375,32 @@ async function withCreatorKeys(
   }
 }
 
-export async function changeRole(principal: SessionPrincipal, userId: string, role: Exclude<Role, "owner">) {
+export async function changeRole(principal: SessionPrincipal, sourceIp: string, userId: string, role: Exclude<Role, "owner">) {
   const member = await withCreatorKeys(principal.orgId, userId, role, (m, alongside) =>
-    updateMemberRole(m.orgId, m.userId, role, alongside),
+    updateMemberRole(
+      m.orgId,
+      m.userId,
+      role,
+      alongside,
+      // A role set to what it was changes nothing worth an entry.
+      m.role === role
+        ? undefined
+        : audited(principal, sourceIp, "member.role_changed", memberTarget(m), { from: m.role, to: role }),
+    ),
   );
   return { member: memberView({ ...member, role }) };
 }
 
-export async function removeTeamMember(principal: SessionPrincipal, userId: string) {
+export async function removeTeamMember(principal: SessionPrincipal, sourceIp: string, userId: string) {
   if (userId === principal.userId) {
     throw new AppError("CONFLICT", "You cannot remove yourself; ask another admin or the owner");
   }
   await withCreatorKeys(principal.orgId, userId, null, async (member, alongside) => {
-    return removeMember(member, alongside, (await getEmailClaim(member.email))?.userId === member.userId);
+    const entry = audited(principal, sourceIp, "member.removed", memberTarget(member), {
+      email: member.email,
+      role: member.role,
+    });
+    return removeMember(member, alongside, (await getEmailClaim(member.email))?.userId === member.userId, entry);
   });
   return { message: "Member removed" };
 }

@@ -1,8 +1,10 @@
+import type { SessionPrincipal } from "./auth/principal";
 import type { Plan } from "./config";
 import { notFound } from "./errors";
 import { nowIso } from "./ids";
 import { setApiKeysPlan } from "./store/api-keys";
 import { type Organization, listOrganizations as pageOfOrganizations, updateOrganization } from "./store/organizations";
+import { changeOrganizationPlan } from "./store/plan-change";
 
 const orgView = (org: Organization) => ({
   id: org.id,
@@ -22,8 +24,29 @@ export async function listOrganizations(limit: number, cursor?: string) {
  * authenticating a key is one read: a downgrade below Agency stops the keys at once, and an
  * upgrade raises their rate limit.
  */
-export async function changePlan(orgId: string, plan: Plan) {
-  const org = await updateOrganization(orgId, { plan }, nowIso());
+/**
+ * Sets an organization's plan. A platform admin's change (`by`) is recorded in the affected
+ * organization's audit log, the admin named as `platform_admin` with their own organization; the
+ * local seed's change has no admin and writes no entry.
+ */
+export async function changePlan(orgId: string, plan: Plan, by?: { principal: SessionPrincipal; sourceIp: string }) {
+  const now = nowIso();
+  const org = by
+    ? await changeOrganizationPlan(orgId, plan, now, (current) => ({
+        orgId,
+        action: "organization.plan_changed",
+        actor: {
+          type: "platform_admin",
+          userId: by.principal.userId,
+          name: by.principal.name,
+          email: by.principal.email,
+          orgId: by.principal.orgId,
+          ip: by.sourceIp,
+        },
+        target: { type: "organization", id: orgId, name: current.name },
+        details: { from: current.plan, to: plan },
+      }))
+    : await updateOrganization(orgId, { plan }, now);
   if (!org) throw notFound("Organization");
   await setApiKeysPlan(orgId, plan, org.apiKeyCount ?? 0);
   return { organization: orgView(org) };

@@ -1,3 +1,4 @@
+import { audited } from "./audit";
 import { apiKeyIdFromHash } from "./auth/api-key-auth";
 import { API_KEY_RATE_LIMITS, PERMISSIONS, type Permission, RESTRICTED_PERMISSIONS } from "./auth/permissions";
 import type { SessionPrincipal } from "./auth/principal";
@@ -67,6 +68,7 @@ const defaultPermissions = (principal: SessionPrincipal): Permission[] =>
 export async function createApiKey(
   principal: SessionPrincipal,
   input: { name: string; permissions?: Permission[]; expiresInDays?: number },
+  sourceIp: string,
 ) {
   if (input.permissions) refuseRestricted(input.permissions);
   const secretKey = newToken("apiKey");
@@ -94,7 +96,20 @@ export async function createApiKey(
     if (API_KEY_RATE_LIMITS[key.plan] === undefined) {
       throw new AppError("PLAN_REQUIRED", "API keys need the agency or enterprise plan");
     }
-    const outcome = await insertApiKey(key, MAX_API_KEYS);
+    const outcome = await insertApiKey(
+      key,
+      MAX_API_KEYS,
+      audited(
+        principal,
+        sourceIp,
+        "api_key.created",
+        { type: "api_key", id: key.id, name: key.name },
+        {
+          permissions: key.permissions.join(" "),
+          expiresAt: key.expiresAt,
+        },
+      ),
+    );
     if (outcome === "OK") break;
     if (outcome === "LIMIT_REACHED") {
       throw new AppError(
@@ -164,14 +179,17 @@ export async function changeApiKey(
 }
 
 /** Revokes the key (idempotent); with `permanent`, deletes an already revoked key and frees its slot. */
-export async function deleteApiKey(orgId: string, keyId: string, permanent: boolean) {
+export async function deleteApiKey(principal: SessionPrincipal, sourceIp: string, keyId: string, permanent: boolean) {
+  const orgId = principal.orgId;
   if (!isId("apiKey", keyId)) throw notFound("API key");
+  const target = { type: "api_key", id: keyId };
   if (!permanent) {
-    const outcome = await revokeApiKey(orgId, keyId, new Date().toISOString());
+    const entry = audited(principal, sourceIp, "api_key.revoked", target);
+    const outcome = await revokeApiKey(orgId, keyId, new Date().toISOString(), entry);
     if (outcome === "NOT_FOUND") throw notFound("API key");
     return { message: "API key revoked" };
   }
-  const outcome = await deleteRevokedApiKey(orgId, keyId);
+  const outcome = await deleteRevokedApiKey(orgId, keyId, audited(principal, sourceIp, "api_key.deleted", target));
   if (outcome === "NOT_FOUND") throw notFound("API key");
   if (outcome === "NOT_REVOKED") {
     throw new AppError("API_KEY_NOT_REVOKED", "Revoke the API key before deleting it permanently");

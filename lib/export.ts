@@ -1,8 +1,10 @@
+import { audited } from "./audit";
 import type { Principal } from "./auth/principal";
 import { fieldList, findForm } from "./forms";
 import { RawResponse } from "./http/response";
 import { nowIso, randomBase62 } from "./ids";
 import { expiresAtOf } from "./retention";
+import { putAuditEntry } from "./store/audit-log";
 import { exportObjectKey, storeExport } from "./store/exports";
 import type { Form } from "./store/forms";
 import { everyFormSubmission, type StoredSubmission } from "./store/submissions";
@@ -113,7 +115,13 @@ const CONTENT_TYPES: Record<ExportFormat, string> = {
  * under INLINE_EXPORT_MAX_BYTES; otherwise it is written to the export bucket and answered with
  * a presigned link (`delivery: "link"`, `url`, `expiresAt`).
  */
-export async function exportSubmissions(principal: Principal, formId: string, format: ExportFormat, filters: ListFilters) {
+export async function exportSubmissions(
+  principal: Principal,
+  sourceIp: string,
+  formId: string,
+  format: ExportFormat,
+  filters: ListFilters,
+) {
   const form = await findForm(principal, formId);
   const submissions: StoredSubmission[] = [];
   for await (const page of everyFormSubmission(form.id, submissionQuery(filters))) submissions.push(...page.items);
@@ -122,11 +130,32 @@ export async function exportSubmissions(principal: Principal, formId: string, fo
   const bytes = Buffer.byteLength(content);
   const filename = `${slug(form.name)}-submissions-${exportedAt.slice(0, 10)}.${format}`;
   const summary = { format, rows: submissions.length, bytes, filename, contentType: CONTENT_TYPES[format] };
+  // An export writes nothing in the table: its entry is put on its own once the file exists
+  // (docs/privacy.md, "Audit log"), before the answer that hands it over.
+  const recordExport = () =>
+    putAuditEntry(
+      audited(
+        principal,
+        sourceIp,
+        "submissions.exported",
+        { type: "form", id: form.id, name: form.name },
+        {
+          rows: submissions.length,
+          format,
+          spam: filters.spam,
+          from: filters.from ?? null,
+          to: filters.to ?? null,
+          q: filters.q ?? null,
+        },
+      ),
+    );
   if (bytes <= INLINE_EXPORT_MAX_BYTES && Buffer.byteLength(JSON.stringify(content)) <= INLINE_EXPORT_MAX_BYTES) {
+    await recordExport();
     return { ...summary, delivery: "inline" as const, content };
   }
   const key = exportObjectKey(principal.orgId, form.id, exportedAt.replace(/[:.]/g, "-"), randomBase62(12), format);
   const link = await storeExport(key, Buffer.from(content), CONTENT_TYPES[format], filename);
+  await recordExport();
   return { ...summary, delivery: "link" as const, ...link };
 }
 

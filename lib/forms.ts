@@ -1,3 +1,4 @@
+import { audited } from "./audit";
 import type { Principal } from "./auth/principal";
 import { AppError, notFound } from "./errors";
 import type { FieldInput, SettingsInput } from "./form-inputs";
@@ -301,11 +302,19 @@ export async function archiveForm(principal: Principal, formId: string) {
  * deleted by the background purge (lib/purge.ts), and the webhooks feeding it are unlinked (their
  * next submission creates a new auto form).
  */
-export async function deleteForm(principal: Principal, formId: string) {
+export async function deleteForm(principal: Principal, sourceIp: string, formId: string) {
   const form = await findForm(principal, formId);
   if (form.archivedAt === null) throw new AppError("FORM_NOT_ARCHIVED", "Archive the form before deleting it permanently");
   const webhookIds = (await linkedWebhooks(form.siteId)).get(form.id) ?? [];
-  const outcome = await deleteFormPermanently(form, webhookIds, nowIso());
+  // Only the permanent delete is audited: archiving hides nothing for good and can be undone (docs/privacy.md, "Audit log").
+  const entry = audited(
+    principal,
+    sourceIp,
+    "form.deleted",
+    { type: "form", id: form.id, name: form.name },
+    { siteId: form.siteId },
+  );
+  const outcome = await deleteFormPermanently(form, webhookIds, nowIso(), entry);
   if (outcome === "NOT_ARCHIVED") throw new AppError("FORM_NOT_ARCHIVED", "Archive the form before deleting it permanently");
   if (outcome === "NOT_FOUND") throw notFound("Form");
   if (outcome === "CONFLICT") throw new AppError("CONFLICT", "A webhook of the form changed meanwhile; retry");

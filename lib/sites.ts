@@ -1,3 +1,5 @@
+import { audited } from "./audit";
+import type { Principal } from "./auth/principal";
 import { AppError, notFound } from "./errors";
 import { newId, nowIso } from "./ids";
 import { defaultRetentionOf, mergedRetention, type Retention } from "./retention";
@@ -97,8 +99,8 @@ export interface SiteUpdate {
   defaultRetention?: Partial<Retention>;
 }
 
-export async function updateSite(orgId: string, siteId: string, update: SiteUpdate) {
-  const current = await findSite(orgId, siteId);
+export async function updateSite(principal: Principal, sourceIp: string, siteId: string, update: SiteUpdate) {
+  const current = await findSite(principal.orgId, siteId);
   let captcha: CaptchaSettings | null = current.captcha;
   if (update.captcha === null) {
     captcha = null;
@@ -126,14 +128,39 @@ export async function updateSite(orgId: string, siteId: string, update: SiteUpda
     updatedAt: nowIso(),
   };
   if (next.updatedAt === current.updatedAt) next.updatedAt = new Date(Date.parse(next.updatedAt) + 1).toISOString();
-  const saved = await saveSiteSettings(next, current.updatedAt);
+  const saved = await saveSiteSettings(next, current.updatedAt, captchaSecretEntry(principal, sourceIp, current, captcha));
   if (saved === "CONFLICT") throw new AppError("CONFLICT", "The site changed while it was being updated; retry");
   if (!saved) throw notFound("Site");
   return { site: siteView(saved) };
 }
 
-export async function removeSite(orgId: string, siteId: string) {
-  const outcome = await deleteSite(orgId, siteId);
+/**
+ * The audit entry of a settings change that replaces, sets or removes the captcha secret; none
+ * when the secret stays (the secret itself is never recorded: docs/privacy.md, "Audit log").
+ */
+function captchaSecretEntry(principal: Principal, sourceIp: string, current: Site, captcha: CaptchaSettings | null) {
+  const before = current.captcha?.secretKey;
+  const after = captcha?.secretKey;
+  if (before === after) return undefined;
+  const change = before === undefined ? "set" : after === undefined ? "removed" : "replaced";
+  return audited(
+    principal,
+    sourceIp,
+    "site.captcha_secret_changed",
+    { type: "site", id: current.id, name: current.name },
+    { change, provider: captcha?.provider ?? current.captcha?.provider ?? null },
+  );
+}
+
+export async function removeSite(principal: Principal, sourceIp: string, siteId: string) {
+  const orgId = principal.orgId;
+  // Read first for the entry's name (the site is gone afterwards); a foreign or absent id is 404 here.
+  const site = await findSite(orgId, siteId);
+  const outcome = await deleteSite(
+    orgId,
+    siteId,
+    audited(principal, sourceIp, "site.deleted", { type: "site", id: site.id, name: site.name }),
+  );
   if (outcome === "NOT_FOUND") throw notFound("Site");
   if (outcome !== "OK") {
     // Names what is left, so nobody deletes a site and leaves its forms and submissions behind

@@ -5,9 +5,9 @@ import { normalizedEmail, type Walk, type WalkPosition, walkEmailHolders } from 
 import { AppError } from "./errors";
 import { sha256Base62 } from "./ids";
 import { putAuditEntry } from "./store/audit-log";
-import { deleteSubmissionsAudited } from "./store/erasures";
 import { allSiteForms } from "./store/forms";
 import { allSites } from "./store/sites";
+import { deleteSubmissionsAudited } from "./store/submissions";
 import { submissionView } from "./submissions";
 
 /**
@@ -135,7 +135,7 @@ export async function requestAccess(principal: Principal, sourceIp: string, addr
 /**
  * Deletes every submission of the organization holding `address`, a call at a time like the
  * access request. Each transaction of deletes carries the audit entry that counts them
- * (lib/store/erasures.ts); a request that finds nothing in its first call records an entry of
+ * (lib/store/submissions.ts, `deleteSubmissionsAudited`); a request that finds nothing in its first call records an entry of
  * its own with none, so the log shows that it was asked.
  */
 export async function eraseEverywhere(principal: Principal, sourceIp: string, address: string, cursor?: string, now = Date.now) {
@@ -148,14 +148,14 @@ export async function eraseEverywhere(principal: Principal, sourceIp: string, ad
       { type: "organization", id: principal.orgId },
       {
         email: request.email,
-        submissions: count,
+        count,
       },
     );
   let deleted = 0;
   const stopped = await request.walk(async (items) => {
     await deleteSubmissionsAudited(
       items.map((s) => s.id),
-      entry,
+      (chunk) => entry(chunk.length),
     );
     deleted += items.length;
     return false;

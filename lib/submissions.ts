@@ -1,18 +1,21 @@
+import { audited } from "./audit";
 import type { Principal } from "./auth/principal";
 import { loadConfig } from "./config";
+import { dateBounds, isoDate } from "./date-range";
 import { normalizedEmail, walkEmailHolders } from "./email-holders";
 import { AppError, notFound } from "./errors";
 import { findForm } from "./forms";
 import { nowIso } from "./ids";
 import { expiresAtOf, expiryOf, retentionOf } from "./retention";
 import { queryKey, searchKeysOf, searchToken } from "./search-keys";
+import { putAuditEntry } from "./store/audit-log";
 import { allSiteForms, getForm } from "./store/forms";
 import { setSpamState } from "./store/moderation";
 import { searchStep } from "./store/search-entries";
 import { getSite } from "./store/sites";
 import {
   deleteSubmission,
-  deleteSubmissions,
+  deleteSubmissionsAudited,
   getSubmission,
   listFormSubmissions,
   type SpamFilter,
@@ -40,8 +43,6 @@ export interface ListFilters {
   q?: string;
 }
 
-const isoDate = /* @__PURE__ */ z.shared(() => z.union([z.iso.date(), z.iso.datetime({ offset: true })]));
-
 /** The list's and the export's filters, as query parameters. */
 export const filtersQuery = /* @__PURE__ */ z.shared(() =>
   z.object({
@@ -52,20 +53,9 @@ export const filtersQuery = /* @__PURE__ */ z.shared(() =>
   }),
 );
 
-const DAY_MS = 24 * 3600 * 1000;
-const isDateOnly = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
-
 /** Turns the list's query parameters into sort key bounds and an in-function matcher. */
 export function submissionQuery(filters: ListFilters): SubmissionQuery {
-  const query: SubmissionQuery = { spam: filters.spam };
-  if (filters.from) query.from = new Date(filters.from).toISOString();
-  if (filters.to) {
-    // `to` is inclusive: a date includes its whole (UTC) day, a date-time its own millisecond.
-    query.before = new Date(Date.parse(filters.to) + (isDateOnly(filters.to) ? DAY_MS : 1)).toISOString();
-  }
-  if (query.from && query.before && query.from >= query.before) {
-    throw new AppError("VALIDATION_ERROR", "The request is not valid", [{ path: "to", message: "Must not be before from" }]);
-  }
+  const query: SubmissionQuery = { spam: filters.spam, ...dateBounds(filters.from, filters.to) };
   if (filters.q) {
     const key = searchKeyOf(filters.q);
     // The export reads every submission of the range: the same keys decide, without the index.
@@ -173,17 +163,24 @@ export async function moderateSubmission(principal: Principal, submissionId: str
   return { submission: submissionView(saved.submission) };
 }
 
-export async function removeSubmission(principal: Principal, submissionId: string) {
-  if ((await deleteSubmission(submissionId, principal.orgId)) === "NOT_FOUND") throw notFound("Submission");
+export async function removeSubmission(principal: Principal, sourceIp: string, submissionId: string) {
+  const entry = audited(principal, sourceIp, "submission.deleted", { type: "submission", id: submissionId });
+  if ((await deleteSubmission(submissionId, principal.orgId, entry)) === "NOT_FOUND") throw notFound("Submission");
   return { message: "Submission deleted" };
 }
 
 /** Deletes the caller's submissions among `ids`; the others (unknown, another organization's) are listed as not found. */
-export async function removeSubmissions(principal: Principal, ids: string[]) {
+export async function removeSubmissions(principal: Principal, sourceIp: string, ids: string[]) {
   const unique = [...new Set(ids)];
   const owners = await submissionOwners(unique);
   const mine = unique.filter((id) => owners.get(id)?.orgId === principal.orgId);
-  await deleteSubmissions(mine);
+  // One entry per transaction of deletes (99 at most: the API's 100 ids are two), naming the
+  // form (the inbox selects within one) or forms, how many and which.
+  const forms = [...new Set(mine.map((id) => owners.get(id)?.formId ?? ""))];
+  const target = forms.length === 1 ? { type: "form", id: forms[0] as string } : { type: "forms", id: forms.join(" ") };
+  await deleteSubmissionsAudited(mine, (chunk) =>
+    audited(principal, sourceIp, "submissions.deleted", target, { count: chunk.length, ids: chunk.join(" ") }),
+  );
   return { deleted: mine.length, notFound: unique.filter((id) => !mine.includes(id)) };
 }
 
@@ -211,7 +208,14 @@ function decodeEraseCursor(cursor: string): EraseCursor {
  * a cursor, and the same request with that cursor continues where it stopped. The
  * organization-wide erasure is lib/subject-requests.ts.
  */
-export async function eraseByEmail(principal: Principal, siteId: string, address: string, cursor?: string, now = Date.now) {
+export async function eraseByEmail(
+  principal: Principal,
+  sourceIp: string,
+  siteId: string,
+  address: string,
+  cursor?: string,
+  now = Date.now,
+) {
   const email = normalizedEmail(address);
   // Erasure answers before API Gateway's 30 s limit and tells the caller to continue.
   const deadline = now() + loadConfig().ERASE_TIME_BUDGET_MS;
@@ -221,6 +225,10 @@ export async function eraseByEmail(principal: Principal, siteId: string, address
   const forms = siteForms.filter((form) => form.orgId === principal.orgId);
   if (!site && forms.length === 0) throw notFound("Site");
   const resume = cursor ? decodeEraseCursor(cursor) : undefined;
+  // Each transaction of deletes carries its entry (the address, how many, which site); an erasure
+  // that finds nothing records that too, once, when it completes (docs/privacy.md, "Audit log").
+  const target = { type: "site", id: siteId, ...(site ? { name: site.name } : {}) };
+  const erased = (count: number) => audited(principal, sourceIp, "submissions.erased", target, { email, count });
   let deleted = 0;
   const stopped = await walkEmailHolders({
     orgId: principal.orgId,
@@ -228,13 +236,19 @@ export async function eraseByEmail(principal: Principal, siteId: string, address
     email,
     from: resume ? { siteId, ...resume } : undefined,
     take: async (items) => {
-      await deleteSubmissions(items.map((s) => s.id));
+      await deleteSubmissionsAudited(
+        items.map((s) => s.id),
+        (chunk) => erased(chunk.length),
+      );
       deleted += items.length;
       return false;
     },
     outOfTime: () => now() > deadline,
   });
-  if (!stopped) return { deleted, complete: true, cursor: null };
+  if (!stopped) {
+    if (deleted === 0 && !cursor) await putAuditEntry(erased(0));
+    return { deleted, complete: true, cursor: null };
+  }
   const at: EraseCursor = { formId: stopped.formId, ...(stopped.key ? { key: stopped.key } : {}) };
   return { deleted, complete: false, cursor: encodeEraseCursor(at) };
 }

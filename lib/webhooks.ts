@@ -1,9 +1,11 @@
+import { audited } from "./audit";
 import type { Principal } from "./auth/principal";
 import { newToken, TOKEN_PREFIXES } from "./auth/tokens";
 import { loadConfig } from "./config";
 import { AppError, notFound } from "./errors";
 import { newId, nowIso, sha256Hex } from "./ids";
 import { findSite } from "./sites";
+import type { AuditEntryInput } from "./store/audit-log";
 import { getForm } from "./store/forms";
 import { getSiteWebhookCounts, getWebhookCounts, type WebhookCounts, webhookCountsWithLegacy } from "./store/submission-counts";
 import {
@@ -157,8 +159,8 @@ function nextTimestamp(previous: string): string {
   return now > previous ? now : new Date(Date.parse(previous) + 1).toISOString();
 }
 
-async function applyChanges(webhook: Webhook, changes: WebhookChanges): Promise<Webhook> {
-  const saved = await updateWebhook(webhook, changes, nextTimestamp(webhook.updatedAt));
+async function applyChanges(webhook: Webhook, changes: WebhookChanges, audit?: AuditEntryInput): Promise<Webhook> {
+  const saved = await updateWebhook(webhook, changes, nextTimestamp(webhook.updatedAt), audit);
   if (saved === "CONFLICT") throw new AppError("CONFLICT", "The webhook changed while it was being updated; retry");
   if (!saved) throw notFound("Webhook");
   return saved;
@@ -244,9 +246,18 @@ export async function deleteWebhookPermanently(principal: Principal, siteId: str
   };
 }
 
-export async function rotateWebhookSecret(principal: Principal, siteId: string, webhookId: string) {
+export async function rotateWebhookSecret(principal: Principal, sourceIp: string, siteId: string, webhookId: string) {
   const webhook = await findWebhook(principal, siteId, webhookId);
   const { secret, secretHash, secretLast4 } = newSecret();
-  await applyChanges(webhook, { secretHash, secretLast4 });
+  const entry = audited(
+    principal,
+    sourceIp,
+    "webhook.secret_rotated",
+    { type: "webhook", id: webhook.id, name: webhook.name },
+    {
+      siteId: webhook.siteId,
+    },
+  );
+  await applyChanges(webhook, { secretHash, secretLast4 }, entry);
   return { secretKey: secret };
 }

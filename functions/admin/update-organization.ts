@@ -6,6 +6,8 @@ import { route } from "../routes";
 
 const body = z.strictObject({ plan });
 
-export const handler = httpHandler(route("PUT /api/v1/admin/organizations/{orgId}"), { body }, ({ body, params }) =>
-  changePlan(params.orgId, body.plan),
+export const handler = httpHandler(
+  route("PUT /api/v1/admin/organizations/{orgId}"),
+  { body },
+  ({ body, params, principal, sourceIp }) => changePlan(params.orgId, body.plan, { principal, sourceIp }),
 );

@@ -11,6 +11,6 @@ const body = z.strictObject({
 });
 
 // 200, not 201: spec part 4.1 answers a created key with 200.
-export const handler = httpHandler(route("POST /api/v1/api-keys"), { body }, ({ principal, body }) =>
-  createApiKey(principal, body),
+export const handler = httpHandler(route("POST /api/v1/api-keys"), { body }, ({ principal, body, sourceIp }) =>
+  createApiKey(principal, body, sourceIp),
 );

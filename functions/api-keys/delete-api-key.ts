@@ -5,6 +5,6 @@ import { route } from "../routes";
 
 const query = z.object({ permanent: z.optional(z.enum(["true", "false"])) });
 
-export const handler = httpHandler(route("DELETE /api/v1/api-keys/{id}"), { query }, ({ principal, params, query }) =>
-  deleteApiKey(principal.orgId, params.id, query.permanent === "true"),
+export const handler = httpHandler(route("DELETE /api/v1/api-keys/{id}"), { query }, ({ principal, params, query, sourceIp }) =>
+  deleteApiKey(principal, sourceIp, params.id, query.permanent === "true"),
 );

@@ -2,6 +2,6 @@ import { httpHandler } from "../../lib/http/handler";
 import { removeSite } from "../../lib/sites";
 import { route } from "../routes";
 
-export const handler = httpHandler(route("DELETE /api/v1/sites/{id}"), {}, ({ principal, params }) =>
-  removeSite(principal.orgId, params.id),
+export const handler = httpHandler(route("DELETE /api/v1/sites/{id}"), {}, ({ principal, params, sourceIp }) =>
+  removeSite(principal, sourceIp, params.id),
 );

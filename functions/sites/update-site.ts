@@ -25,6 +25,6 @@ const body = z.strictObject({
   defaultRetention: z.optional(retentionInput),
 });
 
-export const handler = httpHandler(route("PUT /api/v1/sites/{id}"), { body }, ({ principal, params, body }) =>
-  updateSite(principal.orgId, params.id, body),
+export const handler = httpHandler(route("PUT /api/v1/sites/{id}"), { body }, ({ principal, params, body, sourceIp }) =>
+  updateSite(principal, sourceIp, params.id, body),
 );

@@ -9,6 +9,8 @@ const body = z.strictObject({
   cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))),
 });
 
-export const handler = httpHandler(route("POST /api/v1/sites/{id}/submissions/erase"), { body }, ({ principal, params, body }) =>
-  eraseByEmail(principal, params.id, body.email, body.cursor),
+export const handler = httpHandler(
+  route("POST /api/v1/sites/{id}/submissions/erase"),
+  { body },
+  ({ principal, params, body, sourceIp }) => eraseByEmail(principal, sourceIp, params.id, body.email, body.cursor),
 );

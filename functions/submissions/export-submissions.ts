@@ -9,6 +9,6 @@ const query = z.extend(filtersQuery, { format: z._default(z.enum(["csv", "json"]
 export const handler = httpHandler(
   route("GET /api/v1/forms/{formId}/submissions/export"),
   { query },
-  async ({ principal, params, query: { format, ...filters } }) =>
-    exportAnswer(await exportSubmissions(principal, params.formId, format, filters)),
+  async ({ principal, params, sourceIp, query: { format, ...filters } }) =>
+    exportAnswer(await exportSubmissions(principal, sourceIp, params.formId, format, filters)),
 );

@@ -6,6 +6,6 @@ import { route } from "../routes";
 
 const body = z.strictObject({ email, role: z.enum(["admin", "member"]) });
 
-export const handler = httpHandler(route("POST /api/v1/team/invites"), { body, status: 201 }, ({ principal, body }) =>
-  createInvite(principal, body.email, body.role),
+export const handler = httpHandler(route("POST /api/v1/team/invites"), { body, status: 201 }, ({ principal, body, sourceIp }) =>
+  createInvite(principal, sourceIp, body.email, body.role),
 );

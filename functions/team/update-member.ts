@@ -5,6 +5,8 @@ import { route } from "../routes";
 
 const body = z.strictObject({ role: z.enum(["admin", "member"]) });
 
-export const handler = httpHandler(route("PUT /api/v1/team/members/{userId}"), { body }, ({ principal, body, params }) =>
-  changeRole(principal, params.userId, body.role),
+export const handler = httpHandler(
+  route("PUT /api/v1/team/members/{userId}"),
+  { body },
+  ({ principal, body, params, sourceIp }) => changeRole(principal, sourceIp, params.userId, body.role),
 );

@@ -5,5 +5,5 @@ import { route } from "../routes";
 export const handler = httpHandler(
   route("POST /api/v1/sites/{id}/webhooks/{webhookId}/rotate-secret"),
   {},
-  ({ principal, params }) => rotateWebhookSecret(principal, params.id, params.webhookId),
+  ({ principal, params, sourceIp }) => rotateWebhookSecret(principal, sourceIp, params.id, params.webhookId),
 );

@@ -89,7 +89,7 @@ const form =
 const webhooks = await listWebhooks(principal, site.id, false);
 const existingHook = webhooks.webhooks.find((w) => w.name === "Demo webhook");
 const hook = existingHook
-  ? { id: existingHook.id, secretKey: (await rotateWebhookSecret(principal, site.id, existingHook.id)).secretKey }
+  ? { id: existingHook.id, secretKey: (await rotateWebhookSecret(principal, "127.0.0.1", site.id, existingHook.id)).secretKey }
   : await createWebhook(principal, site.id, { name: "Demo webhook", formId: form.id });
 
 const api = `${info.url}/api/v1`;

@@ -138,6 +138,10 @@ export const OPERATIONS: Record<DocumentedRouteKey, OperationExtras> = {
     summary: "Erase every submission of the organization that holds an email address",
     errors: CURSOR,
   },
+  "GET /api/v1/audit-log": {
+    summary: "The organization's audit log, newest first, filtered by action, actor and time (owner and admin sessions)",
+    errors: CURSOR,
+  },
 
   "GET /api/v1/admin/organizations": { summary: "List every organization (platform admins)", errors: CURSOR },
   "PUT /api/v1/admin/organizations/{orgId}": { summary: "Change an organization's plan (platform admins)" },

@@ -56,6 +56,7 @@ import type {
   readWebhook,
   rotateWebhookSecret,
 } from "../../lib/webhooks";
+import { auditLogPage } from "./audit-log";
 import type { DocumentedRouteKey } from "./operations";
 import {
   apiKey,
@@ -114,6 +115,7 @@ type IntakeAnswer = { success: true } & IntakeOutcome["result"];
  * `null`: the route answers no JSON success body of its own (./operations.ts says what it answers).
  */
 export const SUCCESS_BODIES: Record<DocumentedRouteKey, Described | null> = {
+  "GET /api/v1/audit-log": auditLogPage,
   "POST /api/v1/auth/signup": answers<SignedIn<typeof signup>>()(authResult),
   "POST /api/v1/auth/login": answers<SignedIn<typeof login>>()(authResult),
   "POST /api/v1/auth/logout": answers<LoggedOut>()(message),

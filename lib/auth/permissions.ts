@@ -10,6 +10,8 @@ export const RESTRICTED_PERMISSIONS: ReadonlySet<Permission> = new Set([
   "settings.org",
   "team.invite",
   "team.manage",
+  // The audit log names members, their addresses and IPs: owners and admins read it in the dashboard (docs/privacy.md, "Audit log").
+  "audit_log.read",
 ]);
 
 /**

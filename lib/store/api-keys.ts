@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { db, isConditionFailure, tableName } from "../aws/dynamodb";
 import type { Plan } from "../config";
+import { type AuditEntryInput, auditNamed } from "./audit-log";
 import { countOn, insertCounted } from "./counted";
 import { fromItem } from "./items";
 import { keys } from "./keys";
@@ -81,13 +82,14 @@ export type InsertOutcome = Outcome<"OK" | "LIMIT_REACHED" | "PARENT_NOT_FOUND" 
  * setting it (docs/deployment.md, "Least privilege"). A plan change that lands after the read
  * finds the key counted, and copies the new plan onto it (setApiKeysPlan).
  */
-export async function insertApiKey(key: ApiKey, maxKeys: number): Promise<InsertOutcome> {
+export async function insertApiKey(key: ApiKey, maxKeys: number, audit?: AuditEntryInput): Promise<InsertOutcome> {
   const organization = keys.organization(key.orgId);
   const outcome = await insertCounted({
     item: apiKeyItem(key),
     parent: organization,
     counter: API_KEY_COUNTER,
     max: maxKeys,
+    ...(audit ? { audit } : {}),
     // The creator's role copied onto the key must still be theirs: a key created while its creator
     // is being demoted or removed cannot keep the old role.
     ...(key.creatorRole
@@ -179,23 +181,28 @@ export async function revokeApiKey(
   orgId: string,
   keyId: string,
   now: string,
+  audit?: AuditEntryInput,
 ): Promise<Outcome<"REVOKED" | "ALREADY_REVOKED" | "NOT_FOUND">> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.apiKey(keyId),
-        UpdateExpression: "SET revokedAt = :now, updatedAt = :now",
-        ConditionExpression: "orgId = :org AND attribute_type(revokedAt, :null)",
-        ExpressionAttributeValues: { ":now": now, ":org": orgId, ":null": "NULL" },
-      }),
-    );
-    return "REVOKED";
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const key = await getApiKey(keyId);
-    return key && key.orgId === orgId ? "ALREADY_REVOKED" : "NOT_FOUND";
-  }
+  // With its audit entry, the revocation is a transaction of two; the entry goes only with a key that was active.
+  const cancelled = await transact([
+    [
+      "key",
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.apiKey(keyId),
+          UpdateExpression: "SET revokedAt = :now, updatedAt = :now",
+          ConditionExpression: "orgId = :org AND attribute_type(revokedAt, :null)",
+          ExpressionAttributeValues: { ":now": now, ":org": orgId, ":null": "NULL" },
+          ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+        },
+      },
+    ],
+    ...auditNamed(audit),
+  ]);
+  if (!cancelled) return "REVOKED";
+  if (!cancelled.refused("key")) throw cancelled.error;
+  return cancelled.found("key")?.orgId === orgId ? "ALREADY_REVOKED" : "NOT_FOUND";
 }
 
 /**
@@ -205,6 +212,7 @@ export async function revokeApiKey(
 export async function deleteRevokedApiKey(
   orgId: string,
   keyId: string,
+  audit?: AuditEntryInput,
 ): Promise<Outcome<"DELETED" | "NOT_REVOKED" | "NOT_FOUND">> {
   const TableName = tableName();
   for (let attempt = 1; ; attempt++) {
@@ -221,6 +229,7 @@ export async function deleteRevokedApiKey(
         },
       ],
       ["organization", countOn(keys.organization(orgId), API_KEY_COUNTER, -1)],
+      ...auditNamed(audit),
     ]);
     if (!cancelled) return "DELETED";
     const key = await getApiKey(keyId);

@@ -1,8 +1,10 @@
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { db, tableName } from "../aws/dynamodb";
 import { epochSeconds, newId } from "../ids";
+import { filteredPage } from "./filtered-query";
 import { keys } from "./keys";
-import type { TransactItem } from "./transactions";
+import type { Page } from "./pagination";
+import type { Named, TransactItem } from "./transactions";
 
 /**
  * An organization's audit log (docs/privacy.md, "Audit log"): an append-only record of what its
@@ -98,9 +100,71 @@ export function auditEntryItem(entry: AuditEntryInput): TransactItem {
   };
 }
 
+/** The entry as a named item of a `transact([...])` call, or nothing when the change is not audited. */
+export const auditNamed = (entry: AuditEntryInput | undefined): Named<"audit">[] =>
+  entry ? [["audit", auditEntryItem(entry)]] : [];
+
 /** Puts an entry on its own: only for an action that writes nothing in the table itself (an export, an access request). */
 export async function putAuditEntry(entry: AuditEntryInput): Promise<void> {
   await db().send(
     new PutCommand({ TableName: tableName(), Item: auditEntryRecord(entry), ConditionExpression: "attribute_not_exists(pk)" }),
+  );
+}
+
+/** The entry as listed: the stored shape without the table's attributes. */
+const toAuditEntry = (item: Record<string, unknown>): AuditEntry => ({
+  id: item.id as string,
+  orgId: item.orgId as string,
+  action: item.action as string,
+  actor: item.actor as AuditActor,
+  target: item.target as AuditTarget,
+  details: (item.details as AuditDetails | undefined) ?? {},
+  at: item.at as string,
+});
+
+/** What a page of the log may be narrowed to: `from` inclusive, `before` exclusive (ISO instants, a key condition). */
+export interface AuditLogFilter {
+  action?: string;
+  actorId?: string;
+  from?: string;
+  before?: string;
+}
+
+/**
+ * A page of the organization's log, newest first: one Query of `AUDIT#<orgId>` (time as its sort
+ * key condition); action and actor are a FilterExpression, read on until the page is full or
+ * `maxExamined` entries were read (./filtered-query.ts), so a page may be short and still have
+ * a cursor.
+ */
+export function pageOfAuditEntries(
+  orgId: string,
+  filter: AuditLogFilter,
+  options: { limit: number; cursor?: string; maxExamined: number },
+): Promise<Page<AuditEntry>> {
+  const conditions: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  if (filter.action !== undefined) {
+    conditions.push("#action = :action");
+    names["#action"] = "action";
+    values[":action"] = filter.action;
+  }
+  if (filter.actorId !== undefined) {
+    conditions.push("actorId = :actorId");
+    values[":actorId"] = filter.actorId;
+  }
+  return filteredPage(
+    {
+      partition: keys.auditPartition(orgId),
+      onTable: true,
+      newestFirst: true,
+      range: {
+        ...(filter.from !== undefined ? { from: filter.from } : {}),
+        ...(filter.before !== undefined ? { before: filter.before } : {}),
+      },
+      ...(conditions.length > 0 ? { filter: { expression: conditions.join(" AND "), names, values } } : {}),
+      map: toAuditEntry,
+    },
+    options,
   );
 }

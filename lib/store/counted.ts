@@ -1,4 +1,5 @@
 import { tableName } from "../aws/dynamodb";
+import { type AuditEntryInput, auditNamed } from "./audit-log";
 import type { Key } from "./keys";
 import { type Named, transact } from "./transactions";
 
@@ -25,6 +26,8 @@ export interface CountedInsert {
   setOnParent?: Record<string, unknown>;
   /** Another item's condition that must hold at the same moment (e.g. the creator's role), checked in the transaction. */
   check?: { key: Key; expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
+  /** The audit log's entry of the insert, written in the same transaction (lib/store/audit-log.ts). */
+  audit?: AuditEntryInput;
 }
 
 /**
@@ -41,7 +44,7 @@ export async function insertCounted(
   const set = Object.keys(input.setOnParent ?? {});
   const setNames = Object.fromEntries(set.map((name, i) => [`#set${i}`, name]));
   const setValues = Object.fromEntries(set.map((name, i) => [`:set${i}`, input.setOnParent?.[name]]));
-  const items: Named<"parent" | "item" | "check">[] = [
+  const items: Named<"parent" | "item" | "check" | "audit">[] = [
     [
       "parent",
       {
@@ -72,6 +75,7 @@ export async function insertCounted(
       },
     ]);
   }
+  items.push(...auditNamed(input.audit));
   const cancelled = await transact(items);
   if (!cancelled) return { inserted: true };
   if (cancelled.refused("parent")) return { inserted: false, parent: cancelled.found("parent") };

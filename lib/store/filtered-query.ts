@@ -28,6 +28,8 @@ export interface FilteredQuery<T> {
    */
   unexpired?: boolean;
   map: (item: Record<string, unknown>) => T;
+  /** Reads the table's own keys (`pk`/`sk`) instead of GSI1 (the audit log's partition). */
+  onTable?: boolean;
 }
 
 /** The key condition of a partition and a sort key range, on gsi1 (the default) or on the table's own keys. */
@@ -78,15 +80,16 @@ async function* readPages(
   pageSize: () => number,
 ): AsyncGenerator<{ items: Record<string, unknown>[]; scanned: number; lastKey?: Record<string, unknown> }> {
   const range = query.range ?? {};
-  const condition = keyCondition(query.partition, range);
+  const index = !query.onTable;
+  const condition = index ? keyCondition(query.partition, range) : keyCondition(query.partition, range, { pk: "pk", sk: "sk" });
   const filter = combinedFilter(query);
   let start: Record<string, unknown> | undefined = cursor
-    ? decodeCursor(cursor, { index: true, partition: query.partition, range })
+    ? decodeCursor(cursor, { index, partition: query.partition, range })
     : undefined;
   do {
     const input: QueryCommandInput = {
       TableName: tableName(),
-      IndexName: GSI1,
+      ...(index ? { IndexName: GSI1 } : {}),
       ...condition,
       ExpressionAttributeNames: { ...condition.ExpressionAttributeNames, ...(filter?.names ?? {}) },
       ExpressionAttributeValues: { ...condition.ExpressionAttributeValues, ...(filter?.values ?? {}) },
@@ -112,6 +115,7 @@ export async function filteredPage<T>(
   const found: T[] = [];
   let examined = 0;
   const unfiltered = !query.filter && !query.match;
+  const index = !query.onTable;
   // Unfiltered, one query of `limit` items is exactly a page; filtered, read in larger steps.
   const pageSize = () => (unfiltered ? options.limit - found.length : Math.max(100, Math.min(options.limit * 4, 1000)));
   for await (const page of readPages(query as FilteredQuery<unknown>, options.cursor, pageSize)) {
@@ -122,11 +126,11 @@ export async function filteredPage<T>(
       if (found.length === options.limit) {
         // Stopped inside a page: resume after this item (the rest of the page is read again).
         const isLastOfPartition = !page.lastKey && item === page.items[page.items.length - 1];
-        return { items: found, nextCursor: isLastOfPartition ? null : encodeCursor(item, true) };
+        return { items: found, nextCursor: isLastOfPartition ? null : encodeCursor(item, index) };
       }
     }
     if (!page.lastKey) return { items: found, nextCursor: null };
-    if (examined >= options.maxExamined) return { items: found, nextCursor: encodeCursor(page.lastKey, true) };
+    if (examined >= options.maxExamined) return { items: found, nextCursor: encodeCursor(page.lastKey, index) };
   }
   return { items: found, nextCursor: null };
 }

@@ -1,4 +1,5 @@
 import { tableName } from "../aws/dynamodb";
+import { type AuditEntryInput, auditNamed } from "./audit-log";
 import { countOnSite, type Form } from "./forms";
 import { keys } from "./keys";
 import type { Outcome } from "./outcomes";
@@ -16,6 +17,7 @@ export async function deleteFormPermanently(
   form: Form,
   webhookIds: string[],
   now: string,
+  audit?: AuditEntryInput,
 ): Promise<Outcome<"OK" | "NOT_ARCHIVED" | "NOT_FOUND" | "CONFLICT">> {
   const TableName = tableName();
   const cancelled = await transact([
@@ -66,6 +68,7 @@ export async function deleteFormPermanently(
     ),
     // A counted form takes its count off the site (the site exists while it has counted forms).
     ...(form.countedOnSite ? [["site", countOnSite(form, -1)] as const] : []),
+    ...auditNamed(audit),
   ]);
   if (!cancelled) return "OK";
   if (cancelled.refused("form")) {

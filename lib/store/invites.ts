@@ -1,10 +1,10 @@
-import { PutCommand } from "@aws-sdk/lib-dynamodb";
-import { db, tableName } from "../aws/dynamodb";
+import { tableName } from "../aws/dynamodb";
+import { type AuditEntryInput, auditEntryItem } from "./audit-log";
 import { batchGet } from "./batch";
 import { fromItem } from "./items";
 import { keys } from "./keys";
 import type { Role } from "./shapes";
-import type { TransactItem } from "./transactions";
+import { type TransactItem, transactWithRetry } from "./transactions";
 
 /** An invitation to an organization, keyed by its token's hash; consumed by the signup it admits (./signup.ts). */
 export interface Invite {
@@ -16,18 +16,15 @@ export interface Invite {
   expiresAt: string;
 }
 
-export async function putInvite(tokenHash: string, invite: Invite): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...keys.invite(tokenHash),
-        type: "invite",
-        ...invite,
-        ttl: Math.floor(Date.parse(invite.expiresAt) / 1000),
-      },
-    }),
-  );
+/** Stores the invite with its audit entry, in one transaction (a new token's hash: the invite's key is free). */
+export async function putInvite(tokenHash: string, invite: Invite, audit: AuditEntryInput): Promise<void> {
+  const item = {
+    ...keys.invite(tokenHash),
+    type: "invite",
+    ...invite,
+    ttl: Math.floor(Date.parse(invite.expiresAt) / 1000),
+  };
+  await transactWithRetry({ TransactItems: [{ Put: { TableName: tableName(), Item: item } }, auditEntryItem(audit)] });
 }
 
 /** The transaction item that uses the invite up (a signup): deleted only while it exists and has not expired. */

@@ -1,5 +1,6 @@
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { db, isConditionFailure, tableName } from "../aws/dynamodb";
+import { type AuditEntryInput, auditNamed } from "./audit-log";
 import { batchGet } from "./batch";
 import { fromItem } from "./items";
 import { keys } from "./keys";
@@ -72,6 +73,7 @@ export async function updateMemberRole(
   userId: string,
   role: Role,
   alongside: TransactItem[],
+  audit?: AuditEntryInput,
 ): Promise<Outcome<"OK" | "OWNER" | "NOT_FOUND" | "CONFLICT">> {
   const cancelled = await transact([
     [
@@ -89,6 +91,7 @@ export async function updateMemberRole(
       },
     ],
     ...alongside.map((item) => ["key", item] as const),
+    ...auditNamed(audit),
   ]);
   if (!cancelled) return "OK";
   if (cancelled.refused("member")) return cancelled.found("member") ? "OWNER" : "NOT_FOUND";
@@ -104,6 +107,7 @@ export async function removeMember(
   member: Member,
   alongside: TransactItem[],
   freeEmail = true,
+  audit?: AuditEntryInput,
 ): Promise<Outcome<"OK" | "OWNER" | "NOT_FOUND" | "CONFLICT">> {
   const TableName = tableName();
   const cancelled = await transact([
@@ -136,6 +140,7 @@ export async function removeMember(
         ]
       : []),
     ...alongside.map((item) => ["key", item] as const),
+    ...auditNamed(audit),
   ]);
   if (!cancelled) return "OK";
   if (cancelled.refused("member") || cancelled.refused("claim")) return member.role === "owner" ? "OWNER" : "NOT_FOUND";

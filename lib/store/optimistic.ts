@@ -1,6 +1,8 @@
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { conditionFailedItem, db, isConditionFailure, tableName } from "../aws/dynamodb";
+import { type AuditEntryInput, auditNamed } from "./audit-log";
 import type { Key } from "./keys";
+import { transact } from "./transactions";
 
 /** What `updateIfUnchanged` checks and sets, as an Update of a transaction (a change written with other items). */
 export function unchangedUpdate(options: {
@@ -50,20 +52,31 @@ export async function updateIfUnchanged<T>(options: {
   condition?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
   isConflict?: (current: Record<string, unknown>) => boolean;
   map: (item: Record<string, unknown>) => T;
+  /**
+   * The audit log's entry of the change, in the same transaction, and the item as the caller
+   * read it (a transaction returns no item: the written one is `current` with the changes).
+   */
+  audit?: { entry: AuditEntryInput; current: Record<string, unknown> };
 }): Promise<T | "CONFLICT" | undefined> {
+  const update = { ...unchangedUpdate(options), ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const };
+  const refusedBy = (current: Record<string, unknown> | undefined) => {
+    if (!current) return undefined;
+    return (options.isConflict ?? (() => true))(current) ? "CONFLICT" : undefined;
+  };
+  if (options.audit) {
+    const cancelled = await transact([["item", { Update: update }], ...auditNamed(options.audit.entry)]);
+    if (!cancelled) {
+      const written = Object.fromEntries(Object.entries(options.changes).filter(([, value]) => value !== undefined));
+      return options.map({ ...options.audit.current, ...written, updatedAt: options.updatedAt });
+    }
+    if (!cancelled.refused("item")) throw cancelled.error;
+    return refusedBy(cancelled.found("item"));
+  }
   try {
-    const out = await db().send(
-      new UpdateCommand({
-        ...unchangedUpdate(options),
-        ReturnValues: "ALL_NEW",
-        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-      }),
-    );
+    const out = await db().send(new UpdateCommand({ ...update, ReturnValues: "ALL_NEW" }));
     return out.Attributes ? options.map(out.Attributes) : undefined;
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    const current = conditionFailedItem(error);
-    if (!current) return undefined;
-    return (options.isConflict ?? (() => true))(current) ? "CONFLICT" : undefined;
+    return refusedBy(conditionFailedItem(error));
   }
 }

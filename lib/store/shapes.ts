@@ -25,6 +25,7 @@ export const PERMISSIONS = [
   "settings.org",
   "settings.email",
   "settings.billing",
+  "audit_log.read",
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { conditionFailedItem, db, isConditionFailure, tableName } from "../aws/dynamodb";
+import { type AuditEntryInput, auditNamed } from "./audit-log";
 import type { Retention } from "./expiry";
 import { SITE_FORM_COUNTER } from "./forms";
 import { fromItem } from "./items";
@@ -105,31 +106,41 @@ export async function reserveReferenceNumbers(siteId: string, count: number): Pr
  * counters kept on the site item (webhookCount) are never overwritten. "CONFLICT" when they
  * changed, undefined when the site is gone.
  */
-export async function saveSiteSettings(site: Site, expectedUpdatedAt: string): Promise<Site | "CONFLICT" | undefined> {
+export async function saveSiteSettings(
+  site: Site,
+  expectedUpdatedAt: string,
+  audit?: AuditEntryInput,
+): Promise<Site | "CONFLICT" | undefined> {
+  const update = {
+    TableName: tableName(),
+    Key: keys.site(site.orgId, site.id),
+    UpdateExpression: `SET #name = :name, #domain = :domain, isActive = :isActive, referencePrefix = :prefix, captcha = :captcha, updatedAt = :updatedAt${
+      site.defaultRetention ? ", defaultRetention = :defaultRetention" : ""
+    }`,
+    ConditionExpression: "attribute_exists(pk) AND updatedAt = :expected",
+    ExpressionAttributeNames: { "#name": "name", "#domain": "domain" },
+    ExpressionAttributeValues: {
+      ":name": site.name,
+      ":domain": site.domain,
+      ":isActive": site.isActive,
+      ":prefix": site.referencePrefix,
+      ":captcha": site.captcha,
+      ":updatedAt": site.updatedAt,
+      ":expected": expectedUpdatedAt,
+      ...(site.defaultRetention ? { ":defaultRetention": site.defaultRetention } : {}),
+    },
+    ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const,
+  };
+  if (audit) {
+    // A captcha secret change and its audit entry: one transaction (which returns no item: the
+    // site as written is the one given, its counters aside).
+    const cancelled = await transact([["site", { Update: update }], ...auditNamed(audit)]);
+    if (!cancelled) return site;
+    if (!cancelled.refused("site")) throw cancelled.error;
+    return cancelled.found("site") ? "CONFLICT" : undefined;
+  }
   try {
-    const out = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.site(site.orgId, site.id),
-        UpdateExpression: `SET #name = :name, #domain = :domain, isActive = :isActive, referencePrefix = :prefix, captcha = :captcha, updatedAt = :updatedAt${
-          site.defaultRetention ? ", defaultRetention = :defaultRetention" : ""
-        }`,
-        ConditionExpression: "attribute_exists(pk) AND updatedAt = :expected",
-        ExpressionAttributeNames: { "#name": "name", "#domain": "domain" },
-        ExpressionAttributeValues: {
-          ":name": site.name,
-          ":domain": site.domain,
-          ":isActive": site.isActive,
-          ":prefix": site.referencePrefix,
-          ":captcha": site.captcha,
-          ":updatedAt": site.updatedAt,
-          ":expected": expectedUpdatedAt,
-          ...(site.defaultRetention ? { ":defaultRetention": site.defaultRetention } : {}),
-        },
-        ReturnValues: "ALL_NEW",
-        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-      }),
-    );
+    const out = await db().send(new UpdateCommand({ ...update, ReturnValues: "ALL_NEW" }));
     return out.Attributes ? toSite(out.Attributes) : undefined;
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
@@ -150,7 +161,11 @@ export interface SiteContents {
  * condition holds against a form or webhook created at the same moment. Forms stored before
  * sites counted them are found through the site's form index first (one query).
  */
-export async function deleteSite(orgId: string, siteId: string): Promise<Outcome<"OK" | "NOT_FOUND"> | SiteContents> {
+export async function deleteSite(
+  orgId: string,
+  siteId: string,
+  audit?: AuditEntryInput,
+): Promise<Outcome<"OK" | "NOT_FOUND"> | SiteContents> {
   const uncounted = await liveSiteForms(orgId, siteId);
   const contents = (item: Record<string, unknown>): SiteContents => {
     const { webhooks, forms } = counted(item);
@@ -177,6 +192,7 @@ export async function deleteSite(orgId: string, siteId: string): Promise<Outcome
       },
     ],
     ["sequence", { Delete: { TableName: tableName(), Key: keys.siteSequence(siteId) } }],
+    ...auditNamed(audit),
   ]);
   if (!cancelled) return "OK";
   const old = cancelled.found("site");

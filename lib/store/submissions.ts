@@ -1,5 +1,6 @@
-import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { conditionFailedItem, db, isConditionFailure, tableName } from "../aws/dynamodb";
+import { type AuditEntryInput, auditEntryItem, auditNamed } from "./audit-log";
 import { batchGet, deleteKeys } from "./batch";
 import { isExpired, unexpiredFilter } from "./expiry";
 import { allMatching, type FilteredQuery, filteredPage } from "./filtered-query";
@@ -8,6 +9,7 @@ import { keys } from "./keys";
 import type { Outcome } from "./outcomes";
 import type { Lead, RawValue, SpamVerdict } from "./shapes";
 import { GSI1 } from "./table-definition";
+import { transact, transactWithRetry } from "./transactions";
 
 /**
  * Submissions (docs/data-model.md, "Submission"): the item, its reads and lists, the consumer's
@@ -178,24 +180,32 @@ export async function storeLeadOnce(submissionId: string, lead: Lead): Promise<L
 }
 
 /** Deletes one submission if it belongs to `orgId` ("NOT_FOUND": there is none, for that organization). */
-export async function deleteSubmission(submissionId: string, orgId: string): Promise<Outcome<"OK" | "NOT_FOUND">> {
+export async function deleteSubmission(
+  submissionId: string,
+  orgId: string,
+  audit: AuditEntryInput,
+): Promise<Outcome<"OK" | "NOT_FOUND">> {
   const live = unexpiredFilter();
-  try {
-    await db().send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: keys.submission(submissionId),
-        // An expired one is gone already (./expiry.ts): 404, and its TTL deletes it.
-        ConditionExpression: `attribute_exists(pk) AND orgId = :org AND ${live.expression}`,
-        ExpressionAttributeNames: live.names,
-        ExpressionAttributeValues: { ":org": orgId, ...live.values },
-      }),
-    );
-    return "OK";
-  } catch (error) {
-    if (isConditionFailure(error)) return "NOT_FOUND";
-    throw error;
-  }
+  // With its audit entry: a transaction of two; a foreign, absent or expired id cancels both
+  // (an expired one is gone already, ./expiry.ts: 404, and its TTL deletes it).
+  const cancelled = await transact([
+    [
+      "submission",
+      {
+        Delete: {
+          TableName: tableName(),
+          Key: keys.submission(submissionId),
+          ConditionExpression: `attribute_exists(pk) AND orgId = :org AND ${live.expression}`,
+          ExpressionAttributeNames: live.names,
+          ExpressionAttributeValues: { ":org": orgId, ...live.values },
+        },
+      },
+    ],
+    ...auditNamed(audit),
+  ]);
+  if (!cancelled) return "OK";
+  if (cancelled.refused("submission")) return "NOT_FOUND";
+  throw cancelled.error;
 }
 
 /** Who owns each of `submissionIds` (BatchGetItem, 100 keys per call, only the owning ids projected). */
@@ -217,6 +227,28 @@ export async function submissionOwners(
 
 /** Deletes submissions by id (BatchWriteItem; deleting an absent one succeeds). */
 export const deleteSubmissions = (submissionIds: string[]) => deleteKeys(submissionIds.map((id) => keys.submission(id)));
+
+/** Deletes per transaction beside their audit entry: TransactWriteItems holds at most 100 items. */
+export const AUDITED_DELETE_CHUNK = 99;
+
+/**
+ * Deletes submissions by id (ids the caller found to be the organization's) with the audit log's
+ * entry of each transaction: up to 99 deletes and their entry (`entry(chunk)`: the ids it
+ * deletes) per TransactWriteItems, so no submission goes without an entry and no entry without
+ * its deletes. Deleting an absent one succeeds (it was deleted meanwhile), as with BatchWriteItem.
+ */
+export async function deleteSubmissionsAudited(
+  submissionIds: string[],
+  entry: (chunk: string[]) => AuditEntryInput,
+): Promise<void> {
+  const TableName = tableName();
+  for (let at = 0; at < submissionIds.length; at += AUDITED_DELETE_CHUNK) {
+    const chunk = submissionIds.slice(at, at + AUDITED_DELETE_CHUNK);
+    await transactWithRetry({
+      TransactItems: [...chunk.map((id) => ({ Delete: { TableName, Key: keys.submission(id) } })), auditEntryItem(entry(chunk))],
+    });
+  }
+}
 
 /**
  * The newest submissions of a form received in [`from`, `before`) (ISO timestamps), spam

@@ -1,5 +1,6 @@
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { db, tableName } from "../aws/dynamodb";
+import type { AuditEntryInput } from "./audit-log";
 import { countOn, insertCounted } from "./counted";
 import { SITE_FORM_COUNTER } from "./forms";
 import { fromItem } from "./items";
@@ -99,6 +100,7 @@ export async function updateWebhook(
   current: Webhook,
   changes: WebhookChanges,
   updatedAt: string,
+  audit?: AuditEntryInput,
 ): Promise<Webhook | "CONFLICT" | undefined> {
   return updateIfUnchanged({
     key: keys.webhook(current.id),
@@ -106,6 +108,7 @@ export async function updateWebhook(
     expectedUpdatedAt: current.updatedAt,
     updatedAt,
     map: toWebhook,
+    ...(audit ? { audit: { entry: audit, current: { ...current } } } : {}),
   });
 }
 

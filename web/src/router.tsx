@@ -45,6 +45,16 @@ const deliveryLogSearch = (search: Search): { status?: DeliveryStatus | undefine
   status: DELIVERY_STATUSES.find((status) => status === search.status),
 });
 
+/** The audit log's filters (`?action=api_key.created&actor=usr_…&from=2026-11-01&to=2026-11-30`); the API checks each. */
+const auditLogSearch = (
+  search: Search,
+): { action?: string | undefined; actor?: string | undefined; from?: string | undefined; to?: string | undefined } => ({
+  action: text(search.action),
+  actor: text(search.actor),
+  from: text(search.from),
+  to: text(search.to),
+});
+
 const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({ component: Outlet });
 
 const signInRoute = createRoute({
@@ -220,6 +230,13 @@ const privacyRoute = createRoute({
   path: "/privacy",
   component: lazyRouteComponent(() => import("./features/privacy/privacy-page"), "PrivacyPage"),
 });
+/** Owners and admins (the tab is shown to them alone; anyone else who comes here is told why). */
+const auditLogRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: "/audit-log",
+  validateSearch: auditLogSearch,
+  component: lazyRouteComponent(() => import("./features/audit-log/audit-log-page"), "AuditLogPage"),
+});
 /** Platform admins only (the link is shown to them alone; anyone else who comes here is told why). */
 const organizationsRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -248,7 +265,7 @@ const routeTree = rootRoute.addChildren([
       deliveryLogRoute,
     ]),
     submissionRoute,
-    settingsRoute.addChildren([settingsIndexRoute, apiKeysRoute, teamRoute, accountRoute, privacyRoute]),
+    settingsRoute.addChildren([settingsIndexRoute, apiKeysRoute, teamRoute, accountRoute, privacyRoute, auditLogRoute]),
     organizationsRoute,
   ]),
 ]);

@@ -45,7 +45,7 @@ test("erases the organization's submissions holding the address in every site an
     expect.objectContaining({
       actor: expect.objectContaining({ type: "member", userId: owner.userId }),
       target: { type: "organization", id: owner.orgId },
-      details: { email: ADDRESS, submissions: 1 },
+      details: { email: ADDRESS, count: 1 },
     }),
   );
   expect(await auditItems(stranger.owner.orgId, "submissions.erased")).toEqual([]);
@@ -55,7 +55,7 @@ test("erases the organization's submissions holding the address in every site an
   expect(again.body.data).toEqual({ deleted: 0, complete: true, cursor: null });
   const after = await auditItems(owner.orgId, "submissions.erased");
   expect(after).toHaveLength(4);
-  expect(after.filter((e) => e.details.submissions === 0)).toHaveLength(1);
+  expect(after.filter((e) => e.details.count === 0)).toHaveLength(1);
 });
 
 test("an erasure that runs out of time answers a cursor bound to its address and organization", async () => {

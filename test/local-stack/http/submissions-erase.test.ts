@@ -19,7 +19,7 @@ test("erasure that runs out of time answers a cursor, and following it erases th
   const principal = { kind: "session", orgId: owner.orgId } as Principal;
 
   const answers = await followCursors(
-    (cursor, clock) => eraseByEmail(principal, siteId, "GONE@example.com", cursor, clock),
+    (cursor, clock) => eraseByEmail(principal, "127.0.0.1", siteId, "GONE@example.com", cursor, clock),
     (answer) => answer.cursor,
   );
 

@@ -87,7 +87,7 @@ describe("transaction conflicts (injected: DynamoDB Local never raises them)", (
         throw transactionConflict();
       }
     });
-    const { key } = await createApiKey(principal, { name: "retried" });
+    const { key } = await createApiKey(principal, { name: "retried" }, "127.0.0.1");
     const transactions = send.mock.calls.filter(([c]) => c instanceof TransactWriteCommand);
     expect(transactions).toHaveLength(3);
     expect(await getApiKey(key.id)).toMatchObject({ id: key.id, orgId: principal.orgId, plan: "agency" });
@@ -99,7 +99,10 @@ describe("transaction conflicts (injected: DynamoDB Local never raises them)", (
     const send = injectFaults((command) => {
       if (command instanceof TransactWriteCommand) throw transactionConflict();
     });
-    await expect(createApiKey(principal, { name: "never" })).rejects.toMatchObject({ code: "CONFLICT", status: 409 });
+    await expect(createApiKey(principal, { name: "never" }, "127.0.0.1")).rejects.toMatchObject({
+      code: "CONFLICT",
+      status: 409,
+    });
     expect(send.mock.calls.filter(([c]) => c instanceof TransactWriteCommand)).toHaveLength(TRANSACTION_ATTEMPTS);
     jest.restoreAllMocks();
     expect(await listApiKeys(principal.orgId)).toEqual([]);
@@ -108,7 +111,7 @@ describe("transaction conflicts (injected: DynamoDB Local never raises them)", (
 
   test("a failed condition is not a conflict: it is answered at once, without retries", async () => {
     const principal = await agencyPrincipal("no-retry");
-    const { key } = await createApiKey(principal, { name: "active" });
+    const { key } = await createApiKey(principal, { name: "active" }, "127.0.0.1");
     const send = injectFaults(() => undefined);
     expect(await deleteRevokedApiKey(principal.orgId, key.id)).toBe("NOT_REVOKED");
     expect(send.mock.calls.filter(([c]) => c instanceof TransactWriteCommand)).toHaveLength(1);
@@ -116,7 +119,7 @@ describe("transaction conflicts (injected: DynamoDB Local never raises them)", (
 
   test("a permanent delete that meets a conflict is retried and frees the slot once", async () => {
     const principal = await agencyPrincipal("conflict-delete");
-    const { key } = await createApiKey(principal, { name: "doomed" });
+    const { key } = await createApiKey(principal, { name: "doomed" }, "127.0.0.1");
     expect(await revokeApiKey(principal.orgId, key.id, new Date().toISOString())).toBe("REVOKED");
     let conflicted = false;
     injectFaults((command) => {
@@ -137,19 +140,19 @@ describe("creating a key while the plan changes", () => {
     const principal = await agencyPrincipal("plan-race");
     // The session was read on Agency; the organization moved to Enterprise since.
     await setPlan(principal.orgId, "enterprise");
-    const { key } = await createApiKey(principal, { name: "raced" });
+    const { key } = await createApiKey(principal, { name: "raced" }, "127.0.0.1");
     expect(key.rateLimitPerMin).toBe(600);
     expect((await getApiKey(key.id))?.plan).toBe("enterprise");
     // ...and to Pro: no key.
     await setPlan(principal.orgId, "pro");
-    await expect(createApiKey(principal, { name: "too late" })).rejects.toMatchObject({ code: "PLAN_REQUIRED" });
+    await expect(createApiKey(principal, { name: "too late" }, "127.0.0.1")).rejects.toMatchObject({ code: "PLAN_REQUIRED" });
     expect(await orgCount(principal.orgId)).toBe(1);
   });
 
   test("a plan change finds keys the index does not list yet (injected index lag)", async () => {
     const principal = await agencyPrincipal("index-lag");
-    const a = await createApiKey(principal, { name: "a" });
-    const b = await createApiKey(principal, { name: "b" });
+    const a = await createApiKey(principal, { name: "a" }, "127.0.0.1");
+    const b = await createApiKey(principal, { name: "b" }, "127.0.0.1");
     let lagged = false;
     const client = db();
     const real = client.send.bind(client) as Send;
@@ -173,7 +176,7 @@ describe("authenticating a key (injected clock)", () => {
 
   test("the window's edges: the limit holds to its last millisecond and resets at its end", async () => {
     const principal = await agencyPrincipal("window-edges");
-    const { key } = await createApiKey(principal, { name: "edges" });
+    const { key } = await createApiKey(principal, { name: "edges" }, "127.0.0.1");
     await updateApiKey(principal.orgId, key.id, { customRateLimit: 2 }, new Date().toISOString());
     const at = (ms: number) => resolveApiKey(key.secretKey, minute + ms);
 
@@ -198,7 +201,7 @@ describe("authenticating a key (injected clock)", () => {
 
   test("lastUsedAt is written by the first request of each window only", async () => {
     const principal = await agencyPrincipal("last-used-lib");
-    const { key } = await createApiKey(principal, { name: "touch" });
+    const { key } = await createApiKey(principal, { name: "touch" }, "127.0.0.1");
     const updates = injectFaults(() => undefined);
     const touches = () =>
       updates.mock.calls.filter(([c]) => c instanceof UpdateCommand && c.input.UpdateExpression === "SET lastUsedAt = :now")
@@ -220,7 +223,7 @@ describe("authenticating a key (injected clock)", () => {
 
   test("a failing lastUsedAt write never fails the request", async () => {
     const principal = await agencyPrincipal("touch-fails");
-    const { key } = await createApiKey(principal, { name: "unlucky" });
+    const { key } = await createApiKey(principal, { name: "unlucky" }, "127.0.0.1");
     jest.spyOn(console, "error").mockImplementation(() => undefined);
     injectFaults((command) => {
       if (command instanceof UpdateCommand && command.input.UpdateExpression === "SET lastUsedAt = :now") {
@@ -235,7 +238,7 @@ describe("authenticating a key (injected clock)", () => {
 
   test("a key is found by its secret only: the stored hash is compared", async () => {
     const principal = await agencyPrincipal("hash-compare");
-    const { key } = await createApiKey(principal, { name: "real" });
+    const { key } = await createApiKey(principal, { name: "real" }, "127.0.0.1");
     // An item under the key's id whose hash is another secret's does not authenticate this one.
     await db().send(
       new UpdateCommand({
@@ -266,11 +269,11 @@ describe("a key created while its creator's role changes", () => {
         ExpressionAttributeValues: { ":member": "member" },
       }),
     );
-    await expect(createApiKey(principal, { name: "stale role" })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(createApiKey(principal, { name: "stale role" }, "127.0.0.1")).rejects.toMatchObject({ code: "CONFLICT" });
     expect((await listApiKeys(owner.orgId)).filter((k) => k.name === "stale role")).toEqual([]);
     // With the role as it is now, the key is created and carries it.
     const fresh = await resolveSession(admin.token);
-    const created = await createApiKey(fresh, { name: "fresh role" });
+    const created = await createApiKey(fresh, { name: "fresh role" }, "127.0.0.1");
     expect((await getApiKey(created.key.id))?.creatorRole).toBe("member");
   });
 });

@@ -132,7 +132,7 @@ describe("a read-only route", () => {
   beforeAll(async () => {
     await setPlan(owner.orgId, "agency");
     const principal = await resolveSession(owner.token);
-    keyId = (await createApiKey(principal, { name: "bookkeeping" })).key.id;
+    keyId = (await createApiKey(principal, { name: "bookkeeping" }, "127.0.0.1")).key.id;
   });
 
   test("counts its API key's requests and stamps the key's lastUsedAt", async () => {
@@ -157,7 +157,7 @@ describe("creating an API key while the plan changes", () => {
     await setPlan(account.orgId, "agency");
     const principal = await resolveSession(account.token);
     await setPlan(account.orgId, "enterprise");
-    const { key } = await as("POST /api/v1/api-keys", () => createApiKey(principal, { name: "raced" }));
+    const { key } = await as("POST /api/v1/api-keys", () => createApiKey(principal, { name: "raced" }, "127.0.0.1"));
     expect((await getApiKey(key.id))?.plan).toBe("enterprise");
     expect((await item(keys.organization(account.orgId)))?.apiKeyCount).toBe(1);
   });

@@ -83,6 +83,8 @@ export const queryKeys = {
   apiKeys: ["api-keys"] as const,
   /** GET /team. */
   members: ["team", "members"] as const,
+  /** GET /audit-log, by its filters. */
+  auditLog: (filters: Record<string, string | undefined>) => ["audit-log", filters] as const,
   /** GET /admin/organizations. */
   organizations: ["admin", "organizations"] as const,
 };

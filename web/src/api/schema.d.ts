@@ -892,6 +892,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's audit log, newest first, filtered by action, actor and time (owner and admin sessions) */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1217,7 +1234,7 @@ export interface components {
             id: string;
             name: string;
             keyPrefix: string;
-            permissions: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing")[];
+            permissions: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing" | "audit_log.read")[];
             rateLimitPerMin: number;
             lastUsedAt: string | null;
             expiresAt: string | null;
@@ -1324,7 +1341,7 @@ export interface components {
                 organization: components["schemas"]["Organization"];
                 /** @enum {string} */
                 role: "owner" | "admin" | "member";
-                permissions: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing")[];
+                permissions: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing" | "audit_log.read")[];
                 platformAdmin: boolean;
             };
         };
@@ -1384,7 +1401,7 @@ export interface components {
                 organization: components["schemas"]["Organization"];
                 /** @enum {string} */
                 role: "owner" | "admin" | "member";
-                permissions: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing")[];
+                permissions: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing" | "audit_log.read")[];
                 platformAdmin: boolean;
             };
         };
@@ -1965,7 +1982,7 @@ export interface components {
                     name: string;
                     secretKey: string;
                     keyPrefix: string;
-                    permissions: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing")[];
+                    permissions: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing" | "audit_log.read")[];
                     rateLimitPerMin: number;
                     expiresAt: string | null;
                     /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
@@ -1991,6 +2008,48 @@ export interface components {
             /** @constant */
             success: true;
             data: components["schemas"]["Message"];
+        };
+        listAuditLogResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                entries: {
+                    id: string;
+                    action: string;
+                    actor: {
+                        /** @constant */
+                        type: "member";
+                        userId: string;
+                        name: string;
+                        email: string;
+                        ip: string;
+                    } | {
+                        /** @constant */
+                        type: "api_key";
+                        keyId: string;
+                        ip: string;
+                    } | {
+                        /** @constant */
+                        type: "platform_admin";
+                        userId: string;
+                        name: string;
+                        email: string;
+                        orgId: string;
+                        ip: string;
+                    };
+                    target: {
+                        type: string;
+                        id: string;
+                        name?: string;
+                    };
+                    details: {
+                        [key: string]: string | number | boolean | null;
+                    };
+                    /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+                    at: string;
+                }[];
+                nextCursor: string | null;
+            };
         };
     };
     responses: never;
@@ -10910,7 +10969,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    permissions?: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing")[];
+                    permissions?: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing" | "audit_log.read")[];
                     expiresInDays?: number;
                 };
             };
@@ -11181,7 +11240,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    permissions?: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing")[];
+                    permissions?: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing" | "audit_log.read")[];
                     rateLimitPerMin?: number | null;
                 };
             };
@@ -11416,6 +11475,121 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "API_KEY_NOT_REVOKED";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                action?: "submissions.exported" | "submission.deleted" | "submissions.deleted" | "submissions.erased" | "submissions.access_requested" | "api_key.created" | "api_key.revoked" | "api_key.deleted" | "member.invited" | "member.removed" | "member.role_changed" | "form.retention_changed" | "form.forward_only_changed" | "site.captcha_secret_changed" | "webhook.secret_rotated" | "site.deleted" | "form.deleted" | "organization.plan_changed";
+                actor?: string;
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["listAuditLogResponse"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`, `INVALID_CURSOR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR" | "INVALID_CURSOR";
+                        };
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `SESSION_REQUIRED`, `ROLE_REQUIRED`, `PLAN_REQUIRED`, `INSUFFICIENT_PERMISSION` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SESSION_REQUIRED" | "ROLE_REQUIRED" | "PLAN_REQUIRED" | "INSUFFICIENT_PERMISSION";
                         };
                     };
                 };

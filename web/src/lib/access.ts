@@ -24,6 +24,7 @@ export const RESTRICTED_KEY_PERMISSIONS: readonly Permission[] = [
   "settings.org",
   "team.invite",
   "team.manage",
+  "audit_log.read",
 ];
 
 /** The signed-in person (the app's route loads it before any page renders). */

@@ -4,6 +4,7 @@ import { queryKeys } from "../../api/keys";
 import { DELIVERY_STATUSES, type DeliveryStatus } from "../../api/types";
 import { Button } from "../../components/ui/button";
 import { FormError, SelectField } from "../../components/ui/field";
+import { LoadMore } from "../../components/ui/load-more";
 import { card, Loading, PageHeader } from "../../components/ui/page";
 import { Muted } from "../../components/ui/text";
 import { useToast } from "../../components/ui/toast";
@@ -140,13 +141,7 @@ export function DeliveryLogPage({ formName }: { formName: string | undefined }) 
               <DeliveryItem key={delivery.id} formId={formId} endpointId={endpointId} delivery={delivery} />
             ))}
           </ul>
-          {log.hasNextPage && (
-            <div className="mt-4">
-              <Button variant="secondary" disabled={log.isFetchingNextPage} onClick={() => void log.fetchNextPage()}>
-                {log.isFetchingNextPage ? "Loading…" : "Load more"}
-              </Button>
-            </div>
-          )}
+          <LoadMore list={log} />
         </>
       )}
     </>
