@@ -13,4 +13,8 @@ import type { FilterPattern } from "./stream-filter-match";
 export const BOOKKEEPER_FILTER_PATTERNS = [
   { eventName: ["INSERT"], dynamodb: { NewImage: { type: { S: ["submission"] } } } },
   { eventName: ["REMOVE"], dynamodb: { OldImage: { type: { S: ["submission"] } } } },
+  // Forward-only forms (lib/bookkeeping/forward-only.ts): a marker's removal (its bound passed, or
+  // the values were deleted), and a submission whose values were deleted (its search entries go).
+  { eventName: ["REMOVE"], dynamodb: { OldImage: { type: { S: ["forward_marker"] } } } },
+  { eventName: ["MODIFY"], dynamodb: { NewImage: { type: { S: ["submission"] }, valuesDeleted: { BOOL: [true] } } } },
 ] as const satisfies readonly FilterPattern[];

@@ -1,3 +1,4 @@
+import { audited } from "./audit";
 import type { Principal } from "./auth/principal";
 import { AppError, notFound } from "./errors";
 import type { FieldInput, SettingsInput } from "./form-inputs";
@@ -6,6 +7,8 @@ import { redirectProblem } from "./intake/redirect";
 import { confirmationOf } from "./notifications/confirmation";
 import { notificationSuppressions } from "./notifications/suppression";
 import { findSite } from "./sites";
+import type { AuditEntryInput } from "./store/audit-log";
+import { updateFormAudited } from "./store/form-audited-update";
 import { deleteFormPermanently } from "./store/form-deletion";
 import {
   type Form,
@@ -68,6 +71,7 @@ function mergeSettings(current: FormSettings, input: SettingsInput | undefined, 
   else if (input?.redirectUrl !== undefined && site) merged.redirectUrl = checkedRedirect(input.redirectUrl, site);
   const confirmation = checkedConfirmation(current, input, site);
   if (confirmation) merged.confirmation = confirmation;
+  if (input?.forwardOnly !== undefined) merged.forwardOnly = input.forwardOnly;
   return merged;
 }
 
@@ -79,6 +83,7 @@ const settingsView = (settings: FormSettings) => ({
   notifyEmails: settings.notifyEmails,
   redirectUrl: settings.redirectUrl ?? null,
   confirmation: confirmationOf({ settings }),
+  forwardOnly: settings.forwardOnly === true,
 });
 
 /** The API's ordered field list: by `order`, then key. */
@@ -225,8 +230,9 @@ function nextTimestamp(previous: string): string {
   return now > previous ? now : new Date(Date.parse(previous) + 1).toISOString();
 }
 
-async function applyChanges(form: Form, changes: FormChanges): Promise<Form> {
-  const saved = await updateForm(form, changes, nextTimestamp(form.updatedAt));
+async function applyChanges(form: Form, changes: FormChanges, audit?: AuditEntryInput): Promise<Form> {
+  const updatedAt = nextTimestamp(form.updatedAt);
+  const saved = audit ? await updateFormAudited(form, changes, updatedAt, audit) : await updateForm(form, changes, updatedAt);
   if (saved === "CONFLICT") throw new AppError("CONFLICT", "The form changed while it was being updated; retry");
   if (!saved) throw notFound("Form");
   return saved;
@@ -248,7 +254,7 @@ export interface FormUpdate {
 const changedMeanwhile = () =>
   new AppError("CONFLICT", "The form changed since it was read; reload it and apply your changes again");
 
-export async function editForm(principal: Principal, formId: string, update: FormUpdate) {
+export async function editForm(principal: Principal, formId: string, update: FormUpdate, sourceIp: string) {
   const form = await findForm(principal, formId);
   if (update.ifUpdatedAt !== undefined && Date.parse(update.ifUpdatedAt) !== Date.parse(form.updatedAt)) {
     throw changedMeanwhile();
@@ -266,7 +272,24 @@ export async function editForm(principal: Principal, formId: string, update: For
   if (update.name !== undefined) changes.name = update.name;
   if (update.fields !== undefined) changes.fields = fieldMap(update.fields);
   if (update.settings !== undefined) changes.settings = mergeSettings(form.settings, update.settings, site);
-  return detailView(await applyChanges(form, changes));
+  return detailView(await applyChanges(form, changes, forwardOnlyAudit(principal, sourceIp, form, changes)));
+}
+
+/** Turning forward-only on or off is recorded in the audit log, in the change's own transaction. */
+function forwardOnlyAudit(principal: Principal, sourceIp: string, form: Form, changes: FormChanges) {
+  const before = form.settings.forwardOnly === true;
+  const after = changes.settings ? changes.settings.forwardOnly === true : before;
+  if (before === after) return undefined;
+  return audited(
+    principal,
+    sourceIp,
+    "form.forward_only_changed",
+    { type: "form", id: form.id, name: form.name },
+    {
+      from: before,
+      to: after,
+    },
+  );
 }
 
 export async function setFormStatus(principal: Principal, formId: string, status: Form["status"]) {

@@ -125,6 +125,7 @@ export function submissionView(s: StoredSubmission) {
     releasedAt: s.releasedAt ?? null,
     /** Lead qualification (docs/leads.md): null until the intake pipeline has processed the submission. */
     lead: s.lead ?? null,
+    valuesDeletedAt: s.valuesDeletedAt ?? null,
     createdAt: s.createdAt,
   };
 }

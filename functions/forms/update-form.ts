@@ -14,6 +14,6 @@ const body = z.strictObject({
   ifUpdatedAt: z.optional(z.iso.datetime()),
 });
 
-export const handler = httpHandler(route("PUT /api/v1/forms/{formId}"), { body }, ({ principal, params, body }) =>
-  editForm(principal, params.formId, body),
+export const handler = httpHandler(route("PUT /api/v1/forms/{formId}"), { body }, ({ principal, params, body, sourceIp }) =>
+  editForm(principal, params.formId, body, sourceIp),
 );

@@ -1,6 +1,7 @@
 import type { DynamoDBRecord } from "aws-lambda";
 import { describeError, log } from "../log";
 import { COUNT_STEP, countSubmissions } from "./count-submissions";
+import { FORWARD_STEP, followForwardOnly } from "./forward-only";
 import { indexSubmissions, SEARCH_STEP } from "./index-submissions";
 import { type StreamBatch, streamBatch } from "./stream-batch";
 
@@ -21,6 +22,7 @@ export interface BookkeepingStep {
 export const STEPS: readonly BookkeepingStep[] = [
   { name: COUNT_STEP, run: async (batch) => ({ ...(await countSubmissions(batch)) }) },
   { name: SEARCH_STEP, run: indexSubmissions },
+  { name: FORWARD_STEP, run: followForwardOnly },
 ];
 
 export interface BatchReport {

@@ -207,6 +207,12 @@ export const keys = {
    */
   auditEntry: (orgId: string, at: string, entryId: string): Key => ({ pk: `AUDIT#${orgId}`, sk: `${at}#${entryId}` }),
   auditPartition: (orgId: string) => `AUDIT#${orgId}`,
+  /**
+   * A forward-only form's submission still holding its values (lib/store/forward-markers.ts): put
+   * when the pipeline takes it up, deleted once its values are deleted; its `ttl` is the bound
+   * after which the bookkeeper deletes them even while a delivery still retries.
+   */
+  forwardMarker: (submissionId: string): Key => ({ pk: `FORWARD#${submissionId}`, sk: "FORWARD" }),
 };
 
 /** Where an item's id sits after its key's type prefix, e.g. `SITE#site_x` → `site_x`. */
