@@ -1,5 +1,6 @@
 import { BOOKKEEPER, DIGESTS, QUEUE_CONSUMER, type RouteDef } from "../functions/routes";
 import { API_KEY_COUNTER_SCOPE } from "../lib/auth/rate-limit";
+import { STRIPPED_ATTRIBUTES } from "../lib/store/forward-markers";
 import { type Key, keys } from "../lib/store/keys";
 import { TABLE } from "../lib/store/table-definition";
 import {
@@ -100,6 +101,7 @@ export const P = {
   sentEmail: prefix(keys.sentEmail("m")), // MAIL#: every email sent, with its fate
   searchEntry: prefix(keys.searchEntry("f", "t", "c", "s")), // FIND#: the forms' search indexes
   audit: prefix(keys.auditEntry("o", "t", "a")), // AUDIT#: an organization's audit log (put only: entries are never changed)
+  forward: prefix(keys.forwardMarker("s")), // FORWARD#: a forward-only form's submission still holding its values
   // Counters by scope (lib/accounts.ts, lib/spam/evidence.ts, lib/auth/rate-limit.ts).
   loginEmailCounter: counters("login-email"),
   loginIpCounter: counters("login-ip"),
@@ -179,7 +181,7 @@ export const TABLE_WRITES: Record<string, Writes> = {
   "webhooks/delete-webhook": { DeleteItem: [P.webhook], PutItem: [P.purge, P.webhookCounts], UpdateItem: [only(P.webhook, ["archivedAt", "isEnabled", "updatedAt"]), only(P.org, ["webhookCount", "formCount"]), only(P.form, ["deletedAt"])] },
   "forms/create-form": { PutItem: [only(P.form, FORM_ITEM)], UpdateItem: [only(P.org, ["formCount"])] },
   "forms/duplicate-form": { PutItem: [only(P.form, FORM_ITEM)], UpdateItem: [only(P.org, ["formCount"])] },
-  "forms/update-form": { UpdateItem: [only(P.form, ["name", "fields", "settings", "archivedAt", "updatedAt", "deletedAt"])] },
+  "forms/update-form": { UpdateItem: [only(P.form, ["name", "fields", "settings", "archivedAt", "updatedAt", "deletedAt"])], PutItem: [P.audit] },
   // SES's events: each email's fate (lib/store/sent-emails.ts); a suppressed notification address on
   // its form (lib/store/suppressed-recipients.ts: its condition reads whether the form is purged and
   // still notifies the address), a suppressed confirmation recipient on its item in the form's partition.
@@ -221,9 +223,11 @@ export const TABLE_WRITES: Record<string, Writes> = {
   // (submissions, then the form's partition, then the job); the reclaim links of
   // POST /auth/reclaim-email (lib/reclaim-link.ts); a confirmation's daily claim on its form, and
   // the record of each email sent (lib/pipeline/confirm.ts, lib/notifications/send-recorded.ts).
+  // A forward-only form's marker: put, its emails recorded final, deleted after the strip (an
+  // UpdateItem of the submission: lib/outbound/forward-only.ts).
   [QUEUE_CONSUMER.handler]: {
     // The end of a purge leaves the form's counts a tombstone (lib/store/purge-jobs.ts).
-    PutItem: [P.action, P.delivery, P.emailLink, only(P.form, FORM_COUNTS_TOMBSTONE), only(P.form, CONFIRMATION_CLAIM)],
+    PutItem: [P.action, P.delivery, P.emailLink, only(P.form, FORM_COUNTS_TOMBSTONE), only(P.form, CONFIRMATION_CLAIM), P.forward],
     UpdateItem: [
       P.sentEmail,
       P.action,
@@ -231,17 +235,21 @@ export const TABLE_WRITES: Record<string, Writes> = {
       only(P.form, ["failing", "failingSince", "healthAt", "gsi1pk", "gsi1sk", "isEnabled", "disabledReason", "disabledAt", "updatedAt"]),
       P.purge,
       P.submission,
+      P.forward,
     ],
-    DeleteItem: [P.purge, P.release, P.action],
+    DeleteItem: [P.purge, P.release, P.action, P.forward],
     BatchWriteItem: [P.submission, P.form],
   },
+
   // The bookkeeper (lib/store/bookkeeping.ts): the site's day items, the forms' and webhooks'
-  // counts, and each batch's checkpoint; the search entries (lib/store/search-entries.ts).
+  // counts, and each batch's checkpoint; the search entries (lib/store/search-entries.ts); a
+  // forward-only submission's strip once its marker is removed (lib/bookkeeping/forward-only.ts).
   [BOOKKEEPER.handler]: {
-    UpdateItem: [P.siteDay, only(P.form, FORM_COUNTS), P.webhookCounts],
+    UpdateItem: [P.siteDay, only(P.form, FORM_COUNTS), P.webhookCounts, only(P.submission, STRIPPED_ATTRIBUTES)],
     PutItem: [P.streamCheckpoint],
     BatchWriteItem: [P.searchEntry],
   },
+
   // The digest run: each digest's claim (released when SES refused it), and the member's next due
   // time with its place in the due index (its condition reads gsi1sk).
   [DIGESTS.handler]: {

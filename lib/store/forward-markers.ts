@@ -82,6 +82,9 @@ export async function deleteForwardMarker(submissionId: string): Promise<void> {
 const NULLED_METADATA = ["ip", "userAgent", "referer"] as const;
 const REMOVED_METADATA = ["replyTo", "subject", "ads"] as const;
 
+/** The top-level attributes a strip names (the bookkeeper's grant: infra/table-grants.ts). */
+export const STRIPPED_ATTRIBUTES = ["data", "metadata", "valuesDeletedAt", "valuesDeleted"] as const;
+
 /**
  * Deletes a submission's values in one UpdateItem: its `data` and the personal parts of its
  * metadata, and sets `valuesDeletedAt` (with `valuesDeleted: true`, the top-level flag the

@@ -965,6 +965,7 @@ export interface components {
                 error: string | null;
                 /** Format: date-time */
                 failedAt: string;
+                /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                 nextAttemptAt: string | null;
                 /** Format: date-time */
                 failingSince: string;
@@ -978,7 +979,9 @@ export interface components {
             isEnabled: boolean;
             formId: string | null;
             submissionCount: number;
+            /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
             lastReceivedAt: string | null;
+            /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
             archivedAt: string | null;
             webhookUrl: string;
             /** Format: date-time */
@@ -1006,6 +1009,7 @@ export interface components {
             spamCount: number | null;
             /** @enum {string} */
             status: "draft" | "published";
+            /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
             archivedAt: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -1022,6 +1026,8 @@ export interface components {
                     senderName: string | null;
                     replyTo: string | null;
                 };
+                /** @description Forward-only: a submission's values are deleted once everything it goes to is final (docs/privacy.md) */
+                forwardOnly: boolean;
             };
             suppressedRecipients: components["schemas"]["SuppressedRecipient"][];
         };
@@ -1066,7 +1072,7 @@ export interface components {
                 source: string;
                 userAgent: string | null;
                 referer: string | null;
-                ip: string;
+                ip: string | null;
                 droppedFiles: string[];
                 ignoredFields: string[];
                 ads?: {
@@ -1085,6 +1091,7 @@ export interface components {
                     detail: string;
                 }[];
             };
+            /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
             releasedAt: string | null;
             lead: {
                 score: number;
@@ -1094,6 +1101,8 @@ export interface components {
                 /** @constant */
                 test?: true;
             } | null;
+            /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
+            valuesDeletedAt: string | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -1113,14 +1122,17 @@ export interface components {
                 error: string | null;
                 /** Format: date-time */
                 attemptedAt: string;
+                /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                 nextAttemptAt: string | null;
                 /** @enum {string} */
                 trigger: "automatic" | "manual";
             }[];
             attemptsOmitted: number;
             inFlight: boolean;
+            /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
             nextAttemptAt: string | null;
             lastError: string | null;
+            /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
             deliveredAt: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -1145,6 +1157,7 @@ export interface components {
             } | null;
             isEnabled: boolean;
             disabledReason: string | null;
+            /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
             disabledAt: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -1157,7 +1170,9 @@ export interface components {
                 status: "pending" | "delivered" | "retrying" | "failed";
                 attemptCount: number;
                 lastStatusCode: number | null;
+                /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                 lastAttemptAt: string | null;
+                /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                 nextAttemptAt: string | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -1169,7 +1184,9 @@ export interface components {
             keyPrefix: string;
             permissions: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing")[];
             rateLimitPerMin: number;
+            /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
             lastUsedAt: string | null;
+            /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
             expiresAt: string | null;
             isRevoked: boolean;
             isOrphaned: boolean;
@@ -1240,7 +1257,9 @@ export interface components {
             /** @description Nothing is emailed to the member until it is true */
             emailVerified: boolean;
             nextDigests: {
+                /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                 daily: string | null;
+                /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                 weekly: string | null;
             };
         };
@@ -1520,7 +1539,9 @@ export interface components {
                 isEnabled: boolean;
                 formId: string | null;
                 submissionCount: number;
+                /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                 lastReceivedAt: string | null;
+                /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                 archivedAt: string | null;
                 webhookUrl: string;
                 /** Format: date-time */
@@ -1542,6 +1563,7 @@ export interface components {
                 isEnabled: boolean;
                 formId: string | null;
                 submissionCount: number;
+                /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                 lastReceivedAt: string | null;
                 webhookUrl: string;
                 /** Format: date-time */
@@ -1576,6 +1598,7 @@ export interface components {
                     spamCount: number | null;
                     /** @enum {string} */
                     status: "draft" | "published";
+                    /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                     archivedAt: string | null;
                     /** Format: date-time */
                     createdAt: string;
@@ -1765,14 +1788,17 @@ export interface components {
                         error: string | null;
                         /** Format: date-time */
                         attemptedAt: string;
+                        /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                         nextAttemptAt: string | null;
                         /** @enum {string} */
                         trigger: "automatic" | "manual";
                     }[];
                     attemptsOmitted: number;
                     inFlight: boolean;
+                    /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                     nextAttemptAt: string | null;
                     lastError: string | null;
+                    /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                     deliveredAt: string | null;
                     /** Format: date-time */
                     createdAt: string;
@@ -1854,6 +1880,7 @@ export interface components {
                     keyPrefix: string;
                     permissions: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing")[];
                     rateLimitPerMin: number;
+                    /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                     expiresAt: string | null;
                     /** Format: date-time */
                     createdAt: string;
@@ -6677,6 +6704,7 @@ export interface operations {
                             senderName?: string | null;
                             replyTo?: string | null;
                         };
+                        forwardOnly?: boolean;
                     };
                     /** @enum {string} */
                     status?: "draft" | "published";
@@ -6997,6 +7025,7 @@ export interface operations {
                             senderName?: string | null;
                             replyTo?: string | null;
                         };
+                        forwardOnly?: boolean;
                     };
                     restore?: boolean;
                     /** Format: date-time */
