@@ -342,7 +342,7 @@ describe("what each function may write, by partition and attribute", () => {
   });
 });
 
-test("the bookkeeper writes only counters, its checkpoints and search entries: day items, a form's counts (those attributes only), webhooks' counts, FIND# items by BatchWriteItem", () => {
+test("the bookkeeper writes only counters, its checkpoints, search entries and forward-only strips: day items, a form's counts (those attributes only), webhooks' counts, FIND# items by BatchWriteItem, a submission's values (those attributes only)", () => {
   const bookkeeper = roleStatements("Inlet bookkeeper: counts from the table stream");
   expect(sortJson(grantedWrites(bookkeeper))).toEqual(
     sortJson([
@@ -354,6 +354,11 @@ test("the bookkeeper writes only counters, its checkpoints and search entries: d
       },
       { actions: ["dynamodb:PutItem"], leadingKeys: [`${P.streamCheckpoint}*`], attributes: null },
       { actions: ["dynamodb:BatchWriteItem"], leadingKeys: [`${P.searchEntry}*`], attributes: null },
+      {
+        actions: ["dynamodb:UpdateItem"],
+        leadingKeys: [`${P.submission}*`],
+        attributes: ["data", "metadata", "pk", "sk", "valuesDeleted", "valuesDeletedAt"],
+      },
     ]),
   );
 });

@@ -7,7 +7,7 @@ import { submitWith, TextAreaField, TextField } from "../../components/ui/field"
 import { card } from "../../components/ui/page";
 import { Muted } from "../../components/ui/text";
 import { useToast } from "../../components/ui/toast";
-import { ConflictNotice, isConflict, SaveFooter } from "./conflict";
+import { isConflict, ReloadFormNotice, SaveFooter } from "./conflict";
 import { type FormDetail, updateForm } from "./queries";
 
 type Confirmation = FormDetail["settings"]["confirmation"];
@@ -88,11 +88,10 @@ export function ConfirmationForm({ form, domain }: { form: FormDetail; domain: s
         </Muted>
       )}
       {conflict && (
-        <ConflictNotice
-          onReload={async () => {
-            await queryClient.invalidateQueries({ queryKey: queryKeys.forms.one(form.id), exact: true });
-            const fresh = queryClient.getQueryData<FormDetail>(queryKeys.forms.one(form.id));
-            startFrom(fresh ?? form);
+        <ReloadFormNotice
+          form={form}
+          onFresh={(fresh) => {
+            startFrom(fresh);
             save.reset();
           }}
         />

@@ -5,7 +5,7 @@ import { queryKeys } from "../../api/keys";
 import { submitWith } from "../../components/ui/field";
 import { card } from "../../components/ui/page";
 import { useToast } from "../../components/ui/toast";
-import { ConflictNotice, isConflict, SaveFooter } from "./conflict";
+import { isConflict, ReloadFormNotice, SaveFooter } from "./conflict";
 import { type FormDetail, updateForm } from "./queries";
 
 /**
@@ -50,11 +50,10 @@ export function ForwardOnlyForm({ form }: { form: FormDetail }) {
         Forward only
       </h2>
       {conflict && (
-        <ConflictNotice
-          onReload={async () => {
-            await queryClient.invalidateQueries({ queryKey: queryKeys.forms.one(form.id), exact: true });
-            const fresh = queryClient.getQueryData<FormDetail>(queryKeys.forms.one(form.id));
-            startFrom(fresh ?? form);
+        <ReloadFormNotice
+          form={form}
+          onFresh={(fresh) => {
+            startFrom(fresh);
             save.reset();
           }}
         />
