@@ -45,6 +45,7 @@ describe("reading submissions", () => {
       metadata: expect.objectContaining({ source: "partner_automation", droppedFiles: [], subject: "Hi" }),
       spam: { score: expect.any(Number), isSpam: false, signals: expect.any(Array) },
       releasedAt: null,
+      valuesDeletedAt: null,
       createdAt: expect.any(String),
     });
     const list = await api("GET", listPath(formId), { token: owner.token });
