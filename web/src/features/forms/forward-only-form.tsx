@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useId, useState } from "react";
+import { useState } from "react";
 import { apiError } from "../../api/client";
 import { queryKeys } from "../../api/keys";
-import { submitWith } from "../../components/ui/field";
+import { CheckboxField, submitWith } from "../../components/ui/field";
 import { card } from "../../components/ui/page";
 import { useToast } from "../../components/ui/toast";
 import { isConflict, ReloadFormNotice, SaveFooter } from "./conflict";
@@ -17,7 +17,6 @@ import { type FormDetail, updateForm } from "./queries";
 export function ForwardOnlyForm({ form }: { form: FormDetail }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const checkboxId = useId();
   const [base, setBase] = useState(form.updatedAt);
   const [read, setRead] = useState(form.settings.forwardOnly);
   const [draft, setDraft] = useState(read);
@@ -38,7 +37,6 @@ export function ForwardOnlyForm({ form }: { form: FormDetail }) {
   });
   const error = apiError(save.error);
   const conflict = isConflict(save.error);
-  const hintId = `${checkboxId}-hint`;
   return (
     <form
       className={`${card} flex max-w-2xl flex-col gap-4`}
@@ -58,28 +56,12 @@ export function ForwardOnlyForm({ form }: { form: FormDetail }) {
           }}
         />
       )}
-      <div className="flex flex-col gap-1">
-        <div className="flex items-center gap-2">
-          <input
-            id={checkboxId}
-            type="checkbox"
-            checked={draft}
-            onChange={(e) => setDraft(e.target.checked)}
-            aria-describedby={hintId}
-            className="h-4 w-4 accent-indigo-700 dark:accent-indigo-400"
-          />
-          <label htmlFor={checkboxId} className="text-sm font-medium">
-            Keep nothing: delete each submission's values once it has been sent on
-          </label>
-        </div>
-        <p id={hintId} className="text-sm text-slate-600 dark:text-slate-300">
-          Inlet sends each submission to this form's notification emails, chat destinations and webhooks as usual. Once every one
-          of them has succeeded or given up, the submitted values and the sender's IP address, browser and page are deleted, and
-          at most 72 hours after the submission arrived even if a delivery is still retrying. What stays is that it arrived, its
-          reference, and where it went. Spam is not sent on, and is kept for review like any other spam. Deleted values cannot be
-          recovered. The change applies to new submissions and is recorded in the audit log.
-        </p>
-      </div>
+      <CheckboxField
+        label="Keep nothing: delete each submission's values once it has been sent on"
+        checked={draft}
+        onChange={setDraft}
+        hint="Inlet sends each submission to this form's notification emails, chat destinations and webhooks as usual. Once every one of them has succeeded or given up, the submitted values and the sender's IP address, browser and page are deleted, and at most 72 hours after the submission arrived even if a delivery is still retrying. What stays is that it arrived, its reference, and where it went. Spam is not sent on, and is kept for review like any other spam. Deleted values cannot be recovered. The change applies to new submissions and is recorded in the audit log."
+      />
       <SaveFooter error={error} conflict={conflict} pending={save.isPending} label="Save forward only" />
     </form>
   );
