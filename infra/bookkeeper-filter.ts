@@ -8,9 +8,16 @@ import type { FilterPattern } from "./stream-filter-match";
  * else costs an invocation: Lambda drops the records no pattern matches and does not bill them
  * (https://docs.aws.amazon.com/lambda/latest/dg/invocation-eventfiltering.html). A record passes
  * when ANY pattern matches; within a pattern every field must.
- * A MODIFY (moderation, a stored lead) is not here: moderation moves the counts itself.
+ * A MODIFY (moderation, a stored lead) is not here: moderation moves the counts itself. The one
+ * exception is a forward-only submission's strip (`valuesDeleted: true`; a later MODIFY of a
+ * stripped submission passes too, and finds nothing to do). Content filters (`exists`) are not
+ * used: the local follower evaluates literals only (infra/stream-filter-match.ts).
  */
 export const BOOKKEEPER_FILTER_PATTERNS = [
   { eventName: ["INSERT"], dynamodb: { NewImage: { type: { S: ["submission"] } } } },
   { eventName: ["REMOVE"], dynamodb: { OldImage: { type: { S: ["submission"] } } } },
+  // Forward-only forms (lib/bookkeeping/forward-only.ts): a marker's removal (its bound passed, or
+  // the values were deleted), and a submission whose values were deleted (its search entries go).
+  { eventName: ["REMOVE"], dynamodb: { OldImage: { type: { S: ["forward_marker"] } } } },
+  { eventName: ["MODIFY"], dynamodb: { NewImage: { type: { S: ["submission"] }, valuesDeleted: { BOOL: [true] } } } },
 ] as const satisfies readonly FilterPattern[];

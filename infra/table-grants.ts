@@ -1,5 +1,6 @@
 import { BOOKKEEPER, DIGESTS, QUEUE_CONSUMER, type RouteDef } from "../functions/routes";
 import { API_KEY_COUNTER_SCOPE } from "../lib/auth/rate-limit";
+import { STRIPPED_ATTRIBUTES } from "../lib/store/forward-markers";
 import { type Key, keys } from "../lib/store/keys";
 import { TABLE } from "../lib/store/table-definition";
 import {
@@ -101,6 +102,7 @@ export const P = {
   searchEntry: prefix(keys.searchEntry("f", "t", "c", "s")), // FIND#: the forms' search indexes
   audit: prefix(keys.auditEntry("o", "t", "a")), // AUDIT#: an organization's audit log (put only: entries are never changed)
   retentionJob: prefix(keys.retentionJob("f")), // RETENTION#: a form's retention job (lib/retention-job.ts)
+  forward: prefix(keys.forwardMarker("s")), // FORWARD#: a forward-only form's submission still holding its values
   // Counters by scope (lib/accounts.ts, lib/spam/evidence.ts, lib/auth/rate-limit.ts).
   loginEmailCounter: counters("login-email"),
   loginIpCounter: counters("login-ip"),
@@ -229,9 +231,11 @@ export const TABLE_WRITES: Record<string, Writes> = {
   // (submissions, then the form's partition, then the job); the reclaim links of
   // POST /auth/reclaim-email (lib/reclaim-link.ts); a confirmation's daily claim on its form, and
   // the record of each email sent (lib/pipeline/confirm.ts, lib/notifications/send-recorded.ts).
+  // A forward-only form's marker: put, its emails recorded final, deleted after the strip (an
+  // UpdateItem of the submission: lib/outbound/forward-only.ts).
   [QUEUE_CONSUMER.handler]: {
     // The end of a purge leaves the form's counts a tombstone (lib/store/purge-jobs.ts).
-    PutItem: [P.action, P.delivery, P.emailLink, only(P.form, FORM_COUNTS_TOMBSTONE), only(P.form, CONFIRMATION_CLAIM)],
+    PutItem: [P.action, P.delivery, P.emailLink, only(P.form, FORM_COUNTS_TOMBSTONE), only(P.form, CONFIRMATION_CLAIM), P.forward],
     UpdateItem: [
       P.sentEmail,
       P.action,
@@ -242,18 +246,22 @@ export const TABLE_WRITES: Record<string, Writes> = {
       P.retentionJob,
       // A retention pass's progress on its form (lib/store/retention-jobs.ts).
       only(P.form, ["retentionJob"]),
+      P.forward,
     ],
-    DeleteItem: [P.purge, P.release, P.action, P.retentionJob],
+    DeleteItem: [P.purge, P.release, P.action, P.retentionJob, P.forward],
     BatchWriteItem: [P.submission, P.form],
   },
+
   // The bookkeeper (lib/store/bookkeeping.ts): the site's day items, the forms' and webhooks'
-  // counts, and each batch's checkpoint; the search entries (lib/store/search-entries.ts).
+  // counts, and each batch's checkpoint; the search entries (lib/store/search-entries.ts); a
+  // forward-only submission's strip once its marker is removed (lib/bookkeeping/forward-only.ts).
   [BOOKKEEPER.handler]: {
-    UpdateItem: [P.siteDay, only(P.form, FORM_COUNTS), P.webhookCounts],
+    UpdateItem: [P.siteDay, only(P.form, FORM_COUNTS), P.webhookCounts, only(P.submission, STRIPPED_ATTRIBUTES)],
     PutItem: [P.streamCheckpoint],
     // A removed submission's emails and outbound deliveries follow it out (lib/bookkeeping/follow-out.ts).
     BatchWriteItem: [P.searchEntry, P.sentEmail, P.delivery],
   },
+
   // The digest run: each digest's claim (released when SES refused it), and the member's next due
   // time with its place in the due index (its condition reads gsi1sk).
   [DIGESTS.handler]: {

@@ -87,6 +87,8 @@ export const settingsInput = /* @__PURE__ */ z.shared(() =>
     /** Checked against the site's domain in lib/forms.ts, as intake checks `_redirect`; null clears it. */
     redirectUrl: z.optional(z.nullable(z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_REDIRECT_URL)))),
     confirmation: z.optional(confirmationInput),
+    /** Forward-only (docs/privacy.md): turning it on or off is recorded in the audit log. */
+    forwardOnly: z.optional(z.boolean()),
   }),
 );
 export type SettingsInput = z.output<typeof settingsInput>;

@@ -1,6 +1,7 @@
 import { audited } from "./audit";
 import type { Principal } from "./auth/principal";
 import { mergedRetention, type Retention, retentionOf, sameRetention } from "./retention";
+import type { AuditEntryInput } from "./store/audit-log";
 import type { Form, FormChanges } from "./store/forms";
 import { updateFormRetention } from "./store/retention-jobs";
 
@@ -23,6 +24,8 @@ export function retentionChange(
   sourceIp: string,
   form: Form,
   input: Partial<Retention> | undefined,
+  /** Other entries of the same edit (turning forward-only on or off), written in its transaction. */
+  alsoAudited: readonly AuditEntryInput[] = [],
 ): FormWriter | undefined {
   if (input === undefined) return undefined;
   const before = retentionOf(form);
@@ -46,18 +49,21 @@ export function retentionChange(
         startedAt: updatedAt,
         finishedAt: null,
       },
-      audited(
-        principal,
-        sourceIp,
-        "form.retention_changed",
-        { type: "form", id: current.id, name: current.name },
-        {
-          inboxDaysBefore: before.inboxDays,
-          spamDaysBefore: before.spamDays,
-          inboxDays: after.inboxDays,
-          spamDays: after.spamDays,
-        },
-      ),
+      [
+        audited(
+          principal,
+          sourceIp,
+          "form.retention_changed",
+          { type: "form", id: current.id, name: current.name },
+          {
+            inboxDaysBefore: before.inboxDays,
+            spamDaysBefore: before.spamDays,
+            inboxDays: after.inboxDays,
+            spamDays: after.spamDays,
+          },
+        ),
+        ...alsoAudited,
+      ],
     );
 }
 

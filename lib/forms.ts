@@ -9,6 +9,8 @@ import { confirmationOf } from "./notifications/confirmation";
 import { notificationSuppressions } from "./notifications/suppression";
 import { defaultRetentionOf, type Retention, retentionOf } from "./retention";
 import { findSite } from "./sites";
+import type { AuditEntryInput } from "./store/audit-log";
+import { updateFormAudited } from "./store/form-audited-update";
 import { deleteFormPermanently } from "./store/form-deletion";
 import {
   type Form,
@@ -71,6 +73,7 @@ function mergeSettings(current: FormSettings, input: SettingsInput | undefined, 
   else if (input?.redirectUrl !== undefined && site) merged.redirectUrl = checkedRedirect(input.redirectUrl, site);
   const confirmation = checkedConfirmation(current, input, site);
   if (confirmation) merged.confirmation = confirmation;
+  if (input?.forwardOnly !== undefined) merged.forwardOnly = input.forwardOnly;
   return merged;
 }
 
@@ -82,6 +85,7 @@ const settingsView = (settings: FormSettings) => ({
   notifyEmails: settings.notifyEmails,
   redirectUrl: settings.redirectUrl ?? null,
   confirmation: confirmationOf({ settings }),
+  forwardOnly: settings.forwardOnly === true,
 });
 
 /** The API's ordered field list: by `order`, then key. */
@@ -236,7 +240,7 @@ function nextTimestamp(previous: string): string {
   return now > previous ? now : new Date(Date.parse(previous) + 1).toISOString();
 }
 
-/** `write`: how the changes are written (a retention change writes its job and audit entry with them). */
+/** `write`: how the changes are written (a retention change writes its job and audit entries with them). */
 async function applyChanges(form: Form, changes: FormChanges, write: FormWriter = updateForm): Promise<Form> {
   const saved = await write(form, changes, nextTimestamp(form.updatedAt));
   if (saved === "CONFLICT") throw new AppError("CONFLICT", "The form changed while it was being updated; retry");
@@ -262,8 +266,8 @@ export interface FormUpdate {
 const changedMeanwhile = () =>
   new AppError("CONFLICT", "The form changed since it was read; reload it and apply your changes again");
 
-/** `sourceIp`: the request's client address, for the audit entry of a retention change. */
-export async function editForm(principal: Principal, formId: string, update: FormUpdate, sourceIp = "") {
+/** `sourceIp`: the request's client address, for the audit entries of a retention or forward-only change. */
+export async function editForm(principal: Principal, formId: string, update: FormUpdate, sourceIp: string) {
   const form = await findForm(principal, formId);
   if (update.ifUpdatedAt !== undefined && Date.parse(update.ifUpdatedAt) !== Date.parse(form.updatedAt)) {
     throw changedMeanwhile();
@@ -281,7 +285,35 @@ export async function editForm(principal: Principal, formId: string, update: For
   if (update.name !== undefined) changes.name = update.name;
   if (update.fields !== undefined) changes.fields = fieldMap(update.fields);
   if (update.settings !== undefined) changes.settings = mergeSettings(form.settings, update.settings, site);
-  return detailView(await applyChanges(form, changes, retentionChange(principal, sourceIp, form, update.retention)));
+  // Both audited changes of an edit go in its one transaction: with the retention job when the
+  // retention changes, or on their own beside the form's update.
+  const forwardOnly = forwardOnlyAudit(principal, sourceIp, form, changes);
+  const writer =
+    retentionChange(principal, sourceIp, form, update.retention, forwardOnly ? [forwardOnly] : []) ??
+    (forwardOnly ? auditedWriter(forwardOnly) : undefined);
+  return detailView(await applyChanges(form, changes, writer));
+}
+
+const auditedWriter =
+  (entry: AuditEntryInput): FormWriter =>
+  (current, changes, updatedAt) =>
+    updateFormAudited(current, changes, updatedAt, entry);
+
+/** Turning forward-only on or off is recorded in the audit log, in the change's own transaction. */
+function forwardOnlyAudit(principal: Principal, sourceIp: string, form: Form, changes: FormChanges) {
+  const before = form.settings.forwardOnly === true;
+  const after = changes.settings ? changes.settings.forwardOnly === true : before;
+  if (before === after) return undefined;
+  return audited(
+    principal,
+    sourceIp,
+    "form.forward_only_changed",
+    { type: "form", id: form.id, name: form.name },
+    {
+      from: before,
+      to: after,
+    },
+  );
 }
 
 export async function setFormStatus(principal: Principal, formId: string, status: Form["status"]) {

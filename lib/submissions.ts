@@ -115,6 +115,7 @@ export function submissionView(s: StoredSubmission) {
     expiresAt: expiresAtOf(s.ttl),
     /** Lead qualification (docs/leads.md): null until the intake pipeline has processed the submission. */
     lead: s.lead ?? null,
+    valuesDeletedAt: s.valuesDeletedAt ?? null,
     createdAt: s.createdAt,
   };
 }

@@ -145,6 +145,9 @@ export const formDetail = z.strictObject({
     notifyEmails: z.array(z.string()),
     redirectUrl: z.nullable(z.string()),
     confirmation: confirmationSettings,
+    forwardOnly: z.boolean().register(z.globalRegistry, {
+      description: "Forward-only: a submission's values are deleted once everything it goes to is final (docs/privacy.md)",
+    }),
   }),
   retention,
   // lib/form-retention.ts retentionJobView
@@ -200,7 +203,7 @@ export const submission = z.strictObject({
     source: z.string(),
     userAgent: z.nullable(z.string()),
     referer: z.nullable(z.string()),
-    ip: z.string(),
+    ip: z.nullable(z.string()),
     droppedFiles: z.array(z.string()),
     ignoredFields: z.array(z.string()),
     ads: z.optional(z.record(z.string(), z.union([z.string(), z.boolean()]))),
@@ -227,6 +230,9 @@ export const submission = z.strictObject({
       test: z.optional(z.literal(true)),
     }),
   ),
+  valuesDeletedAt: nullableTimestamp.register(z.globalRegistry, {
+    description: "When a forward-only form's submission had its values deleted (data is then {}); null while kept",
+  }),
   createdAt: timestamp,
 });
 

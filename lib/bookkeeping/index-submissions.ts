@@ -13,7 +13,7 @@ import type { StreamBatch } from "./stream-batch";
 export const SEARCH_STEP = "search";
 
 /** The entries of the submission a record stores or removes; none for any other record. */
-function entriesOf(item: Record<string, unknown> | undefined, eventId: string): SearchEntry[] {
+export function entriesOf(item: Record<string, unknown> | undefined, eventId: string): SearchEntry[] {
   if (item?.type !== "submission") return [];
   const { id, formId, createdAt, referenceId, data } = item;
   const known =

@@ -2,6 +2,7 @@ import type { DynamoDBRecord } from "aws-lambda";
 import { describeError, log } from "../log";
 import { COUNT_STEP, countSubmissions } from "./count-submissions";
 import { FOLLOW_OUT_STEP, followOut } from "./follow-out";
+import { FORWARD_STEP, followForwardOnly } from "./forward-only";
 import { indexSubmissions, SEARCH_STEP } from "./index-submissions";
 import { type StreamBatch, streamBatch } from "./stream-batch";
 
@@ -24,6 +25,7 @@ export const STEPS: readonly BookkeepingStep[] = [
   { name: SEARCH_STEP, run: indexSubmissions },
   // A removed submission's emails and deliveries (lib/bookkeeping/follow-out.ts).
   { name: FOLLOW_OUT_STEP, run: followOut },
+  { name: FORWARD_STEP, run: followForwardOnly },
 ];
 
 export interface BatchReport {

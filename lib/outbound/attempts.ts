@@ -20,6 +20,7 @@ import { getSubmission } from "../store/submissions";
 import { isChatKind } from "./chat/kinds";
 import { PLATFORMS } from "./chat/platforms";
 import { chatRequest } from "./chat/request";
+import { stripIfDone, VALUES_GONE } from "./forward-only";
 import { type HttpAttempt, postWebhook } from "./http";
 import { type DeliveryMessage, queueAttempt, sendDeliveryMessage } from "./messages";
 import { submissionCreatedPayload, testEventPayload } from "./payload";
@@ -44,6 +45,9 @@ import { privateTargetsAllowed } from "./ssrf";
  *   loses the claim and ends.
  * - A message that arrives before its attempt is due is sent again with the next delay (SQS
  *   delays stop at 15 minutes) and finished: the chain that carries retries over hours.
+ * - A forward-only form's delivery (./forward-only.ts) that ends (delivered or failed) checks
+ *   whether its submission's values can go; a redelivered message that finds it ended checks
+ *   again. An attempt whose submission's values are gone ends as failed, never sending an empty event.
  */
 
 const ACTIVE: ReadonlySet<DeliveryStatus> = new Set(["pending", "retrying"]);
@@ -78,6 +82,13 @@ async function settleClaimed(delivery: Delivery, message: DeliveryMessage, now: 
   if (delivery.claimToken === message.token && delivery.status === "retrying" && delivery.nextAttemptAt) {
     await queueAttempt(delivery.id, delivery.attemptCount + 1, delivery.nextAttemptAt);
   }
+  if (delivery.claimToken === message.token) await afterEnd(delivery, delivery.status);
+}
+
+/** A forward-only form's delivery that ended may be the last thing its submission's values wait for. */
+async function afterEnd(delivery: Delivery, status: DeliveryStatus): Promise<void> {
+  if (!delivery.forwardOnly || delivery.submissionId === null || ACTIVE.has(status)) return;
+  await stripIfDone(delivery.submissionId, delivery.formId);
 }
 
 async function runAttempt(seen: Delivery, attempt: number, token: string): Promise<void> {
@@ -85,6 +96,7 @@ async function runAttempt(seen: Delivery, attempt: number, token: string): Promi
   const ended = !endpoint ? "the endpoint was deleted" : !endpoint.isEnabled ? "the endpoint is disabled" : undefined;
   if (ended || !endpoint) {
     await endDelivery(seen.id, seen.attemptCount, ended ?? "", nowIso());
+    await afterEnd(seen, "failed");
     return;
   }
   const kind = kindOf(endpoint);
@@ -97,6 +109,10 @@ async function runAttempt(seen: Delivery, attempt: number, token: string): Promi
   ]);
   if (submission === undefined) {
     await endDelivery(seen.id, seen.attemptCount, "the submission was deleted", nowIso());
+    return;
+  }
+  if (submission?.valuesDeletedAt) {
+    await endDelivery(seen.id, seen.attemptCount, VALUES_GONE, nowIso());
     return;
   }
 
@@ -232,6 +248,7 @@ async function finishAttempt(
   await Promise.all([
     nextAttemptAt ? queueAttempt(delivery.id, attempt + 1, nextAttemptAt) : undefined,
     endpoint ? noteEndpointHealth(endpoint, entry, status, delivery.id) : undefined,
+    afterEnd(delivery, status),
   ]);
 }
 

@@ -4,6 +4,7 @@ import { createDelivery, type Delivery, getDelivery } from "../store/outbound-de
 import { kindOf, listFormEndpoints, type OutboundEndpoint } from "../store/outbound-endpoints";
 import type { Lead } from "../store/shapes";
 import type { Submission } from "../store/submissions";
+import { isForwardOnly } from "./forward-only";
 import { queueAttempt } from "./messages";
 import { deliveryIdFor, EVENT_TYPE } from "./payload";
 import { maxAttempts } from "./schedule";
@@ -76,22 +77,30 @@ export async function startDeliveries(submission: Submission & { lead?: Lead }, 
   const endpoints = (await listFormEndpoints(form.id)).filter(
     (endpoint) => receivesEventAt(endpoint, eventAt) && passesFilter(endpoint, submission.lead),
   );
-  const results = await Promise.allSettled(endpoints.map((endpoint) => startDelivery(submission, endpoint)));
+  const forwardOnly = isForwardOnly(form);
+  const results = await Promise.allSettled(endpoints.map((endpoint) => startDelivery(submission, endpoint, forwardOnly)));
   const failures = results.flatMap((result) => (result.status === "rejected" ? [result.reason as unknown] : []));
   if (failures.length === 1) throw failures[0];
   if (failures.length > 1) throw new AggregateError(failures, `${failures.length} outbound deliveries could not be started`);
 }
 
-async function startDelivery(submission: Submission & { lead?: Lead }, endpoint: OutboundEndpoint): Promise<void> {
+async function startDelivery(
+  submission: Submission & { lead?: Lead },
+  endpoint: OutboundEndpoint,
+  forwardOnly: boolean,
+): Promise<void> {
   const now = nowIso();
-  const delivery = newDelivery(endpoint, {
-    id: deliveryIdFor(submission.id, endpoint.id),
-    submissionId: submission.id,
-    eventType: EVENT_TYPE,
-    lead: submission.lead ?? null,
-    finalAttempt: maxAttempts(),
-    now,
-  });
+  const delivery: Delivery = {
+    ...newDelivery(endpoint, {
+      id: deliveryIdFor(submission.id, endpoint.id),
+      submissionId: submission.id,
+      eventType: EVENT_TYPE,
+      lead: submission.lead ?? null,
+      finalAttempt: maxAttempts(),
+      now,
+    }),
+    ...(forwardOnly ? { forwardOnly: true as const } : {}),
+  };
   if (!(await createDelivery(delivery))) {
     const existing = await getDelivery(delivery.id);
     // Under way already (its first attempt was claimed), or gone.

@@ -7,6 +7,7 @@ import { anyRecipient, submissionRecipients } from "../notifications/member-choi
 import { sendRecorded } from "../notifications/send-recorded";
 import { EMAIL_KINDS } from "../notifications/suppression";
 import { startDeliveries } from "../outbound/deliveries";
+import { finishEmails, isForwardOnly, startForwarding } from "../outbound/forward-only";
 import { type RetryLater, retryLater } from "../queue-message";
 import { type FieldType, type Form, getForm } from "../store/forms";
 import { listNotifiedMembers, type NotifiedMember } from "../store/member-notifications";
@@ -30,6 +31,9 @@ import type { RecordHandler } from "./outcome";
  * 4. outbound: the form's outbound webhooks (lib/outbound/deliveries.ts, idempotent per endpoint).
  * A failed step fails the message after the others ran; the retry redoes only what did not
  * finish. Nothing happens for a submission that is gone, whose form is gone, or that is spam.
+ * A forward-only form's submission (lib/outbound/forward-only.ts) gets its marker before step 2, and once
+ * its emails are final, its values are deleted when its deliveries are final too; one whose
+ * values are already deleted (its bound passed) is not processed again.
  */
 
 /** The claim names of the side effects (keys.action). */
@@ -59,6 +63,10 @@ export async function processSubmission(submissionId: string, arrival: Arrival):
       // deleted) so the next unflag releases it anew; unless it was unflagged in between.
       if (arrival.kind === "release" && !(await withdrawRelease(submissionId))) continue;
       log.info("submission is spam: nothing to do until it is released", fields);
+      return;
+    }
+    if (submission.valuesDeletedAt) {
+      log.info("submission's values were deleted (forward-only): nothing to send", fields);
       return;
     }
     // The members' choices come beside the form: who gets the email is decided by both.
@@ -96,6 +104,9 @@ async function act(
   arrival: Arrival,
   // biome-ignore lint/suspicious/noConfusingVoidType: a handler resolves with nothing (done) or a RetryLater
 ): Promise<void | RetryLater> {
+  const eventAt = arrival.kind === "release" ? arrival.releasedAt : submission.createdAt;
+  const forwardOnly = isForwardOnly(form);
+  if (forwardOnly) await startForwarding(submission, eventAt);
   const failures: unknown[] = [];
   let busy = false;
   /** One emailing step under its claim: a failure releases it (the deliveries still go now, the email on retry). */
@@ -113,9 +124,10 @@ async function act(
     anyRecipient(form, members) ? step(ACTIONS.notify, () => notify(submission, form, members)) : undefined,
     confirms(form) ? step(ACTIONS.confirm, () => confirmSubmission(submission, form, arrival.kind)) : undefined,
   ]);
-  await startDeliveries(submission, form, arrival.kind === "release" ? arrival.releasedAt : submission.createdAt);
+  await startDeliveries(submission, form, eventAt);
   if (failures.length > 0) throw failures[0];
   if (busy) return retryLater("another consumer is sending this submission's emails");
+  if (forwardOnly) await finishEmails(submission.id, form.id);
 }
 
 /**

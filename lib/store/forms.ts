@@ -5,7 +5,7 @@ import type { Retention } from "./expiry";
 import { allMatching, filteredPage } from "./filtered-query";
 import { fromItem } from "./items";
 import { keys } from "./keys";
-import { updateIfUnchanged } from "./optimistic";
+import { type UnchangedUpdate, updateIfUnchanged } from "./optimistic";
 import type { Outcome } from "./outcomes";
 import { transact } from "./transactions";
 
@@ -69,6 +69,11 @@ export interface FormSettings {
    */
   redirectUrl?: string | null;
   confirmation?: ConfirmationSettings;
+  /**
+   * Forward-only (docs/privacy.md, "Forward-only forms"): a submission's values are deleted once
+   * everything it goes to is final (lib/outbound/forward-only.ts). Absent: off.
+   */
+  forwardOnly?: boolean;
 }
 
 /** A retention job's progress, as the form item holds it (the job's own item drives it: lib/store/retention-jobs.ts). */
@@ -248,7 +253,12 @@ export const FORM_NOT_PURGING = {
  * meanwhile). "CONFLICT" when it changed, undefined when it is gone or being purged.
  */
 export async function updateForm(current: Form, changes: FormChanges, updatedAt: string): Promise<Form | "CONFLICT" | undefined> {
-  return updateIfUnchanged({
+  return updateIfUnchanged(formUpdate(current, changes, updatedAt));
+}
+
+/** The optimistic update of a form (also audited: ./form-audited-update.ts). */
+export function formUpdate(current: Form, changes: FormChanges, updatedAt: string): UnchangedUpdate<Form> {
+  return {
     key: keys.form(current.id),
     changes,
     expectedUpdatedAt: current.updatedAt,
@@ -257,5 +267,5 @@ export async function updateForm(current: Form, changes: FormChanges, updatedAt:
     // A form being purged is gone for its editors too.
     isConflict: (old) => old.deletedAt === null,
     map: toForm,
-  });
+  };
 }

@@ -212,6 +212,12 @@ export const keys = {
    * change, pass by pass; one per form, replaced by the next change.
    */
   retentionJob: (formId: string): Key => ({ pk: `RETENTION#${formId}`, sk: "RETENTION" }),
+  /**
+   * A forward-only form's submission still holding its values (lib/store/forward-markers.ts): put
+   * when the pipeline takes it up, deleted once its values are deleted; its `ttl` is the bound
+   * after which the bookkeeper deletes them even while a delivery still retries.
+   */
+  forwardMarker: (submissionId: string): Key => ({ pk: `FORWARD#${submissionId}`, sk: "FORWARD" }),
 };
 
 /** Where an item's id sits after its key's type prefix, e.g. `SITE#site_x` → `site_x`. */

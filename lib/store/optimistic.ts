@@ -4,14 +4,24 @@ import { type AuditEntryInput, auditNamed } from "./audit-log";
 import type { Key } from "./keys";
 import { transact } from "./transactions";
 
-/** What `updateIfUnchanged` checks and sets, as an Update of a transaction (a change written with other items). */
-export function unchangedUpdate(options: {
+/** An optimistic update: what `updateIfUnchanged` checks and sets, and how it reads the answer. */
+export interface UnchangedUpdate<T> {
   key: Key;
   changes: Record<string, unknown>;
   expectedUpdatedAt: string;
   updatedAt: string;
   condition?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
-}) {
+  isConflict?: (current: Record<string, unknown>) => boolean;
+  map: (item: Record<string, unknown>) => T;
+  /**
+   * The audit log's entry of the change, in the same transaction, and the item as the caller
+   * read it (a transaction returns no item: the written one is `current` with the changes).
+   */
+  audit?: { entry: AuditEntryInput; current: Record<string, unknown> };
+}
+
+/** The UpdateItem of `updateIfUnchanged`, also one item of a transaction (a change written with other items). */
+export function unchangedUpdate(options: Omit<UnchangedUpdate<unknown>, "map">) {
   const names: Record<string, string> = { "#updatedAt": "updatedAt", ...(options.condition?.names ?? {}) };
   const values: Record<string, unknown> = {
     ":updatedAt": options.updatedAt,
@@ -44,20 +54,7 @@ export function unchangedUpdate(options: {
  * written, "CONFLICT" when it changed meanwhile (per `isConflict` on the item as it is), or
  * undefined when it is gone. `condition` adds to the check (e.g. "not being purged").
  */
-export async function updateIfUnchanged<T>(options: {
-  key: Key;
-  changes: Record<string, unknown>;
-  expectedUpdatedAt: string;
-  updatedAt: string;
-  condition?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
-  isConflict?: (current: Record<string, unknown>) => boolean;
-  map: (item: Record<string, unknown>) => T;
-  /**
-   * The audit log's entry of the change, in the same transaction, and the item as the caller
-   * read it (a transaction returns no item: the written one is `current` with the changes).
-   */
-  audit?: { entry: AuditEntryInput; current: Record<string, unknown> };
-}): Promise<T | "CONFLICT" | undefined> {
+export async function updateIfUnchanged<T>(options: UnchangedUpdate<T>): Promise<T | "CONFLICT" | undefined> {
   const update = { ...unchangedUpdate(options), ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const };
   const refusedBy = (current: Record<string, unknown> | undefined) => {
     if (!current) return undefined;

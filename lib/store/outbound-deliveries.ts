@@ -60,6 +60,8 @@ export interface Delivery {
   leaseUntil?: number;
   /** A manual retry pending: its attempt is logged as `manual`. */
   manual?: boolean;
+  /** Of a forward-only form's submission: its end may be the last thing before the values are deleted (lib/outbound/forward-only.ts). */
+  forwardOnly?: true;
   deliveredAt: string | null;
   createdAt: string;
   updatedAt: string;

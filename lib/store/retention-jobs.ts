@@ -6,7 +6,7 @@ import { FORM_NOT_PURGING, type Form, type FormChanges, type RetentionProgress, 
 import { keys } from "./keys";
 import { unchangedUpdate } from "./optimistic";
 import { GSI1 } from "./table-definition";
-import { transact } from "./transactions";
+import { type Named, transact } from "./transactions";
 
 /**
  * A form's retention job (docs/data-model.md, "Retention job"): written in the same transaction
@@ -59,7 +59,7 @@ export async function updateFormRetention(
   changes: FormChanges,
   updatedAt: string,
   job: RetentionJob,
-  audit: AuditEntryInput,
+  audit: readonly AuditEntryInput[],
 ): Promise<Form | "CONFLICT" | undefined> {
   const TableName = tableName();
   const cancelled = await transact([
@@ -80,7 +80,7 @@ export async function updateFormRetention(
     ],
     // Replaces a running job: its next write finds a higher generation and stops.
     ["job", { Put: { TableName, Item: retentionJobItem(job) } }],
-    ["audit", auditEntryItem(audit)],
+    ...audit.map((entry): Named<"audit"> => ["audit", auditEntryItem(entry)]),
   ]);
   if (!cancelled) return toForm({ ...current, ...changes, retentionJob: progressOf(job), updatedAt });
   if (!cancelled.refused("form")) throw cancelled.error;

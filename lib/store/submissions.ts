@@ -21,7 +21,8 @@ export interface SubmissionMetadata {
   source: string;
   userAgent: string | null;
   referer: string | null;
-  ip: string;
+  /** null once a forward-only form's submission is stripped (lib/store/forward-markers.ts). */
+  ip: string | null;
   droppedFiles: string[];
   ignoredFields: string[];
   /** Advertising-platform system fields (spec 2.4), 64-bit ids as exact strings. */
@@ -78,6 +79,8 @@ export interface StoredSubmission extends Submission {
    * submission; absent until then, and for a submission the pipeline has not taken up.
    */
   lead?: Lead;
+  /** A forward-only form's submission whose values were deleted (lib/outbound/forward-only.ts): when. */
+  valuesDeletedAt?: string;
 }
 
 export const toSubmission = (item: Record<string, unknown>): StoredSubmission => {

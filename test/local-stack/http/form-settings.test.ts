@@ -81,6 +81,7 @@ describe("settings.redirectUrl", () => {
       notifyEmails: [],
       redirectUrl: "https://www.example.com/thanks?lang=en",
       confirmation: DEFAULT_CONFIRMATION,
+      forwardOnly: false,
     });
     const copy = await api("POST", `${formPath(form.id)}/duplicate`, { token: owner.token });
     expect(copy.body.data.form.settings.redirectUrl).toBe("https://www.example.com/thanks?lang=en");
@@ -91,6 +92,7 @@ describe("settings.redirectUrl", () => {
       notifyEmails: ["a@example.com"],
       redirectUrl: "https://www.example.com/thanks?lang=en",
       confirmation: DEFAULT_CONFIRMATION,
+      forwardOnly: false,
     });
     const cleared = await put(form.id, { settings: { redirectUrl: null } });
     expect(cleared.status).toBe(200);
@@ -98,6 +100,7 @@ describe("settings.redirectUrl", () => {
       notifyEmails: ["a@example.com"],
       redirectUrl: null,
       confirmation: DEFAULT_CONFIRMATION,
+      forwardOnly: false,
     });
   });
 

@@ -61,7 +61,12 @@ describe("creating and reading forms", () => {
         { key: "email", label: "Email", type: "email", required: true, order: 2 },
         { key: "message", label: "Message", type: "textarea", required: false, order: 3 },
       ],
-      settings: { notifyEmails: ["sales@example.com", "ops@example.com"], redirectUrl: null, confirmation: DEFAULT_CONFIRMATION },
+      settings: {
+        notifyEmails: ["sales@example.com", "ops@example.com"],
+        redirectUrl: null,
+        confirmation: DEFAULT_CONFIRMATION,
+        forwardOnly: false,
+      },
       // The site's defaults for new forms (docs/privacy.md, "Retention").
       retention: { inboxDays: null, spamDays: 30 },
       retentionJob: null,
@@ -83,7 +88,12 @@ describe("creating and reading forms", () => {
   test("fields may be created empty and ordered explicitly; the API lists them by order", async () => {
     const empty = await newForm(owner, siteId, { fields: undefined });
     expect(empty.fields).toEqual([]);
-    expect(empty.settings).toEqual({ notifyEmails: [], redirectUrl: null, confirmation: DEFAULT_CONFIRMATION });
+    expect(empty.settings).toEqual({
+      notifyEmails: [],
+      redirectUrl: null,
+      confirmation: DEFAULT_CONFIRMATION,
+      forwardOnly: false,
+    });
     const ordered = await newForm(owner, siteId, {
       status: "published",
       fields: [
@@ -235,7 +245,12 @@ describe("editing forms", () => {
           { key: "name", label: "Full name", type: "text", required: false, order: 2 },
           { key: "phone", label: "Phone", type: "phone", required: false, order: 3 },
         ],
-        settings: { notifyEmails: ["team@example.com"], redirectUrl: null, confirmation: DEFAULT_CONFIRMATION },
+        settings: {
+          notifyEmails: ["team@example.com"],
+          redirectUrl: null,
+          confirmation: DEFAULT_CONFIRMATION,
+          forwardOnly: false,
+        },
         webhookIds: [hook.id],
         submissionCount: 1,
       }),
@@ -252,7 +267,12 @@ describe("editing forms", () => {
     const res = await api("PUT", formPath(form.id), { token: owner.token, body: { settings: { notifyEmails: [] } } });
     expect(res.status).toBe(200);
     expect(res.body.data.form.fields).toEqual(form.fields);
-    expect(res.body.data.form.settings).toEqual({ notifyEmails: [], redirectUrl: null, confirmation: DEFAULT_CONFIRMATION });
+    expect(res.body.data.form.settings).toEqual({
+      notifyEmails: [],
+      redirectUrl: null,
+      confirmation: DEFAULT_CONFIRMATION,
+      forwardOnly: false,
+    });
     const empty = await api("PUT", formPath(form.id), { token: owner.token, body: {} });
     expect(empty.status).toBe(200);
     expect(empty.body.data.form.name).toBe("Contact");
@@ -317,7 +337,7 @@ describe("editing forms", () => {
         webhookIds: [],
         submissionCount: 0,
         fields: form.fields,
-        settings: { notifyEmails: ["a@example.com"], redirectUrl: null, confirmation: DEFAULT_CONFIRMATION },
+        settings: { notifyEmails: ["a@example.com"], redirectUrl: null, confirmation: DEFAULT_CONFIRMATION, forwardOnly: false },
       }),
     );
     expect(copy.body.data.form.id).not.toBe(form.id);

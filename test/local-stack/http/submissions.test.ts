@@ -48,6 +48,7 @@ describe("reading submissions", () => {
       releasedAt: null,
       // The form's inbox is kept until deleted (docs/privacy.md, "Retention").
       expiresAt: null,
+      valuesDeletedAt: null,
       createdAt: expect.any(String),
     });
     const list = await api("GET", listPath(formId), { token: owner.token });

@@ -99,6 +99,18 @@ describe("the bookkeeper's filter list, as the local follower applies it", () =>
       for (const eventName of ["INSERT", "MODIFY", "REMOVE"] as const) expect(counted(streamRecord(eventName, item))).toBe(false);
     }
   });
+
+  test("passes a forward-only marker's removal and a submission's strip (its values deleted), nothing else of either", () => {
+    const marker = { pk: "FORWARD#sub_1", sk: "FORWARD", type: "forward_marker", submissionId: "sub_1", ttl: 1 };
+    expect(counted(streamRecord("REMOVE", marker))).toBe(true);
+    expect(counted(streamRecord("INSERT", marker))).toBe(false);
+    expect(counted(streamRecord("MODIFY", { ...marker, emailsDone: true }, marker))).toBe(false);
+    const stripped = submission({ valuesDeleted: true, valuesDeletedAt: "2026-11-27T00:00:00.000Z" });
+    expect(counted(streamRecord("MODIFY", stripped, submission()))).toBe(true);
+    // A stored lead, or a flag: not a strip.
+    expect(counted(streamRecord("MODIFY", submission({ lead: { score: 80 } }), submission()))).toBe(false);
+    expect(counted(streamRecord("MODIFY", submission({ valuesDeleted: false }), submission()))).toBe(false);
+  });
 });
 
 describe("the pattern matcher", () => {

@@ -342,7 +342,7 @@ describe("what each function may write, by partition and attribute", () => {
   });
 });
 
-test("the bookkeeper writes only counters, its checkpoints, search entries and the records that follow a removed submission: day items, a form's counts (those attributes only), webhooks' counts, FIND#, MAIL# and DELIVERY# items by BatchWriteItem", () => {
+test("the bookkeeper writes only counters, its checkpoints, search entries, the records that follow a removed submission and forward-only strips: day items, a form's counts (those attributes only), webhooks' counts, FIND#, MAIL# and DELIVERY# items by BatchWriteItem, a submission's values (those attributes only)", () => {
   const bookkeeper = roleStatements("Inlet bookkeeper: counts from the table stream");
   expect(sortJson(grantedWrites(bookkeeper))).toEqual(
     sortJson([
@@ -357,6 +357,11 @@ test("the bookkeeper writes only counters, its checkpoints, search entries and t
         actions: ["dynamodb:BatchWriteItem"],
         leadingKeys: [`${P.delivery}*`, `${P.searchEntry}*`, `${P.sentEmail}*`],
         attributes: null,
+      },
+      {
+        actions: ["dynamodb:UpdateItem"],
+        leadingKeys: [`${P.submission}*`],
+        attributes: ["data", "metadata", "pk", "sk", "valuesDeleted", "valuesDeletedAt"],
       },
     ]),
   );

@@ -1017,6 +1017,7 @@ export interface components {
                 error: string | null;
                 /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 failedAt: string;
+                /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                 nextAttemptAt: string | null;
                 /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 failingSince: string;
@@ -1030,7 +1031,9 @@ export interface components {
             isEnabled: boolean;
             formId: string | null;
             submissionCount: number;
+            /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
             lastReceivedAt: string | null;
+            /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
             archivedAt: string | null;
             webhookUrl: string;
             /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
@@ -1058,6 +1061,7 @@ export interface components {
             spamCount: number | null;
             /** @enum {string} */
             status: "draft" | "published";
+            /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
             archivedAt: string | null;
             /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             createdAt: string;
@@ -1074,6 +1078,8 @@ export interface components {
                     senderName: string | null;
                     replyTo: string | null;
                 };
+                /** @description Forward-only: a submission's values are deleted once everything it goes to is final (docs/privacy.md) */
+                forwardOnly: boolean;
             };
             retention: components["schemas"]["Retention"];
             retentionJob: {
@@ -1083,6 +1089,7 @@ export interface components {
                 updated: number;
                 /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 startedAt: string;
+                /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                 finishedAt: string | null;
             } | null;
             suppressedRecipients: components["schemas"]["SuppressedRecipient"][];
@@ -1132,7 +1139,7 @@ export interface components {
                 source: string;
                 userAgent: string | null;
                 referer: string | null;
-                ip: string;
+                ip: string | null;
                 droppedFiles: string[];
                 ignoredFields: string[];
                 ads?: {
@@ -1151,6 +1158,7 @@ export interface components {
                     detail: string;
                 }[];
             };
+            /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
             releasedAt: string | null;
             expiresAt: string | null;
             lead: {
@@ -1161,6 +1169,8 @@ export interface components {
                 /** @constant */
                 test?: true;
             } | null;
+            /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
+            valuesDeletedAt: string | null;
             /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             createdAt: string;
         };
@@ -1180,14 +1190,17 @@ export interface components {
                 error: string | null;
                 /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 attemptedAt: string;
+                /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                 nextAttemptAt: string | null;
                 /** @enum {string} */
                 trigger: "automatic" | "manual";
             }[];
             attemptsOmitted: number;
             inFlight: boolean;
+            /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
             nextAttemptAt: string | null;
             lastError: string | null;
+            /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
             deliveredAt: string | null;
             /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             createdAt: string;
@@ -1212,6 +1225,7 @@ export interface components {
             } | null;
             isEnabled: boolean;
             disabledReason: string | null;
+            /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
             disabledAt: string | null;
             /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
             createdAt: string;
@@ -1224,7 +1238,9 @@ export interface components {
                 status: "pending" | "delivered" | "retrying" | "failed";
                 attemptCount: number;
                 lastStatusCode: number | null;
+                /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                 lastAttemptAt: string | null;
+                /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                 nextAttemptAt: string | null;
                 /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 createdAt: string;
@@ -1236,7 +1252,9 @@ export interface components {
             keyPrefix: string;
             permissions: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing" | "audit_log.read")[];
             rateLimitPerMin: number;
+            /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
             lastUsedAt: string | null;
+            /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
             expiresAt: string | null;
             isRevoked: boolean;
             isOrphaned: boolean;
@@ -1307,7 +1325,9 @@ export interface components {
             /** @description Nothing is emailed to the member until it is true */
             emailVerified: boolean;
             nextDigests: {
+                /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                 daily: string | null;
+                /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                 weekly: string | null;
             };
         };
@@ -1511,7 +1531,7 @@ export interface components {
                         source: string;
                         userAgent: string | null;
                         referer: string | null;
-                        ip: string;
+                        ip: string | null;
                         droppedFiles: string[];
                         ignoredFields: string[];
                         ads?: {
@@ -1530,6 +1550,7 @@ export interface components {
                             detail: string;
                         }[];
                     };
+                    /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                     releasedAt: string | null;
                     expiresAt: string | null;
                     lead: {
@@ -1540,6 +1561,8 @@ export interface components {
                         /** @constant */
                         test?: true;
                     } | null;
+                    /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
+                    valuesDeletedAt: string | null;
                     /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                     createdAt: string;
                     siteName: string;
@@ -1650,7 +1673,9 @@ export interface components {
                 isEnabled: boolean;
                 formId: string | null;
                 submissionCount: number;
+                /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                 lastReceivedAt: string | null;
+                /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                 archivedAt: string | null;
                 webhookUrl: string;
                 /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
@@ -1672,6 +1697,7 @@ export interface components {
                 isEnabled: boolean;
                 formId: string | null;
                 submissionCount: number;
+                /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                 lastReceivedAt: string | null;
                 webhookUrl: string;
                 /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
@@ -1706,6 +1732,7 @@ export interface components {
                     spamCount: number | null;
                     /** @enum {string} */
                     status: "draft" | "published";
+                    /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                     archivedAt: string | null;
                     /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                     createdAt: string;
@@ -1895,14 +1922,17 @@ export interface components {
                         error: string | null;
                         /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                         attemptedAt: string;
+                        /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                         nextAttemptAt: string | null;
                         /** @enum {string} */
                         trigger: "automatic" | "manual";
                     }[];
                     attemptsOmitted: number;
                     inFlight: boolean;
+                    /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                     nextAttemptAt: string | null;
                     lastError: string | null;
+                    /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                     deliveredAt: string | null;
                     /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                     createdAt: string;
@@ -1984,6 +2014,7 @@ export interface components {
                     keyPrefix: string;
                     permissions: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing" | "audit_log.read")[];
                     rateLimitPerMin: number;
+                    /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                     expiresAt: string | null;
                     /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                     createdAt: string;
@@ -7143,6 +7174,7 @@ export interface operations {
                             senderName?: string | null;
                             replyTo?: string | null;
                         };
+                        forwardOnly?: boolean;
                     };
                     /** @enum {string} */
                     status?: "draft" | "published";
@@ -7467,6 +7499,7 @@ export interface operations {
                             senderName?: string | null;
                             replyTo?: string | null;
                         };
+                        forwardOnly?: boolean;
                     };
                     retention?: {
                         inboxDays?: number | null;

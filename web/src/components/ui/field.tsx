@@ -38,8 +38,27 @@ function Labelled({
         ...(error ? { "aria-invalid": true as const } : {}),
         ...(describedBy ? { "aria-describedby": describedBy } : {}),
       })}
+      <Notes id={id} hint={hint} error={error} hintClass="text-xs text-slate-600 dark:text-slate-400" />
+    </div>
+  );
+}
+
+/** A field's hint and error, named by its control's `aria-describedby` (`<id>-hint`, `<id>-error`). */
+function Notes({
+  id,
+  hint,
+  error,
+  hintClass,
+}: {
+  id: string;
+  hint?: string | undefined;
+  error?: string | undefined;
+  hintClass: string;
+}) {
+  return (
+    <>
       {hint && (
-        <p id={`${id}-hint`} className="text-xs text-slate-600 dark:text-slate-400">
+        <p id={`${id}-hint`} className={hintClass}>
           {hint}
         </p>
       )}
@@ -48,7 +67,7 @@ function Labelled({
           {error}
         </p>
       )}
-    </div>
+    </>
   );
 }
 
@@ -120,5 +139,36 @@ export function FormError({ message, className = "" }: { message?: string | unde
     >
       {message}
     </p>
+  );
+}
+
+/** A labelled checkbox (the label after it), with its hint and its error beside it, as TextField. */
+export function CheckboxField({
+  label,
+  error,
+  hint,
+  checked,
+  onChange,
+}: Described & { checked: boolean; onChange: (checked: boolean) => void }) {
+  const id = useId();
+  const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="flex flex-col gap-1">
+      <div className="flex items-center gap-2">
+        <input
+          id={id}
+          type="checkbox"
+          checked={checked}
+          onChange={(e) => onChange(e.target.checked)}
+          {...(error ? { "aria-invalid": true as const } : {})}
+          {...(describedBy ? { "aria-describedby": describedBy } : {})}
+          className="h-4 w-4 accent-indigo-700 dark:accent-indigo-400"
+        />
+        <label htmlFor={id} className="text-sm font-medium">
+          {label}
+        </label>
+      </div>
+      <Notes id={id} hint={hint} error={error} hintClass="text-sm text-slate-600 dark:text-slate-300" />
+    </div>
   );
 }

@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { useId, useState } from "react";
+import { useState } from "react";
 import { apiError } from "../../api/client";
 import { queryKeys } from "../../api/keys";
-import { submitWith, TextAreaField, TextField } from "../../components/ui/field";
+import { CheckboxField, submitWith, TextAreaField, TextField } from "../../components/ui/field";
 import { card } from "../../components/ui/page";
 import { Muted } from "../../components/ui/text";
 import { useToast } from "../../components/ui/toast";
-import { ConflictNotice, isConflict, SaveFooter } from "./conflict";
+import { isConflict, ReloadFormNotice, SaveFooter } from "./conflict";
 import { type FormDetail, updateForm } from "./queries";
 
 type Confirmation = FormDetail["settings"]["confirmation"];
@@ -28,7 +28,6 @@ const draftOf = (c: Confirmation) => ({
 export function ConfirmationForm({ form, domain }: { form: FormDetail; domain: string | null | undefined }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const checkboxId = useId();
   const [base, setBase] = useState(form.updatedAt);
   const [read, setRead] = useState(() => draftOf(form.settings.confirmation));
   const [draft, setDraft] = useState(read);
@@ -88,35 +87,20 @@ export function ConfirmationForm({ form, domain }: { form: FormDetail; domain: s
         </Muted>
       )}
       {conflict && (
-        <ConflictNotice
-          onReload={async () => {
-            await queryClient.invalidateQueries({ queryKey: queryKeys.forms.one(form.id), exact: true });
-            const fresh = queryClient.getQueryData<FormDetail>(queryKeys.forms.one(form.id));
-            startFrom(fresh ?? form);
+        <ReloadFormNotice
+          form={form}
+          onFresh={(fresh) => {
+            startFrom(fresh);
             save.reset();
           }}
         />
       )}
-      <div className="flex flex-col gap-1">
-        <div className="flex items-center gap-2">
-          <input
-            id={checkboxId}
-            type="checkbox"
-            checked={draft.enabled}
-            onChange={(e) => setDraft({ ...draft, enabled: e.target.checked })}
-            aria-describedby={field("enabled") ? `${checkboxId}-error` : undefined}
-            className="h-4 w-4 accent-indigo-700 dark:accent-indigo-400"
-          />
-          <label htmlFor={checkboxId} className="text-sm font-medium">
-            Send a confirmation email to the submitter
-          </label>
-        </div>
-        {field("enabled") && (
-          <p id={`${checkboxId}-error`} className="text-sm text-red-700 dark:text-red-400">
-            {field("enabled")}
-          </p>
-        )}
-      </div>
+      <CheckboxField
+        label="Send a confirmation email to the submitter"
+        checked={draft.enabled}
+        onChange={(enabled) => setDraft({ ...draft, enabled })}
+        error={field("enabled")}
+      />
       <TextField
         label="Subject"
         required

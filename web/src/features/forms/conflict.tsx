@@ -1,6 +1,9 @@
+import { useQueryClient } from "@tanstack/react-query";
 import type { ApiError } from "../../api/client";
+import { queryKeys } from "../../api/keys";
 import { Button } from "../../components/ui/button";
 import { FormError } from "../../components/ui/field";
+import type { FormDetail } from "./queries";
 
 /**
  * Said when a save answered 409 CONFLICT: someone else (or a source's submission adding a
@@ -52,5 +55,21 @@ export function SaveFooter({
         </Button>
       </div>
     </>
+  );
+}
+
+/**
+ * The conflict notice of a settings card saved apart from the others (the confirmation email,
+ * forward only): reloading reads the form again and hands the fresh version to `onFresh`.
+ */
+export function ReloadFormNotice({ form, onFresh }: { form: FormDetail; onFresh: (fresh: FormDetail) => void }) {
+  const queryClient = useQueryClient();
+  return (
+    <ConflictNotice
+      onReload={async () => {
+        await queryClient.invalidateQueries({ queryKey: queryKeys.forms.one(form.id), exact: true });
+        onFresh(queryClient.getQueryData<FormDetail>(queryKeys.forms.one(form.id)) ?? form);
+      }}
+    />
   );
 }

@@ -71,6 +71,8 @@ export interface FormEdit {
     redirectUrl?: string | null;
     /** The confirmation email: the keys given replace the form's (docs/email.md). */
     confirmation?: Partial<FormDetail["settings"]["confirmation"]>;
+    /** Forward-only (docs/privacy.md): each change is recorded in the audit log. */
+    forwardOnly?: boolean;
   };
   restore?: true;
   /** The version edited: a form changed since answers 409 CONFLICT instead of being overwritten. */

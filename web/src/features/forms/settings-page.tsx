@@ -10,6 +10,7 @@ import { useToast } from "../../components/ui/toast";
 import { ConfirmationForm } from "./confirmation-form";
 import { ConflictNotice, isConflict, SaveFooter } from "./conflict";
 import { FormActions } from "./form-actions";
+import { ForwardOnlyForm } from "./forward-only-form";
 import { type FormDetail, formQuery, updateForm } from "./queries";
 
 const route = getRouteApi("/app/forms/$formId/settings");
@@ -155,6 +156,7 @@ export function SettingsPage({ domain, children }: { domain: string | null | und
     <div className="flex flex-col gap-8">
       <SettingsForm key={data.id} form={data} domain={domain} onReload={() => form.refetch()} />
       <ConfirmationForm key={`confirmation-${data.id}`} form={data} domain={domain} />
+      <ForwardOnlyForm key={`forward-only-${data.id}`} form={data} />
       {children}
       <section aria-labelledby="actions-heading" className="max-w-2xl">
         <h2 id="actions-heading" className="mb-1 text-xl font-semibold">

@@ -11,6 +11,7 @@ import { useToast } from "../../components/ui/toast";
 import { formatDate, formatDateTime } from "../../lib/format";
 import { deleteSubmission, type Submission, setSpam, submissionQuery } from "./queries";
 import { gradeLabel, signalLabel, valueText } from "./values";
+import { ValuesDeletedNotice } from "./values-deleted";
 
 const route = getRouteApi("/app/submissions/$submissionId");
 
@@ -92,7 +93,9 @@ export function SubmissionPage({ deliveries }: { deliveries: (submission: Submis
     <>
       <PageHeader
         title={`Submission ${s.referenceId}`}
-        description={`Received ${formatDateTime(s.createdAt)}${s.spam.isSpam ? " · in spam" : ""}`}
+        description={`Received ${formatDateTime(s.createdAt)}${s.spam.isSpam ? " · in spam" : ""}${
+          s.valuesDeletedAt ? " · delivered, values not kept" : ""
+        }`}
         actions={
           <>
             <Button variant="secondary" disabled={moderate.isPending} onClick={() => moderate.mutate(!s.spam.isSpam)}>
@@ -122,7 +125,11 @@ export function SubmissionPage({ deliveries }: { deliveries: (submission: Submis
       </p>
       <FormError message={error} />
       <div className="grid gap-4 lg:grid-cols-2">
-        <Pairs title="Fields" rows={Object.entries(s.data).map(([k, v]) => [k, valueText(v)])} />
+        {s.valuesDeletedAt ? (
+          <ValuesDeletedNotice at={s.valuesDeletedAt} />
+        ) : (
+          <Pairs title="Fields" rows={Object.entries(s.data).map(([k, v]) => [k, valueText(v)])} />
+        )}
         <section className={card} aria-label="Spam score">
           <h2 className="mb-3 text-lg font-medium">Spam score: {s.spam.score} of 100</h2>
           {s.spam.signals.length === 0 ? (
@@ -167,7 +174,7 @@ export function SubmissionPage({ deliveries }: { deliveries: (submission: Submis
             ["Source", meta.source],
             ["Page (referrer)", meta.referer ?? ""],
             ["User agent", meta.userAgent ?? ""],
-            ["IP address", meta.ip],
+            ["IP address", meta.ip ?? ""],
             ["Dropped files", meta.droppedFiles.join(", ")],
             ["Ignored fields", meta.ignoredFields.join(", ")],
             ...(meta.replyTo ? ([["Reply to", meta.replyTo]] as [string, string][]) : []),

@@ -5,6 +5,7 @@ import { Muted } from "../../components/ui/text";
 import { formatAgo, formatDateTime } from "../../lib/format";
 import type { Folder, Submission } from "./queries";
 import { gradeLabel, mainValues, SPAM_THRESHOLD, signalLabel } from "./values";
+import { ValuesDeletedBadge } from "./values-deleted";
 
 /** The lead grade in words with its score, so the grade never rests on colour alone. */
 function LeadGrade({ lead }: { lead: Submission["lead"] }) {
@@ -80,13 +81,19 @@ export function SubmissionsTable({
               <Link to="/submissions/$submissionId" params={{ submissionId: s.id }} className="font-medium">
                 {label}
               </Link>
-              <Muted as="div">
-                {values
-                  .slice(1)
-                  .map((v) => v.value)
-                  .filter(Boolean)
-                  .join(" · ")}
-              </Muted>
+              {s.valuesDeletedAt ? (
+                <div>
+                  <ValuesDeletedBadge />
+                </div>
+              ) : (
+                <Muted as="div">
+                  {values
+                    .slice(1)
+                    .map((v) => v.value)
+                    .filter(Boolean)
+                    .join(" · ")}
+                </Muted>
+              )}
             </Cell>
             <Cell className="font-mono text-xs">{s.referenceId}</Cell>
             <Cell>
