@@ -14,11 +14,14 @@ export const ttlAfter = (createdAt: string, days: number) => Math.floor(Date.par
  * Makes a submission old: its `ttl` a minute in the past, as if its retention ran out (the tests
  * never sweep with a future clock: the stack's other items share the table).
  */
-export async function expireSubmission(submissionId: string): Promise<void> {
+export const expireSubmission = (submissionId: string) => expireItem(keys.submission(submissionId));
+
+/** Makes any item old: its `ttl` a minute in the past (a forward-only marker at its bound, say). */
+export async function expireItem(key: { pk: string; sk: string }): Promise<void> {
   await db().send(
     new UpdateCommand({
       TableName: tableName(),
-      Key: keys.submission(submissionId),
+      Key: key,
       UpdateExpression: "SET #ttl = :past",
       ConditionExpression: "attribute_exists(pk)",
       ExpressionAttributeNames: { "#ttl": "ttl" },
