@@ -50,16 +50,3 @@ export async function searchEntriesOf(formId: string, token: string): Promise<st
   );
   return (out.Items ?? []).map((item) => String(item.submissionId));
 }
-
-/** An organization's audit entries of `action`, oldest first. */
-export async function auditEntries(orgId: string, action: string): Promise<Record<string, any>[]> {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: "pk = :pk",
-      ExpressionAttributeValues: { ":pk": keys.auditPartition(orgId) },
-      ConsistentRead: true,
-    }),
-  );
-  return (out.Items ?? []).filter((item) => item.action === action);
-}

@@ -3,10 +3,11 @@ import { deliveryIdFor } from "../../../lib/outbound/payload";
 import { queryKey, searchToken } from "../../../lib/search-keys";
 import { keys } from "../../../lib/store/keys";
 import { type Account, api, createSite, signupOwner } from "../../support/api";
+import { auditItems } from "../../support/audit-log-items";
 import { countsSettle, siteDayItem, webhookCountsItem } from "../../support/bookkeeping";
 import { eventually } from "../../support/eventually";
 import { type Receiver, startReceiver } from "../../support/outbound-receiver";
-import { auditEntries, expireSubmission, itemAt, searchEntriesOf, sentEmailKeysOf, ttlAfter } from "../../support/retention";
+import { expireSubmission, itemAt, searchEntriesOf, sentEmailKeysOf, ttlAfter } from "../../support/retention";
 import {
   createHook,
   formOfHook,
@@ -119,7 +120,7 @@ describe("settings", () => {
     });
     expect(site.status).toBe(404);
     expect((await getForm()).retention).toEqual({ inboxDays: 90, spamDays: 30 });
-    expect(await auditEntries(owner.orgId, "form.retention_changed")).toEqual([]);
+    expect(await auditItems(owner.orgId, "form.retention_changed")).toEqual([]);
   });
 });
 
@@ -165,7 +166,7 @@ describe("a submission's expiry", () => {
     const spam = await storedItem(spamId);
     expect(spam?.ttl).toBe(ttlAfter(spam?.createdAt, 7));
 
-    const [entry, ...more] = await auditEntries(owner.orgId, "form.retention_changed");
+    const [entry, ...more] = await auditItems(owner.orgId, "form.retention_changed");
     expect(more).toEqual([]);
     expect(entry).toMatchObject({
       actor: { type: "member", userId: owner.userId },
@@ -176,7 +177,7 @@ describe("a submission's expiry", () => {
     // The same values again change nothing: no job, no entry.
     const same = await setRetention({ inboxDays: null, spamDays: 7 });
     expect(same.status).toBe(200);
-    expect(await auditEntries(owner.orgId, "form.retention_changed")).toHaveLength(1);
+    expect(await auditItems(owner.orgId, "form.retention_changed")).toHaveLength(1);
   });
 });
 
@@ -288,6 +289,6 @@ describe("the re-dating job", () => {
     const items = await Promise.all(subs.map((s) => storedItem(s.id)));
     const wrong = items.filter((item) => item?.ttl !== ttlAfter(item?.createdAt, 12));
     expect(wrong).toEqual([]);
-    expect(await auditEntries(owner.orgId, "form.retention_changed")).toHaveLength(3);
+    expect(await auditItems(owner.orgId, "form.retention_changed")).toHaveLength(3);
   }, 120_000);
 });
