@@ -99,6 +99,32 @@ interface Cursor {
 export const queueBody = (record: unknown) =>
   JSON.stringify(record).replace(/[\uD800-\uDFFF]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
+/** SendMessageBatch's limits: 10 messages, and 1 MiB for the request's bodies together. */
+const BATCH_MESSAGES = 10;
+const BATCH_BYTES = 1_048_576;
+
+/**
+ * The records in order, cut into batches SQS accepts: at most 10, and at most 1 MiB of bodies
+ * (a record alone larger than that goes alone, and the queue refuses it: SenderFault).
+ */
+export function sendableChunks<T extends { body: string }>(items: readonly T[]): T[][] {
+  const chunks: T[][] = [];
+  let current: T[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    const size = Buffer.byteLength(item.body);
+    if (current.length > 0 && (current.length === BATCH_MESSAGES || bytes + size > BATCH_BYTES)) {
+      chunks.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(item);
+    bytes += size;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
 /** GetRecords returns at most 1,000 records per call. */
 const RECORDS_PER_CALL = 1000;
 const RELIST_SHARDS_MS = 5_000;
@@ -255,17 +281,28 @@ export async function startStreamFollower(options: StreamFollowerOptions): Promi
     }
   }
 
-  /** Sends in order, 10 per SendMessageBatch, retrying until accepted or stopped. */
+  /**
+   * Sends in order, at most 10 records and 1 MiB of bodies per SendMessageBatch (SQS refuses a
+   * larger request whole, BatchRequestTooLong, which no retry would cure: large submissions a
+   * few at a time), retrying until accepted or stopped.
+   */
   async function send(batch: { record: RawStreamRecord; entry: ReturnType<StreamPosition["track"]> }[]) {
-    for (let start = 0; start < batch.length; start += 10) {
-      let pending = batch.slice(start, start + 10).map((item, index) => ({ ...item, id: String(index) }));
+    for (const chunk of sendableChunks(batch.map((item) => ({ ...item, body: queueBody(item.record) })))) {
+      const [only] = chunk;
+      if (chunk.length === 1 && only && Buffer.byteLength(only.body) > BATCH_BYTES) {
+        // Larger than any request SQS takes: the pipe would give up on it too (its DLQ).
+        log.error("stream follower: the queue refused a record", { eventID: only.record.eventID, code: "BatchRequestTooLong" });
+        position.finish(only.entry);
+        continue;
+      }
+      let pending = chunk.map((item, index) => ({ ...item, id: String(index) }));
       for (let attempt = 0; pending.length > 0 && !abort.signal.aborted; attempt++) {
         if (attempt > 0) await sleep(Math.min(5_000, 100 * 2 ** attempt), abort.signal);
         try {
           const out = await options.sqs.send(
             new SendMessageBatchCommand({
               QueueUrl: options.queueUrl,
-              Entries: pending.map((item) => ({ Id: item.id, MessageBody: queueBody(item.record) })),
+              Entries: pending.map((item) => ({ Id: item.id, MessageBody: item.body })),
             }),
           );
           for (const ok of out.Successful ?? []) {

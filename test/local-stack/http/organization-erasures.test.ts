@@ -40,7 +40,7 @@ test("erases the organization's submissions holding the address in every site an
   for (const s of [...kept, foreign]) expect(await storedItem(s.id)).toBeDefined();
   // One transaction per form's page of matches here, each with its entry.
   const entries = await auditItems(owner.orgId, "submissions.erased");
-  expect(entries.map((e) => e.details.submissions).sort()).toEqual([1, 1, 1]);
+  expect(entries.map((e) => e.details.count).sort()).toEqual([1, 1, 1]);
   expect(entries[0]).toEqual(
     expect.objectContaining({
       actor: expect.objectContaining({ type: "member", userId: owner.userId }),

@@ -237,8 +237,8 @@ describe("intake consumer", () => {
           .sort(),
       ),
     );
-    // It deletes claims, releases, purge and retention jobs; it never deletes accounts, keys, sites or webhooks.
-    expect([...(granted.get("DeleteItem") ?? [])].sort()).toEqual(["ACTION#*", "PURGE#*", "RELEASE#*", "RETENTION#*"]);
+    // It deletes claims, releases, purge and retention jobs and forward-only markers; it never deletes accounts, keys, sites or webhooks.
+    expect([...(granted.get("DeleteItem") ?? [])].sort()).toEqual(["ACTION#*", "FORWARD#*", "PURGE#*", "RELEASE#*", "RETENTION#*"]);
     // Of a form's partition it updates only an endpoint's failing state and its disabling (a 410).
     const formUpdate = writes.find(
       (st) =>
