@@ -238,7 +238,13 @@ describe("intake consumer", () => {
       ),
     );
     // It deletes claims, releases, purge and retention jobs and forward-only markers; it never deletes accounts, keys, sites or webhooks.
-    expect([...(granted.get("DeleteItem") ?? [])].sort()).toEqual(["ACTION#*", "FORWARD#*", "PURGE#*", "RELEASE#*", "RETENTION#*"]);
+    expect([...(granted.get("DeleteItem") ?? [])].sort()).toEqual([
+      "ACTION#*",
+      "FORWARD#*",
+      "PURGE#*",
+      "RELEASE#*",
+      "RETENTION#*",
+    ]);
     // Of a form's partition it updates only an endpoint's failing state and its disabling (a 410).
     const formUpdate = writes.find(
       (st) =>
