@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { conditionFailedItem, db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { type AuditEntryInput, auditEntryItem, auditNamed } from "./audit-log";
-import { batchGet, deleteKeys } from "./batch";
+import { batchGet } from "./batch";
 import { isExpired, unexpiredFilter } from "./expiry";
 import { allMatching, type FilteredQuery, filteredPage } from "./filtered-query";
 import { fromItem } from "./items";
@@ -229,7 +229,6 @@ export async function submissionOwners(
 }
 
 /** Deletes submissions by id (BatchWriteItem; deleting an absent one succeeds). */
-export const deleteSubmissions = (submissionIds: string[]) => deleteKeys(submissionIds.map((id) => keys.submission(id)));
 
 /** Deletes per transaction beside their audit entry: TransactWriteItems holds at most 100 items. */
 export const AUDITED_DELETE_CHUNK = 99;
