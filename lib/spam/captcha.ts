@@ -81,12 +81,17 @@ async function askProvider(captcha: CaptchaSettings, siteDomain: string | null, 
   const config = loadConfig();
   const url = captcha.provider === "score" ? config.CAPTCHA_SCORE_VERIFY_URL : config.CAPTCHA_CHALLENGE_VERIFY_URL;
   let body: SiteverifyResponse;
+  // An explicit timer, held until the body is read: an `AbortSignal.timeout()` that only fetch
+  // references can be garbage-collected while the body is awaited, and then never fires (a
+  // provider stalling after its headers held the request until the Lambda timeout).
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(new DOMException("captcha timeout", "TimeoutError")), config.CAPTCHA_TIMEOUT_MS);
   try {
     const response = await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ secret: captcha.secretKey, response: token, remoteip: remoteIp, sitekey: captcha.siteKey }),
-      signal: AbortSignal.timeout(config.CAPTCHA_TIMEOUT_MS),
+      signal: abort.signal,
       redirect: "error",
     });
     if (!response.ok) {
@@ -99,6 +104,8 @@ async function askProvider(captcha: CaptchaSettings, siteDomain: string | null, 
     if (error instanceof AppError) throw error;
     log.warn("captcha provider unreachable", { errorName: (error as Error).name });
     throw unavailable();
+  } finally {
+    clearTimeout(timer);
   }
   // An answer without a boolean `success` is no verdict on the token: the provider is broken,
   // not the sender, so it is 503 (retry), never 403.
