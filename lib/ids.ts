@@ -23,6 +23,9 @@ export const ID_PREFIXES = {
   form: "form",
   submission: "sub",
   auditEntry: "aud",
+  tag: "tag",
+  note: "note",
+  change: "chg",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

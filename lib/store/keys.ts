@@ -218,6 +218,38 @@ export const keys = {
    * after which the bookkeeper deletes them even while a delivery still retries.
    */
   forwardMarker: (submissionId: string): Key => ({ pk: `FORWARD#${submissionId}`, sk: "FORWARD" }),
+  /** An organization's tag (lib/store/tags.ts), in the organization's partition: the set is one Query. */
+  tag: (orgId: string, tagId: string): Key => ({ pk: `ORG#${orgId}`, sk: `TAG#${tagId}` }),
+  tagPrefix: () => "TAG#",
+  /** Claims a tag's name (lowercased) within its organization, so names stay unique under concurrent writes. */
+  tagName: (orgId: string, name: string): Key => ({ pk: `ORG#${orgId}`, sk: `TAGNAME#${name.toLowerCase()}` }),
+  /** A note on a submission, in the submission's own partition (`pk = SUB#<id>`). */
+  note: (submissionId: string, noteId: string): Key => ({ pk: `SUB#${submissionId}`, sk: `NOTE#${noteId}` }),
+  notePrefix: () => "NOTE#",
+  /**
+   * An entry of a submission's timeline (a status, owner or tags change; a note added, edited or
+   * deleted), in the submission's partition, in time order: the timeline is one Query newest first.
+   * A change entry's INSERT on the table stream is the outbox of the `submission.updated` event.
+   */
+  timelineEntry: (submissionId: string, at: string, entryId: string): Key => ({
+    pk: `SUB#${submissionId}`,
+    sk: `TL#${at}#${entryId}`,
+  }),
+  timelinePrefix: () => "TL#",
+  submissionPartition: (submissionId: string) => `SUB#${submissionId}`,
+  /**
+   * One filter entry of an inbox submission (docs/data-model.md, "Filter entry"): a partition per
+   * form and combination of status, owner and tag (`facet`, e.g. `S=new&O=none`), the submissions
+   * newest first under the inbox's own sort key. Kept by the bookkeeper from the table stream.
+   */
+  viewEntry: (formId: string, facet: string, createdAt: string, submissionId: string): Key => ({
+    pk: `VIEW#${formId}#${facet}`,
+    sk: `${createdAt}#${submissionId}`,
+  }),
+  viewPartition: (formId: string, facet: string) => `VIEW#${formId}#${facet}`,
+  /** Which of a form's inbox submissions one member has opened, as sort-key ranges (lib/store/read-ranges.ts). */
+  readRanges: (userId: string, formId: string): Key => ({ pk: `READS#${userId}`, sk: `FORM#${formId}` }),
+  readRangesPartition: (userId: string) => `READS#${userId}`,
 };
 
 /** Where an item's id sits after its key's type prefix, e.g. `SITE#site_x` → `site_x`. */

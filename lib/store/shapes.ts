@@ -33,6 +33,17 @@ export type Permission = (typeof PERMISSIONS)[number];
 export const ROLES = ["owner", "admin", "member"] as const;
 export type Role = (typeof ROLES)[number];
 
+/**
+ * Where a lead stands in its team's work (docs/triage.md): open (new, contacted, qualified) or
+ * closed (won, lost). A submission without a `status` attribute is `new`.
+ */
+export const SUBMISSION_STATUSES = ["new", "contacted", "qualified", "won", "lost"] as const;
+export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
+
+/** The colours a tag may have; the dashboard maps each to a light and a dark pair with readable contrast. */
+export const TAG_COLOURS = ["gray", "red", "orange", "amber", "green", "teal", "blue", "indigo", "purple", "pink"] as const;
+export type TagColour = (typeof TAG_COLOURS)[number];
+
 /** One submitted value: a field's text, or the values of a repeated field. */
 export type RawValue = string | string[];
 
