@@ -49,6 +49,8 @@ describe("reading submissions", () => {
       // The form's inbox is kept until deleted (docs/privacy.md, "Retention").
       expiresAt: null,
       valuesDeletedAt: null,
+      // Nobody opened it yet (docs/triage.md, "Filters and unread").
+      unread: true,
       createdAt: expect.any(String),
     });
     const list = await api("GET", listPath(formId), { token: owner.token });
