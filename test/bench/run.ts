@@ -4,7 +4,7 @@
  * Writes .bench/result.json and prints a table per section.
  *
  *   npm run bench                               everything
- *   npm run bench -- --only cold,db             some sections (cold, db, cost, throughput, batching, digest);
+ *   npm run bench -- --only cold,db             some sections (cold, db, cost, throughput, batching, digest, filters);
  *                                               the others keep their last values in the JSON
  *   npm run bench -- --only batching --rate 50 --batching-seconds 20
  *                                               the queue's batches at a sustained rate
@@ -31,7 +31,7 @@ const { values } = parseArgs({
     "batching-seconds": { type: "string", default: "20" },
   },
 });
-const sections = new Set((values.only ?? "cold,db,cost,digest,throughput,batching").split(",").map((s) => s.trim()));
+const sections = new Set((values.only ?? "cold,db,cost,digest,filters,throughput,batching").split(",").map((s) => s.trim()));
 const runs = Math.max(15, Number(values.runs));
 const seconds = Number(values.seconds);
 const costRuns = Number(values["cost-runs"]);
@@ -185,6 +185,25 @@ if (sections.has("digest")) {
   }
 }
 
+// The inbox's triage filters (docs/performance.md, "Filters and unread"): the first page of each
+// filter and of the plain inbox of a 5,000-submission form, side by side, in this process
+// against fresh emulators (no bookkeeper: the fixture writes the entries it reads).
+if (sections.has("filters")) {
+  const { startEmulated } = await import("./emulated");
+  log("starting the emulators and the gateway in process...");
+  const emulated = await startEmulated();
+  try {
+    const { prepareFilterFixture, loadListHandler, timeFilters } = await import("./filter-scenarios");
+    log("seeding a form of 50 and one of 5,000 submissions with their filter entries...");
+    const fixture = await prepareFilterFixture();
+    log(`timing ${costRuns} first pages of each filter...`);
+    result.filters = await timeFilters(fixture, await loadListHandler(), costRuns);
+    save();
+  } finally {
+    await emulated.stop();
+  }
+}
+
 // 4 and 5. Against the whole local stack in its own process (pipeline included), as `npm start` runs it.
 if (sections.has("throughput") || sections.has("batching")) {
   const { startBenchStack } = await import("./stack");
@@ -267,6 +286,10 @@ if (result.destinationMessage) {
   );
 }
 if (result.digest) printed.push(report.digestReport(result.digest as Parameters<typeof report.digestReport>[0]));
+if (result.filters) {
+  const { filterReport } = await import("./filter-scenarios");
+  printed.push(filterReport(result.filters as import("./filter-scenarios").FilterTiming[]));
+}
 if (result.batching) printed.push(report.batchingReport(result.batching as import("./batching").BatchingResult));
 if (result.confirmation) {
   const { confirmationCostReport } = await import("./cost-confirmation");

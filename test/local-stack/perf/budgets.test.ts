@@ -219,6 +219,9 @@ describe("DynamoDB work per request (recording client, units by DynamoDB's rules
   });
 });
 
+/** The filter entries of a submission as intake stores it (`S=new`, `O=none`, `S=new&O=none`): 3 write units. */
+const NEW_SUBMISSION_ENTRIES = 3;
+
 describe("counts: reads that do not grow with the form, and the bookkeeper's writes per batch", () => {
   let reads: CountReadResult[];
   let bookkeeper: BookkeeperWork;
@@ -259,18 +262,43 @@ describe("counts: reads that do not grow with the form, and the bookkeeper's wri
     expect(new Set(reads.map((r) => r.list.rcu)).size).toBe(1);
   });
 
-  test(`the bookkeeper's counts write at most ${COUNT_BARS.bookkeeperBatchOfOne.wcu} units for a batch of one, and ${COUNT_BARS.bookkeeperBatchOf100.wcu} for 100 submissions of one form; its search index at most ${MAX_SEARCH_KEYS} per submission`, () => {
-    // The counts job is the batch's transactions; the search index job (another step over the
-    // same records) is its BatchWriteItem calls, bounded by the keys a submission may have.
-    const job = (summary: RecordingSummary, command: string) => {
-      const calls = summary.calls.filter((c) => c.command === command);
+  test(`the bookkeeper's counts write at most ${COUNT_BARS.bookkeeperBatchOfOne.wcu} units for a batch of one, and ${COUNT_BARS.bookkeeperBatchOf100.wcu} for 100 submissions of one form; its search index at most ${MAX_SEARCH_KEYS} per submission, its filter entries ${NEW_SUBMISSION_ENTRIES}`, () => {
+    // The counts job is the batch's transactions; the search index job and the filter job (other
+    // steps over the same records) are their BatchWriteItem calls (FIND# and VIEW# items), bounded
+    // by the keys a submission may have and the entries a new one has (status new, nobody's).
+    const job = (summary: RecordingSummary, command: string, prefix?: string) => {
+      const calls = summary.calls.filter((c) => c.command === command && (!prefix || c.keys.every((k) => k.startsWith(prefix))));
       return { ...summary, calls, wcu: calls.reduce((sum, c) => sum + c.wcu, 0) };
     };
     const counts = (summary: RecordingSummary) => job(summary, "TransactWriteItems");
     over("bookkeeper counts, batch of one", counts(bookkeeper.batchOfOne), "wcu", COUNT_BARS.bookkeeperBatchOfOne.wcu);
     over("bookkeeper counts, batch of 100", counts(bookkeeper.batchOf100), "wcu", COUNT_BARS.bookkeeperBatchOf100.wcu);
-    over("bookkeeper search index, batch of one", job(bookkeeper.batchOfOne, "BatchWriteItem"), "wcu", MAX_SEARCH_KEYS);
-    over("bookkeeper search index, batch of 100", job(bookkeeper.batchOf100, "BatchWriteItem"), "wcu", 100 * MAX_SEARCH_KEYS);
+    over("bookkeeper search index, batch of one", job(bookkeeper.batchOfOne, "BatchWriteItem", "FIND#"), "wcu", MAX_SEARCH_KEYS);
+    over(
+      "bookkeeper search index, batch of 100",
+      job(bookkeeper.batchOf100, "BatchWriteItem", "FIND#"),
+      "wcu",
+      100 * MAX_SEARCH_KEYS,
+    );
+    over(
+      "bookkeeper filter entries, batch of one",
+      job(bookkeeper.batchOfOne, "BatchWriteItem", "VIEW#"),
+      "wcu",
+      NEW_SUBMISSION_ENTRIES,
+    );
+    over(
+      "bookkeeper filter entries, batch of 100",
+      job(bookkeeper.batchOf100, "BatchWriteItem", "VIEW#"),
+      "wcu",
+      100 * NEW_SUBMISSION_ENTRIES,
+    );
+    // Every BatchWriteItem is one of the two jobs'.
+    const batchWrites = (b: RecordingSummary) => job(b, "BatchWriteItem").calls.length;
+    for (const b of [bookkeeper.batchOfOne, bookkeeper.batchOf100]) {
+      expect(job(b, "BatchWriteItem", "FIND#").calls.length + job(b, "BatchWriteItem", "VIEW#").calls.length).toBe(
+        batchWrites(b),
+      );
+    }
     // One transaction each: the counters of one form, webhook and day, and the checkpoint.
     expect(counts(bookkeeper.batchOfOne).calls).toHaveLength(1);
     expect(counts(bookkeeper.batchOf100).calls).toHaveLength(1);
