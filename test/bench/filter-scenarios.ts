@@ -15,7 +15,7 @@ import { insertForm } from "../support/fixtures";
 import type { Recorder, RecordingSummary } from "../support/recording-client";
 import { makeSubmission, putSubmissions } from "../support/submissions";
 import { setTriage } from "../support/triage";
-import { type HttpHandler, type HttpResult, httpEvent, invoke } from "./events";
+import { type HttpHandler, httpEvent, invoke } from "./events";
 import { median, round } from "./stats";
 
 /**
