@@ -7,7 +7,7 @@ import { RETENTION_DAYS } from "../../lib/retention";
 import { FIELD_TYPES } from "../../lib/store/forms";
 import { NOTIFICATION_CHOICES } from "../../lib/store/member-notifications";
 import { DELIVERY_EVENT_TYPES, DELIVERY_STATUSES } from "../../lib/store/outbound-deliveries";
-import { ENDPOINT_KINDS } from "../../lib/store/outbound-endpoints";
+import { ENDPOINT_EVENTS, ENDPOINT_KINDS } from "../../lib/store/outbound-endpoints";
 import { EMAIL_FATES } from "../../lib/store/sent-emails";
 import { WEBHOOK_SOURCES } from "../../lib/store/webhooks";
 import * as z from "../../lib/validation";
@@ -252,6 +252,9 @@ export const delivery = z.strictObject({
   endpointId: id,
   submissionId: z.nullable(id),
   eventType: z.enum(DELIVERY_EVENT_TYPES),
+  changeId: z.nullable(id).register(z.globalRegistry, {
+    description: "Of a `submission.updated` delivery: the change it announces (the submission's timeline entry); else null",
+  }),
   status: deliveryStatus,
   attemptCount: count,
   attempts: z.array(
@@ -286,6 +289,10 @@ export const chatOptions = z.nullable(
     maxFields: count,
   }),
 );
+export const endpointEvents = z.array(z.enum(ENDPOINT_EVENTS)).register(z.globalRegistry, {
+  description:
+    "The events it receives: `submission.created` (a new submission) and/or `submission.updated` (a submission's status, owner or tags changed); items written before events existed: `submission.created`",
+});
 export const endpoint = z.strictObject({
   id,
   formId: id,
@@ -293,6 +300,7 @@ export const endpoint = z.strictObject({
   url: endpointShownUrl,
   description: z.nullable(z.string()),
   chat: chatOptions,
+  events: endpointEvents,
   isEnabled: z.boolean(),
   disabledReason: z.nullable(z.string()),
   disabledAt: nullableTimestamp,

@@ -90,9 +90,7 @@ export async function startDeliveries(
   );
   // A forward-only form's values wait for its created deliveries only (./forward-only.ts).
   const forwardOnly = !change && isForwardOnly(form);
-  const results = await Promise.allSettled(
-    endpoints.map((endpoint) => startDelivery(submission, endpoint, forwardOnly, change)),
-  );
+  const results = await Promise.allSettled(endpoints.map((endpoint) => startDelivery(submission, endpoint, forwardOnly, change)));
   const failures = results.flatMap((result) => (result.status === "rejected" ? [result.reason as unknown] : []));
   if (failures.length === 1) throw failures[0];
   if (failures.length > 1) throw new AggregateError(failures, `${failures.length} outbound deliveries could not be started`);

@@ -1,5 +1,5 @@
-import { readNames } from "../store/change-names";
 import type { DeliveryChange } from "../store/outbound-deliveries";
+import { readNames } from "../store/submission-changes";
 import type { StoredSubmission } from "../store/submissions";
 import type { TriageView } from "./payload";
 

@@ -51,7 +51,8 @@ export async function processChange(submissionId: string, change: DeliveryChange
   const submission = await getSubmissionConsistent(submissionId);
   if (!submission) return log.info("submission gone: its change is not sent", fields);
   if (submission.isSpam) return log.info("submission is spam: its change is not sent", fields);
-  if (submission.valuesDeletedAt) return log.info("submission's values were deleted (forward-only): its change is not sent", fields);
+  if (submission.valuesDeletedAt)
+    return log.info("submission's values were deleted (forward-only): its change is not sent", fields);
   if (!submission.lead && now - Date.parse(submission.createdAt) < WAIT_FOR_CREATED_MS) {
     return retryLater("the submission's own submission.created has not been processed yet");
   }
