@@ -122,9 +122,19 @@ export const ENDPOINT_ITEM = [
   "updatedAt",
   "kind",
   "chat",
+  "events",
 ] as const;
 /** The management API's changes of an endpoint (`updateEndpoint`); the consumer disables one on a 410 with the same. */
-export const ENDPOINT_CHANGES = ["url", "description", "isEnabled", "disabledReason", "disabledAt", "updatedAt", "chat"] as const;
+export const ENDPOINT_CHANGES = [
+  "url",
+  "description",
+  "isEnabled",
+  "disabledReason",
+  "disabledAt",
+  "updatedAt",
+  "chat",
+  "events",
+] as const;
 /** A fixed-window counter (lib/store/counters.ts). */
 export const COUNTER = ["count", "ttl", "type"] as const;
 /**

@@ -1179,7 +1179,9 @@ export interface components {
             endpointId: string;
             submissionId: string | null;
             /** @enum {string} */
-            eventType: "submission.created" | "webhook.test";
+            eventType: "submission.created" | "webhook.test" | "submission.updated";
+            /** @description Of a `submission.updated` delivery: the change it announces (the submission's timeline entry); else null */
+            changeId: string | null;
             /** @enum {string} */
             status: "pending" | "delivered" | "retrying" | "failed";
             attemptCount: number;
@@ -1223,6 +1225,8 @@ export interface components {
                 includeFieldValues: boolean;
                 maxFields: number;
             } | null;
+            /** @description The events it receives: `submission.created` (a new submission) and/or `submission.updated` (a submission's status, owner or tags changed); items written before events existed: `submission.created` */
+            events: ("submission.created" | "submission.updated")[];
             isEnabled: boolean;
             disabledReason: string | null;
             /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
@@ -1859,6 +1863,8 @@ export interface components {
                     includeFieldValues: boolean;
                     maxFields: number;
                 } | null;
+                /** @description The events it receives: `submission.created` (a new submission) and/or `submission.updated` (a submission's status, owner or tags changed); items written before events existed: `submission.created` */
+                events: ("submission.created" | "submission.updated")[];
                 /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
                 createdAt: string;
             };
@@ -1911,7 +1917,9 @@ export interface components {
                     endpointId: string;
                     submissionId: string | null;
                     /** @enum {string} */
-                    eventType: "submission.created" | "webhook.test";
+                    eventType: "submission.created" | "webhook.test" | "submission.updated";
+                    /** @description Of a `submission.updated` delivery: the change it announces (the submission's timeline entry); else null */
+                    changeId: string | null;
                     /** @enum {string} */
                     status: "pending" | "delivered" | "retrying" | "failed";
                     attemptCount: number;
@@ -9313,6 +9321,7 @@ export interface operations {
                         includeFieldValues?: boolean;
                         maxFields?: number;
                     };
+                    events?: ("submission.created" | "submission.updated")[];
                 };
             };
         };
@@ -9480,6 +9489,7 @@ export interface operations {
                         includeFieldValues?: boolean;
                         maxFields?: number;
                     };
+                    events?: ("submission.created" | "submission.updated")[];
                 };
             };
         };

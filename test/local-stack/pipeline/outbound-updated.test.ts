@@ -1,0 +1,298 @@
+import { randomUUID } from "node:crypto";
+import { jest } from "@jest/globals";
+import { processChange } from "../../../lib/pipeline/process-change";
+import { getSubmission, type StoredSubmission } from "../../../lib/store/submissions";
+import { type Account, api, createSite, signupOwner } from "../../support/api";
+import { type ChatReceiver, startChatReceiver } from "../../support/chat-receiver";
+import { eventually } from "../../support/eventually";
+import { accepted, newWebhook, postIntake, type TestWebhook } from "../../support/intake";
+import { type Receiver, receiverPath, startReceiver, verifyDelivery } from "../../support/outbound-receiver";
+import { putTag, writeChange } from "../../support/submission-changes";
+import { pipelineBarrier } from "./support/barrier";
+
+/**
+ * `submission.updated` end to end through the real local stack: a change entry written as the
+ * triage routes write it (test/support/submission-changes.ts) → table stream → intake filter →
+ * queue → consumer (lib/pipeline/process-change.ts) → deliveries → attempts → a receiver on
+ * loopback that verifies each request with the `standardwebhooks` package, or a stand-in chat
+ * platform that checks each message as the platform would. The test stack retries on a
+ * "1,1,1,1" schedule (test/support/global-setup.ts).
+ */
+
+jest.setTimeout(120_000);
+
+let receiver: Receiver;
+let slack: ChatReceiver;
+beforeAll(async () => {
+  receiver = await startReceiver();
+  slack = await startChatReceiver("slack");
+});
+afterAll(async () => {
+  await Promise.all([receiver.close(), slack.close()]);
+});
+
+interface Target {
+  owner: Account;
+  ownerName: string;
+  siteId: string;
+  formId: string;
+  webhook: TestWebhook;
+}
+
+async function formTarget(label: string): Promise<Target> {
+  const owner = await signupOwner(label);
+  const siteId = await createSite(owner, `${label} site`);
+  const form = await api("POST", `/api/v1/sites/${siteId}/forms`, {
+    token: owner.token,
+    body: {
+      name: "Contact",
+      status: "published",
+      fields: [
+        { key: "name", label: "Name", type: "name" },
+        { key: "email", label: "Email", type: "email" },
+        { key: "message", label: "Message", type: "textarea" },
+      ],
+    },
+  });
+  if (form.status !== 201) throw new Error(`form creation failed: ${form.status} ${form.text}`);
+  const formId = form.body.data.form.id as string;
+  return {
+    owner,
+    ownerName: `Test ${label}`,
+    siteId,
+    formId,
+    webhook: await newWebhook(owner, siteId, { name: "Contact", formId, source: "partner_automation" }),
+  };
+}
+
+const base = (t: Target) => `/api/v1/forms/${t.formId}/outbound-webhooks`;
+
+async function addEndpoint(t: Target, body: Record<string, unknown>) {
+  const res = await api("POST", base(t), { token: t.owner.token, body });
+  if (res.status !== 201) throw new Error(`endpoint creation failed: ${res.status} ${res.text}`);
+  return res.body.data as { id: string; signingSecret: string | null; events: string[] };
+}
+
+/** A hot lead: business address, phone, company, a long message. */
+const hotLead = () => {
+  const unique = randomUUID();
+  return {
+    name: "Ada Lovelace",
+    email: `ada.${unique}@analytical-engines.com`,
+    phone: "+44 20 7946 0958",
+    company: "Analytical Engines",
+    message: `Please call me about order ${unique}, we need forty engines by spring.`,
+  };
+};
+
+/** A processed submission (its lead stored: its own submission.created went first). */
+async function processedSubmission(t: Target, json: Record<string, unknown> = hotLead()): Promise<StoredSubmission> {
+  const sent = accepted(await postIntake(t.webhook, { json }));
+  return eventually(
+    "the submission's lead",
+    async () => {
+      const submission = await getSubmission(sent.submissionId);
+      return submission?.lead ? submission : undefined;
+    },
+    { timeoutMs: 30_000 },
+  );
+}
+
+async function deliveriesOf(t: Target, endpointId: string) {
+  const res = await api("GET", `${base(t)}/${endpointId}/deliveries`, { token: t.owner.token });
+  if (res.status !== 200) throw new Error(`deliveries failed: ${res.status} ${res.text}`);
+  return res.body.data.deliveries as any[];
+}
+
+const settled = (d: any) => (d.status === "delivered" || d.status === "failed") && !d.inFlight;
+
+/** The endpoint's delivery of change `changeId`, once settled. */
+const changeDelivery = (t: Target, endpointId: string, changeId: string) =>
+  eventually(
+    `the delivery of ${changeId}`,
+    async () => (await deliveriesOf(t, endpointId)).find((d) => d.changeId === changeId && settled(d)),
+    { timeoutMs: 30_000 },
+  );
+
+describe("submission.updated, end to end", () => {
+  test("a change reaches a subscribed webhook signed, with the submission's state and the change; an unsubscribed one gets nothing", async () => {
+    const t = await formTarget("updated-webhook");
+    const both = receiverPath("updated-both");
+    const createdOnly = receiverPath("updated-created-only");
+    const subscribed = await addEndpoint(t, {
+      url: receiver.url(both),
+      events: ["submission.created", "submission.updated"],
+    });
+    const unsubscribed = await addEndpoint(t, { url: receiver.url(createdOnly) });
+    expect(subscribed.events).toEqual(["submission.created", "submission.updated"]);
+    expect(unsubscribed.events).toEqual(["submission.created"]);
+
+    const submission = await processedSubmission(t);
+    const vip = await putTag(t.owner.orgId, "vip");
+    const gone = "tag_0000000000000000000000";
+    const actor = { type: "member" as const, id: t.owner.userId, name: t.ownerName };
+    const change = await writeChange(submission, {
+      actor,
+      changes: {
+        status: { from: "new", to: "contacted" },
+        ownerId: { from: null, to: t.owner.userId },
+        tags: { added: [vip, gone], removed: [] },
+      },
+      state: { status: "contacted", ownerId: t.owner.userId, tags: [vip, gone] },
+    });
+
+    const requests = await receiver.waitFor(both, 2);
+    const events = requests.map((request) => verifyDelivery(subscribed.signingSecret as string, request));
+    const updated = events.find((event) => event.type === "submission.updated");
+    const request = requests[events.indexOf(updated)];
+    expect(updated).toEqual({
+      type: "submission.updated",
+      timestamp: change.at,
+      data: {
+        submissionId: submission.id,
+        referenceId: submission.referenceId,
+        formId: t.formId,
+        siteId: t.siteId,
+        fields: submission.data,
+        metadata: JSON.parse(JSON.stringify(submission.metadata)),
+        spam: submission.spam,
+        lead: submission.lead,
+        createdAt: submission.createdAt,
+        status: "contacted",
+        ownerId: t.owner.userId,
+        // The tag that does not exist is dropped; the change keeps the ids it recorded.
+        tags: [{ id: vip, name: "vip" }],
+        changeId: change.id,
+        changedAt: change.at,
+        changes: {
+          status: { from: "new", to: "contacted" },
+          ownerId: { from: null, to: t.owner.userId },
+          tags: { added: [vip, gone], removed: [] },
+        },
+        actor,
+      },
+    });
+
+    const delivery = await changeDelivery(t, subscribed.id, change.id);
+    expect(delivery).toMatchObject({
+      id: request?.headers["webhook-id"],
+      submissionId: submission.id,
+      eventType: "submission.updated",
+      changeId: change.id,
+      status: "delivered",
+      attemptCount: 1,
+    });
+    // The submission's deliveries list shows both events of the subscribed endpoint.
+    const ofSubmission = await api("GET", `/api/v1/submissions/${submission.id}/deliveries`, { token: t.owner.token });
+    expect((ofSubmission.body.data.deliveries as any[]).map((d) => [d.endpoint.id, d.eventType, d.changeId]).sort()).toEqual(
+      [
+        [subscribed.id, "submission.created", null],
+        [subscribed.id, "submission.updated", change.id],
+        [unsubscribed.id, "submission.created", null],
+      ].sort(),
+    );
+
+    // Handled again (a redelivered record): nothing is created or sent twice.
+    await processChange(submission.id, { id: change.id, at: change.at, actor, changes: updated.data.changes });
+    await pipelineBarrier();
+    expect(receiver.requests(both)).toHaveLength(2);
+    expect((await deliveriesOf(t, subscribed.id)).filter((d) => d.changeId === change.id)).toHaveLength(1);
+    // The endpoint that did not subscribe got the created event only.
+    expect(receiver.requests(createdOnly).map((r) => JSON.parse(r.body).type)).toEqual(["submission.created"]);
+  });
+
+  test("a failed attempt is retried on the schedule, under the same webhook-id, each signed", async () => {
+    const t = await formTarget("updated-retry");
+    const path = receiverPath("updated-flaky");
+    const endpoint = await addEndpoint(t, { url: receiver.url(path), events: ["submission.updated"] });
+    const submission = await processedSubmission(t);
+    receiver.script(path, [{ status: 503 }]);
+    const change = await writeChange(submission, {
+      actor: { type: "api_key", id: "key_1", name: "CRM sync" },
+      changes: { status: { from: "new", to: "won" } },
+      state: { status: "won" },
+    });
+    const delivery = await changeDelivery(t, endpoint.id, change.id);
+    expect(delivery.status).toBe("delivered");
+    expect(delivery.attempts.map((a: any) => [a.number, a.statusCode, a.error])).toEqual([
+      [1, 503, "HTTP 503"],
+      [2, 200, null],
+    ]);
+    const requests = receiver.requests(path);
+    // Subscribed to submission.updated only: the submission's created event was not sent here.
+    expect(requests).toHaveLength(2);
+    expect(new Set(requests.map((r) => r.headers["webhook-id"]))).toEqual(new Set([delivery.id]));
+    for (const request of requests) {
+      expect(verifyDelivery(endpoint.signingSecret as string, request)).toMatchObject({
+        type: "submission.updated",
+        data: { status: "won", ownerId: null, tags: [], changes: { status: { from: "new", to: "won" } } },
+      });
+    }
+  });
+
+  test("a chat destination gets a short message with the change, escaped; its grade filter and field option apply", async () => {
+    const t = await formTarget("updated-chat");
+    const path = receiverPath("slack-updated");
+    const barePath = receiverPath("slack-updated-bare");
+    const destination = await addEndpoint(t, { kind: "slack", url: slack.url(path), events: ["submission.updated"] });
+    const bare = await addEndpoint(t, {
+      kind: "slack",
+      url: slack.url(barePath),
+      events: ["submission.updated"],
+      chat: { includeFieldValues: false },
+    });
+    const submission = await processedSubmission(t);
+    const vip = await putTag(t.owner.orgId, "vip <!channel>");
+    const change = await writeChange(submission, {
+      actor: { type: "member", id: t.owner.userId, name: "Ben <@U024BE7LH>" },
+      changes: {
+        status: { from: "new", to: "contacted" },
+        ownerId: { from: null, to: t.owner.userId },
+        tags: { added: [vip], removed: [] },
+      },
+      state: { status: "contacted", ownerId: t.owner.userId, tags: [vip] },
+    });
+    await changeDelivery(t, destination.id, change.id);
+    await changeDelivery(t, bare.id, change.id);
+    expect(slack.problems(path)).toEqual([[]]);
+    const body = slack.requests(path)[0]?.body ?? "";
+    expect(body).toContain("Lead updated");
+    expect(body).toContain(
+      `${submission.referenceId}: new → contacted · owner: ${t.ownerName} · tags +vip &lt;!channel&gt; — by Ben &lt;@U024BE7LH&gt;`,
+    );
+    expect(body).not.toContain("<!channel>");
+    expect(body).toContain(`/submissions/${submission.id}`);
+    expect(body).toContain("Ada Lovelace");
+    // Without field values: the change and the link, no name, email or value.
+    const bareBody = slack.requests(barePath)[0]?.body ?? "";
+    expect(bareBody).toContain("new → contacted");
+    expect(bareBody).not.toMatch(/Ada|Lovelace|analytical-engines|7946|order/);
+
+    // A destination for hot leads only hears of changes to hot leads, not of one to a cold lead.
+    expect(submission.lead?.grade).toBe("hot");
+    const graded = receiverPath("slack-updated-graded");
+    const hotOnly = await addEndpoint(t, {
+      kind: "slack",
+      url: slack.url(graded),
+      events: ["submission.updated"],
+      chat: { minGrade: "hot" },
+    });
+    const cold = await processedSubmission(t, { name: "Bo", email: `bo.${randomUUID()}@gmail.com` });
+    expect(cold.lead?.grade).not.toBe("hot");
+    const coldChange = await writeChange(cold, {
+      actor: { type: "member", id: t.owner.userId, name: "Ben" },
+      changes: { status: { from: "new", to: "lost" } },
+      state: { status: "lost" },
+    });
+    const hotChange = await writeChange(submission, {
+      actor: { type: "member", id: t.owner.userId, name: "Ben" },
+      changes: { status: { from: "contacted", to: "qualified" } },
+      state: { status: "qualified" },
+    });
+    await changeDelivery(t, destination.id, coldChange.id);
+    await changeDelivery(t, hotOnly.id, hotChange.id);
+    await pipelineBarrier();
+    expect(slack.requests(graded).map((r) => r.body.includes("contacted → qualified"))).toEqual([true]);
+    expect((await deliveriesOf(t, hotOnly.id)).map((d) => d.changeId)).toEqual([hotChange.id]);
+  });
+});
