@@ -37,7 +37,7 @@ export function newDelivery(
  * Whether `endpoint` receives an event that happened at `eventAt` (ISO timestamps, compared as
  * text: both are `toISOString()`): an endpoint receives the events that happen after it exists,
  * as Svix's endpoints do, never one that happened before it was created and merely reached the
- * pipeline after it (a queue backlog, a retried message). docs/outbound-webhooks.md, "Which events".
+ * pipeline after it (a queue backlog, a retried message). docs/outbound-webhooks.md, "Which events reach an endpoint".
  */
 export const receivesEventAt = (endpoint: Pick<OutboundEndpoint, "isEnabled" | "createdAt">, eventAt: string) =>
   endpoint.isEnabled && endpoint.createdAt <= eventAt;
@@ -108,7 +108,9 @@ async function startDelivery(
       id: deliveryIdFor(change ? change.id : submission.id, endpoint.id),
       submissionId: submission.id,
       eventType: change ? UPDATED_EVENT_TYPE : EVENT_TYPE,
-      lead: submission.lead ?? null,
+      // A change's delivery keeps no lead (its reasons quote submitted data): an attempt reads the
+      // submission's, and its item outlives an erasure only as ids, names and statuses.
+      lead: change ? null : (submission.lead ?? null),
       finalAttempt: maxAttempts(),
       ...(change ? { change } : {}),
       now,
