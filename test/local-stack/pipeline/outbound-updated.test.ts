@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { jest } from "@jest/globals";
+import { newId } from "../../../lib/ids";
 import { processChange } from "../../../lib/pipeline/process-change";
 import { getSubmission, type StoredSubmission } from "../../../lib/store/submissions";
 import { type Account, api, createSite, signupOwner } from "../../support/api";
@@ -294,5 +295,42 @@ describe("submission.updated, end to end", () => {
     await pipelineBarrier();
     expect(slack.requests(graded).map((r) => r.body.includes("contacted → qualified"))).toEqual([true]);
     expect((await deliveriesOf(t, hotOnly.id)).map((d) => d.changeId)).toEqual([hotChange.id]);
+  });
+
+  test("nothing is sent for a change to a submission flagged spam or deleted since, nor to an endpoint added after the change", async () => {
+    const t = await formTarget("updated-none");
+    const path = receiverPath("updated-none");
+    const endpoint = await addEndpoint(t, { url: receiver.url(path), events: ["submission.updated"] });
+    const actor = { type: "member" as const, id: t.owner.userId, name: t.ownerName };
+    const status = { from: "new", to: "contacted" };
+
+    const flagged = await processedSubmission(t);
+    const flag = await api("PUT", `/api/v1/submissions/${flagged.id}`, { token: t.owner.token, body: { isSpam: true } });
+    expect(flag.status).toBe(200);
+    const spamChange = await writeChange(flagged, { actor, changes: { status }, state: { status: "contacted" } });
+
+    // A change whose submission is deleted before the change is handled (a record still queued).
+    const deleted = await processedSubmission(t);
+    expect((await api("DELETE", `/api/v1/submissions/${deleted.id}`, { token: t.owner.token })).status).toBe(200);
+    const goneChange = { id: newId("change"), at: new Date().toISOString(), actor, changes: { status } };
+    await processChange(deleted.id, goneChange);
+
+    const before = await processedSubmission(t);
+    const early = await writeChange(before, { actor, changes: { status }, state: { status: "contacted" } });
+    await pipelineBarrier();
+    const later = await addEndpoint(t, { url: receiver.url(`${path}-later`), events: ["submission.updated"] });
+    // Handled again after the second endpoint exists (a redelivered record): not sent to it.
+    await processChange(before.id, { id: early.id, at: early.at, actor, changes: { status } });
+    await pipelineBarrier();
+
+    const sent = (await deliveriesOf(t, endpoint.id)).map((d) => d.changeId);
+    expect(sent).not.toContain(spamChange.id);
+    expect(sent).not.toContain(goneChange.id);
+    expect(sent).toContain(early.id);
+    const sentFor = receiver.requests(path).map((r) => JSON.parse(r.body).data.submissionId);
+    expect(sentFor).not.toContain(flagged.id);
+    expect(sentFor).not.toContain(deleted.id);
+    expect(await deliveriesOf(t, later.id)).toEqual([]);
+    expect(receiver.requests(`${path}-later`)).toEqual([]);
   });
 });
