@@ -3,13 +3,14 @@ import { jest } from "@jest/globals";
 import { newId } from "../../../lib/ids";
 import { processChange } from "../../../lib/pipeline/process-change";
 import { getSubmission, type StoredSubmission } from "../../../lib/store/submissions";
-import { type Account, api, createSite, signupOwner } from "../../support/api";
+import { api } from "../../support/api";
 import { type ChatReceiver, startChatReceiver } from "../../support/chat-receiver";
 import { eventually } from "../../support/eventually";
-import { accepted, newWebhook, postIntake, type TestWebhook } from "../../support/intake";
+import { accepted, postIntake } from "../../support/intake";
 import { type Receiver, receiverPath, startReceiver, verifyDelivery } from "../../support/outbound-receiver";
 import { putTag, writeChange } from "../../support/submission-changes";
 import { pipelineBarrier } from "./support/barrier";
+import { hotLead, type LeadForm, leadForm } from "./support/lead-forms";
 
 /**
  * `submission.updated` end to end through the real local stack: a change entry written as the
@@ -32,39 +33,9 @@ afterAll(async () => {
   await Promise.all([receiver.close(), slack.close()]);
 });
 
-interface Target {
-  owner: Account;
-  ownerName: string;
-  siteId: string;
-  formId: string;
-  webhook: TestWebhook;
-}
+type Target = LeadForm & { ownerName: string };
 
-async function formTarget(label: string): Promise<Target> {
-  const owner = await signupOwner(label);
-  const siteId = await createSite(owner, `${label} site`);
-  const form = await api("POST", `/api/v1/sites/${siteId}/forms`, {
-    token: owner.token,
-    body: {
-      name: "Contact",
-      status: "published",
-      fields: [
-        { key: "name", label: "Name", type: "name" },
-        { key: "email", label: "Email", type: "email" },
-        { key: "message", label: "Message", type: "textarea" },
-      ],
-    },
-  });
-  if (form.status !== 201) throw new Error(`form creation failed: ${form.status} ${form.text}`);
-  const formId = form.body.data.form.id as string;
-  return {
-    owner,
-    ownerName: `Test ${label}`,
-    siteId,
-    formId,
-    webhook: await newWebhook(owner, siteId, { name: "Contact", formId, source: "partner_automation" }),
-  };
-}
+const formTarget = async (label: string): Promise<Target> => ({ ...(await leadForm(label)), ownerName: `Test ${label}` });
 
 const base = (t: Target) => `/api/v1/forms/${t.formId}/outbound-webhooks`;
 
@@ -73,18 +44,6 @@ async function addEndpoint(t: Target, body: Record<string, unknown>) {
   if (res.status !== 201) throw new Error(`endpoint creation failed: ${res.status} ${res.text}`);
   return res.body.data as { id: string; signingSecret: string | null; events: string[] };
 }
-
-/** A hot lead: business address, phone, company, a long message. */
-const hotLead = () => {
-  const unique = randomUUID();
-  return {
-    name: "Ada Lovelace",
-    email: `ada.${unique}@analytical-engines.com`,
-    phone: "+44 20 7946 0958",
-    company: "Analytical Engines",
-    message: `Please call me about order ${unique}, we need forty engines by spring.`,
-  };
-};
 
 /** A processed submission (its lead stored: its own submission.created went first). */
 async function processedSubmission(t: Target, json: Record<string, unknown> = hotLead()): Promise<StoredSubmission> {
