@@ -10,6 +10,7 @@ import { checkTargetUrl, MAX_URL_LENGTH, privateTargetsAllowed, RefusedTarget } 
 import { latestDelivery } from "../store/outbound-deliveries";
 import {
   type ChatOptions,
+  DEFAULT_ENDPOINT_EVENTS,
   ENDPOINT_EVENTS,
   ENDPOINT_KINDS,
   type EndpointEvent,
@@ -111,7 +112,7 @@ export async function createEndpoint(
     // A chat platform verifies no signature: its URL is the secret.
     signingSecret: chat ? null : newSigningSecret(),
     ...(chat ? { chat } : {}),
-    events: input.events ?? ["submission.created"],
+    events: input.events ?? [...DEFAULT_ENDPOINT_EVENTS],
     disabledReason: null,
     disabledAt: null,
     createdAt: now,
