@@ -24,8 +24,12 @@ import type { RecordHandler } from "./outcome";
  * only for a while: a submission stored before leads existed never gets one.
  */
 
-/** How long after its arrival a submission without a lead holds its changes back. */
-const WAIT_FOR_CREATED_MS = 15 * 60 * 1000;
+/**
+ * How long after its arrival a submission without a lead holds its changes back. Each wait is a
+ * receive of the message (the queue's visibility timeout, 180 s, apart); the fifth receive is the
+ * last before the DLQ, about 12 minutes after the first: by then the wait has ended.
+ */
+const WAIT_FOR_CREATED_MS = 10 * 60 * 1000;
 
 const actor = z.object({
   type: z.enum(["member", "api_key"]),
@@ -53,11 +57,11 @@ export async function processChange(submissionId: string, change: DeliveryChange
   if (submission.isSpam) return log.info("submission is spam: its change is not sent", fields);
   if (submission.valuesDeletedAt)
     return log.info("submission's values were deleted (forward-only): its change is not sent", fields);
+  const form = await getForm(submission.formId, { consistent: true });
+  if (!form || form.deletedAt) return log.info("submission's form is gone: its change is not sent", fields);
   if (!submission.lead && now - Date.parse(submission.createdAt) < WAIT_FOR_CREATED_MS) {
     return retryLater("the submission's own submission.created has not been processed yet");
   }
-  const form = await getForm(submission.formId, { consistent: true });
-  if (!form || form.deletedAt) return log.info("submission's form is gone: its change is not sent", fields);
   await startDeliveries(submission, form, change.at, change);
 }
 
