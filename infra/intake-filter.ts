@@ -12,6 +12,11 @@ import type { FilterPattern } from "./stream-filter-match";
  *   `RELEASE#<submissionId>` in the same transaction (lib/store/moderation.ts, setSpamState).
  *   Not the submission's own MODIFY: a MODIFY rule on the new image would also pass every later
  *   write to a released submission (its lead, ...).
+ * - Inserted change entries of a submission's timeline (`submission_change`: a status, owner or
+ *   tags change, written in the same transaction), the outbox of the `submission.updated` event
+ *   (lib/pipeline/process-change.ts). They share the release markers' pattern (one type list:
+ *   both are plain inserts), which keeps a pattern free of the five. Timeline note events
+ *   (`submission_note_event`) and the submission's own MODIFY pass nothing.
  * - Purge jobs, inserted and modified: each pass of a purge bumps its job item, and that MODIFY
  *   queues the next pass (lib/purge.ts).
  * - Retention jobs, inserted and modified: a retention change writes (or replaces) the form's job,
@@ -35,7 +40,7 @@ export const INTAKE_FILTER_PATTERNS = [
   },
   {
     eventName: ["INSERT"],
-    dynamodb: { NewImage: { type: { S: ["release"] } } },
+    dynamodb: { NewImage: { type: { S: ["release", "submission_change"] } } },
   },
   {
     eventName: ["INSERT", "MODIFY"],

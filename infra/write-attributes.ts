@@ -124,9 +124,19 @@ export const ENDPOINT_ITEM = [
   "updatedAt",
   "kind",
   "chat",
+  "events",
 ] as const;
 /** The management API's changes of an endpoint (`updateEndpoint`); the consumer disables one on a 410 with the same. */
-export const ENDPOINT_CHANGES = ["url", "description", "isEnabled", "disabledReason", "disabledAt", "updatedAt", "chat"] as const;
+export const ENDPOINT_CHANGES = [
+  "url",
+  "description",
+  "isEnabled",
+  "disabledReason",
+  "disabledAt",
+  "updatedAt",
+  "chat",
+  "events",
+] as const;
 /** A fixed-window counter (lib/store/counters.ts). */
 export const COUNTER = ["count", "ttl", "type"] as const;
 /**
@@ -144,3 +154,8 @@ export const FORM_COUNTS_TOMBSTONE = ["type", "gone", "ttl"] as const;
 export const CONFIRMATION_CLAIM = ["type", "submissionId", "sentAt", "until", "ttl", "suppressed"] as const;
 /** A confirmation recipient's suppression, recorded (`recordConfirmationSuppressed`) and lifted (`liftConfirmationSuppression`). */
 export const CONFIRMATION_SUPPRESSION = ["suppressed", "address", "gsi1pk", "gsi1sk", "ttl", "until"] as const;
+
+/** A tag as created (lib/store/tags.ts `insertTag`). */
+export const TAG_ITEM = ["type", "id", "orgId", "name", "colour", "createdAt", "updatedAt"] as const;
+/** A tag name's claim (lib/store/tags.ts). */
+export const TAG_NAME_CLAIM = ["type", "tagId"] as const;

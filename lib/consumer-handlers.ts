@@ -1,6 +1,7 @@
 import { handleDeliveryMessage } from "./outbound/attempts";
 import { deliveryMessageSchema } from "./outbound/messages";
 import type { ConsumerRegistry, RecordHandlers } from "./pipeline/outcome";
+import { handleChangeRecord } from "./pipeline/process-change";
 import { handleReleaseRecord, handleSubmissionRecord } from "./pipeline/process-submission";
 import { type PurgeJob, PurgeNotDue, runPurgePass } from "./purge";
 import { retryLater } from "./queue-message";
@@ -50,6 +51,8 @@ export const RECORD_HANDLERS: RecordHandlers = {
   // processing (lib/pipeline/process-submission.ts), whose claims make each side effect once.
   submission: handleSubmissionRecord,
   release: handleReleaseRecord,
+  // A status, owner or tags change's timeline entry: the outbox of `submission.updated`.
+  submission_change: handleChangeRecord,
   purge: async (item) => {
     const job: PurgeJob = purgeJobSchema.parse(item);
     try {

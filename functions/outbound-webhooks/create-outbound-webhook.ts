@@ -3,6 +3,7 @@ import {
   chatOptionsInput,
   createEndpoint,
   endpointDescription,
+  endpointEvents,
   endpointKind,
   endpointUrl,
 } from "../../lib/outbound-webhooks/endpoint-changes";
@@ -14,6 +15,7 @@ const body = z.strictObject({
   url: endpointUrl,
   description: z.optional(endpointDescription),
   chat: z.optional(chatOptionsInput),
+  events: z.optional(endpointEvents),
 });
 
 export const handler = httpHandler(

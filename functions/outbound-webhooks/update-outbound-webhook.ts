@@ -1,5 +1,11 @@
 import { httpHandler } from "../../lib/http/handler";
-import { chatOptionsInput, editEndpoint, endpointDescription, endpointUrl } from "../../lib/outbound-webhooks/endpoint-changes";
+import {
+  chatOptionsInput,
+  editEndpoint,
+  endpointDescription,
+  endpointEvents,
+  endpointUrl,
+} from "../../lib/outbound-webhooks/endpoint-changes";
 import * as z from "../../lib/validation";
 import { route } from "../routes";
 
@@ -8,6 +14,7 @@ const body = z.strictObject({
   description: z.optional(endpointDescription),
   isEnabled: z.optional(z.boolean()),
   chat: z.optional(chatOptionsInput),
+  events: z.optional(endpointEvents),
 });
 
 export const handler = httpHandler(

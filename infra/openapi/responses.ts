@@ -61,6 +61,7 @@ import {
   count,
   delivery,
   endpoint,
+  endpointEvents,
   endpointKind,
   endpointShownUrl,
   formDetail,
@@ -91,6 +92,7 @@ import {
   webhookFields,
   webhookListFields,
 } from "./schemas";
+import { TRIAGE_BODIES } from "./triage";
 import { answers, type Described, describes } from "./views";
 
 /**
@@ -260,6 +262,7 @@ export const SUCCESS_BODIES: Record<DocumentedRouteKey, Described | null> = {
         description: "A webhook's `whsec_` secret, in this answer only; null for a chat destination",
       }),
       chat: chatOptions,
+      events: endpointEvents,
       createdAt: timestamp,
     }),
   ),
@@ -318,4 +321,6 @@ export const SUCCESS_BODIES: Record<DocumentedRouteKey, Described | null> = {
   "GET /api/v1/api-keys/{id}": answers<typeof getApiKeyDetails>()(z.strictObject({ key: apiKey })),
   "PUT /api/v1/api-keys/{id}": answers<typeof changeApiKey>()(z.strictObject({ key: apiKey })),
   "DELETE /api/v1/api-keys/{id}": answers<typeof deleteApiKey>()(message),
+  // The triage routes (./triage.ts).
+  ...TRIAGE_BODIES,
 };

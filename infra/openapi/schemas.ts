@@ -7,8 +7,9 @@ import { RETENTION_DAYS } from "../../lib/retention";
 import { FIELD_TYPES } from "../../lib/store/forms";
 import { NOTIFICATION_CHOICES } from "../../lib/store/member-notifications";
 import { DELIVERY_EVENT_TYPES, DELIVERY_STATUSES } from "../../lib/store/outbound-deliveries";
-import { ENDPOINT_KINDS } from "../../lib/store/outbound-endpoints";
+import { ENDPOINT_EVENTS, ENDPOINT_KINDS } from "../../lib/store/outbound-endpoints";
 import { EMAIL_FATES } from "../../lib/store/sent-emails";
+import { SUBMISSION_STATUSES } from "../../lib/store/shapes";
 import { WEBHOOK_SOURCES } from "../../lib/store/webhooks";
 import * as z from "../../lib/validation";
 import { type Described, describes } from "./views";
@@ -240,6 +241,17 @@ export const submission = z.strictObject({
     description: "When a forward-only form's submission had its values deleted (data is then {}); null while kept",
   }),
   createdAt: timestamp,
+  // Triage (docs/triage.md).
+  status: z.enum(SUBMISSION_STATUSES),
+  ownerId: z.nullable(id),
+  tags: z.array(id).register(z.globalRegistry, {
+    description:
+      "Tag ids as stored: a deleted tag's id stays until the submission's tags change (name them from GET /api/v1/tags)",
+  }),
+  updatedAt: timestamp.register(z.globalRegistry, {
+    description: "When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt",
+  }),
+  noteCount: count,
 });
 
 // lib/export.ts toJson: a file, not a route's success body, so checked here.
@@ -258,6 +270,9 @@ export const delivery = z.strictObject({
   endpointId: id,
   submissionId: z.nullable(id),
   eventType: z.enum(DELIVERY_EVENT_TYPES),
+  changeId: z.nullable(id).register(z.globalRegistry, {
+    description: "Of a `submission.updated` delivery: the change it announces (the submission's timeline entry); else null",
+  }),
   status: deliveryStatus,
   attemptCount: count,
   attempts: z.array(
@@ -292,6 +307,10 @@ export const chatOptions = z.nullable(
     maxFields: count,
   }),
 );
+export const endpointEvents = z.array(z.enum(ENDPOINT_EVENTS)).register(z.globalRegistry, {
+  description:
+    "The events it receives: `submission.created` (a new submission) and/or `submission.updated` (a submission's status, owner or tags changed); items written before events existed: `submission.created`",
+});
 export const endpoint = z.strictObject({
   id,
   formId: id,
@@ -299,6 +318,7 @@ export const endpoint = z.strictObject({
   url: endpointShownUrl,
   description: z.nullable(z.string()),
   chat: chatOptions,
+  events: endpointEvents,
   isEnabled: z.boolean(),
   disabledReason: z.nullable(z.string()),
   disabledAt: nullableTimestamp,

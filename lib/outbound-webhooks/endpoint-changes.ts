@@ -10,7 +10,10 @@ import { checkTargetUrl, MAX_URL_LENGTH, privateTargetsAllowed, RefusedTarget } 
 import { latestDelivery } from "../store/outbound-deliveries";
 import {
   type ChatOptions,
+  DEFAULT_ENDPOINT_EVENTS,
+  ENDPOINT_EVENTS,
   ENDPOINT_KINDS,
+  type EndpointEvent,
   type EndpointKind,
   insertEndpoint,
   kindOf,
@@ -42,6 +45,13 @@ export const chatOptionsInput = /* @__PURE__ */ z.shared(() =>
   }),
 );
 type ChatOptionsInput = z.output<typeof chatOptionsInput>;
+/** The events an endpoint receives (docs/outbound-webhooks.md, "Events"): at least one, each once. */
+export const endpointEvents = /* @__PURE__ */ z.shared(() =>
+  z.array(z.enum(ENDPOINT_EVENTS)).check(
+    z.minLength(1, "Choose at least one event"),
+    z.refine((list) => new Set(list).size === list.length, "Each event may be listed only once"),
+  ),
+);
 
 export const newEndpointId = () => `ep_${randomBase62(22)}`;
 
@@ -82,6 +92,7 @@ export async function createEndpoint(
     url: string;
     description?: string | null | undefined;
     chat?: ChatOptionsInput | undefined;
+    events?: EndpointEvent[] | undefined;
   },
 ) {
   const form = await findForm(principal, formId);
@@ -101,6 +112,7 @@ export async function createEndpoint(
     // A chat platform verifies no signature: its URL is the secret.
     signingSecret: chat ? null : newSigningSecret(),
     ...(chat ? { chat } : {}),
+    events: input.events ?? [...DEFAULT_ENDPOINT_EVENTS],
     disabledReason: null,
     disabledAt: null,
     createdAt: now,
@@ -122,6 +134,7 @@ export async function createEndpoint(
     isEnabled: view.isEnabled,
     signingSecret: endpoint.signingSecret,
     chat: view.chat,
+    events: view.events,
     createdAt: view.createdAt,
   };
 }
@@ -131,6 +144,7 @@ export interface EndpointUpdate {
   description?: string | null | undefined;
   isEnabled?: boolean | undefined;
   chat?: ChatOptionsInput | undefined;
+  events?: EndpointEvent[] | undefined;
 }
 
 export async function editEndpoint(principal: Principal, formId: string, endpointId: string, update: EndpointUpdate) {
@@ -147,6 +161,7 @@ export async function editEndpoint(principal: Principal, formId: string, endpoin
       ...(update.description !== undefined ? { description: update.description } : {}),
       ...(update.isEnabled !== undefined ? { isEnabled: update.isEnabled } : {}),
       ...(chat !== undefined ? { chat } : {}),
+      ...(update.events !== undefined ? { events: update.events } : {}),
       ...(reenable ? { disabledReason: null, disabledAt: null } : {}),
     },
     nowIso(),

@@ -3,7 +3,14 @@ import { notFound } from "../errors";
 import { findForm } from "../forms";
 import { shownUrl } from "../outbound/chat/kinds";
 import { type Delivery, type DeliveryStatus, latestDelivery, listEndpointDeliveries } from "../store/outbound-deliveries";
-import { deleteEndpoint, getEndpoint, kindOf, listFormEndpoints, type OutboundEndpoint } from "../store/outbound-endpoints";
+import {
+  deleteEndpoint,
+  eventsOf,
+  getEndpoint,
+  kindOf,
+  listFormEndpoints,
+  type OutboundEndpoint,
+} from "../store/outbound-endpoints";
 
 /**
  * The outbound webhooks API of a form (docs/api.md, "Outbound webhooks"). This folder is the
@@ -32,6 +39,7 @@ export function deliveryView(delivery: Delivery) {
     endpointId: delivery.endpointId,
     submissionId: delivery.submissionId,
     eventType: delivery.eventType,
+    changeId: delivery.change?.id ?? null,
     status: delivery.status,
     attemptCount: delivery.attemptCount,
     attempts: (delivery.attempts ?? []).map((a) => ({
@@ -66,6 +74,7 @@ export function endpointView(endpoint: OutboundEndpoint, last?: Delivery | null)
     url: shownUrl(endpoint),
     description: endpoint.description,
     chat: endpoint.chat ?? null,
+    events: [...eventsOf(endpoint)],
     isEnabled: endpoint.isEnabled,
     disabledReason: endpoint.disabledReason,
     disabledAt: endpoint.disabledAt,

@@ -23,10 +23,11 @@ import { chatRequest } from "./chat/request";
 import { stripIfDone, VALUES_GONE } from "./forward-only";
 import { type HttpAttempt, postWebhook } from "./http";
 import { type DeliveryMessage, queueAttempt, sendDeliveryMessage } from "./messages";
-import { submissionCreatedPayload, testEventPayload } from "./payload";
+import { submissionCreatedPayload, submissionUpdatedPayload, testEventPayload } from "./payload";
 import { type AttemptOutcome, attemptError, attemptOutcome } from "./schedule";
 import { deliveryHeaders } from "./signing";
 import { privateTargetsAllowed } from "./ssrf";
+import { type ChangeContext, changeContext, changeSummary } from "./triage";
 
 /**
  * Runs delivery attempts from internal queue messages (./messages.ts). The rules that make a
@@ -115,6 +116,8 @@ async function runAttempt(seen: Delivery, attempt: number, token: string): Promi
     await endDelivery(seen.id, seen.attemptCount, VALUES_GONE, nowIso());
     return;
   }
+  // A change's event shows the submission's status, owner and tags now, with names (./triage.ts).
+  const change = submission && seen.change ? { ...seen.change, context: await changeContext(submission, seen.change) } : null;
 
   const leaseUntil = Date.now() + leaseMs();
   const delivery = await claimAttempt(seen.id, attempt, token, leaseUntil);
@@ -123,8 +126,8 @@ async function runAttempt(seen: Delivery, attempt: number, token: string): Promi
 
   const attemptedAt = new Date();
   const request = chat
-    ? chatRequest(chat, endpoint, delivery, submission, form)
-    : webhookRequest(endpoint, delivery, submission, attemptedAt);
+    ? chatRequest(chat, endpoint, delivery, submission, form, change ? changeSummary(change, change.context) : undefined)
+    : webhookRequest(endpoint, delivery, submission, attemptedAt, change?.context);
   const config = loadConfig();
   // The URL is never logged: a chat destination's is its secret (docs/notifications.md).
   const response = await postWebhook({
@@ -169,10 +172,13 @@ function webhookRequest(
   delivery: Delivery,
   submission: Parameters<typeof submissionCreatedPayload>[0] | null,
   at: Date,
+  context: ChangeContext | undefined,
 ) {
-  const body = submission
-    ? submissionCreatedPayload(submission, delivery.lead, delivery.createdAt)
-    : testEventPayload(endpoint, delivery.createdAt);
+  const body = !submission
+    ? testEventPayload(endpoint, delivery.createdAt)
+    : delivery.change && context
+      ? submissionUpdatedPayload(submission, delivery.lead, context.triage, delivery.change)
+      : submissionCreatedPayload(submission, delivery.lead, delivery.createdAt);
   // Every webhook has its secret; only chat destinations (which never come here) have none.
   return { headers: deliveryHeaders(endpoint.signingSecret ?? "", delivery.id, epochSeconds(at), body), body };
 }

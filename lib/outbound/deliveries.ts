@@ -1,18 +1,18 @@
 import { nowIso } from "../ids";
 import type { Form } from "../store/forms";
-import { createDelivery, type Delivery, getDelivery } from "../store/outbound-deliveries";
-import { kindOf, listFormEndpoints, type OutboundEndpoint } from "../store/outbound-endpoints";
+import { createDelivery, type Delivery, type DeliveryChange, getDelivery } from "../store/outbound-deliveries";
+import { kindOf, listFormEndpoints, type OutboundEndpoint, subscribes } from "../store/outbound-endpoints";
 import type { Lead } from "../store/shapes";
 import type { Submission } from "../store/submissions";
 import { isForwardOnly } from "./forward-only";
 import { queueAttempt } from "./messages";
-import { deliveryIdFor, EVENT_TYPE } from "./payload";
+import { deliveryIdFor, EVENT_TYPE, UPDATED_EVENT_TYPE } from "./payload";
 import { maxAttempts } from "./schedule";
 
 /** A delivery not attempted yet, due now: a submission's event or a test event. */
 export function newDelivery(
   endpoint: Pick<OutboundEndpoint, "id" | "formId" | "orgId">,
-  event: Pick<Delivery, "id" | "submissionId" | "eventType" | "lead" | "finalAttempt"> & { now: string },
+  event: Pick<Delivery, "id" | "submissionId" | "eventType" | "lead" | "finalAttempt" | "change"> & { now: string },
 ): Delivery {
   const { now, ...what } = event;
   return {
@@ -37,7 +37,7 @@ export function newDelivery(
  * Whether `endpoint` receives an event that happened at `eventAt` (ISO timestamps, compared as
  * text: both are `toISOString()`): an endpoint receives the events that happen after it exists,
  * as Svix's endpoints do, never one that happened before it was created and merely reached the
- * pipeline after it (a queue backlog, a retried message). docs/outbound-webhooks.md, "Which events".
+ * pipeline after it (a queue backlog, a retried message). docs/outbound-webhooks.md, "Which events reach an endpoint".
  */
 export const receivesEventAt = (endpoint: Pick<OutboundEndpoint, "isEnabled" | "createdAt">, eventAt: string) =>
   endpoint.isEnabled && endpoint.createdAt <= eventAt;
@@ -72,13 +72,25 @@ export function passesFilter(endpoint: Pick<OutboundEndpoint, "kind" | "chat">, 
  * `eventAt` is when the event happened: the submission's `createdAt`, or the moment a moderator
  * released it from spam (lib/pipeline/process-submission.ts). Only endpoints that existed then
  * receive it (receivesEventAt).
+ *
+ * With `change` (a status, owner or tags change: lib/pipeline/process-change.ts) the event is
+ * `submission.updated`, sent to the endpoints subscribed to it, and idempotent per (change,
+ * endpoint) instead: the delivery id derives from the change's id.
  */
-export async function startDeliveries(submission: Submission & { lead?: Lead }, form: Form, eventAt: string): Promise<void> {
+export async function startDeliveries(
+  submission: Submission & { lead?: Lead },
+  form: Form,
+  eventAt: string,
+  change?: DeliveryChange,
+): Promise<void> {
+  const eventType = change ? UPDATED_EVENT_TYPE : EVENT_TYPE;
   const endpoints = (await listFormEndpoints(form.id)).filter(
-    (endpoint) => receivesEventAt(endpoint, eventAt) && passesFilter(endpoint, submission.lead),
+    (endpoint) =>
+      subscribes(endpoint, eventType) && receivesEventAt(endpoint, eventAt) && passesFilter(endpoint, submission.lead),
   );
-  const forwardOnly = isForwardOnly(form);
-  const results = await Promise.allSettled(endpoints.map((endpoint) => startDelivery(submission, endpoint, forwardOnly)));
+  // A forward-only form's values wait for its created deliveries only (./forward-only.ts).
+  const forwardOnly = !change && isForwardOnly(form);
+  const results = await Promise.allSettled(endpoints.map((endpoint) => startDelivery(submission, endpoint, forwardOnly, change)));
   const failures = results.flatMap((result) => (result.status === "rejected" ? [result.reason as unknown] : []));
   if (failures.length === 1) throw failures[0];
   if (failures.length > 1) throw new AggregateError(failures, `${failures.length} outbound deliveries could not be started`);
@@ -88,15 +100,19 @@ async function startDelivery(
   submission: Submission & { lead?: Lead },
   endpoint: OutboundEndpoint,
   forwardOnly: boolean,
+  change: DeliveryChange | undefined,
 ): Promise<void> {
   const now = nowIso();
   const delivery: Delivery = {
     ...newDelivery(endpoint, {
-      id: deliveryIdFor(submission.id, endpoint.id),
+      id: deliveryIdFor(change ? change.id : submission.id, endpoint.id),
       submissionId: submission.id,
-      eventType: EVENT_TYPE,
-      lead: submission.lead ?? null,
+      eventType: change ? UPDATED_EVENT_TYPE : EVENT_TYPE,
+      // A change's delivery keeps no lead (its reasons quote submitted data): an attempt reads the
+      // submission's, and its item outlives an erasure only as ids, names and statuses.
+      lead: change ? null : (submission.lead ?? null),
       finalAttempt: maxAttempts(),
+      ...(change ? { change } : {}),
       now,
     }),
     ...(forwardOnly ? { forwardOnly: true as const } : {}),

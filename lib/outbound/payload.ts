@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { DeliveryChange } from "../store/outbound-deliveries";
 import type { Lead } from "../store/shapes";
 import type { Submission } from "../store/submissions";
 
@@ -21,6 +22,8 @@ export function deliveryIdFor(submissionId: string, endpointId: string): string 
 }
 
 export const EVENT_TYPE = "submission.created";
+/** A submission's status, owner or tags changed (docs/outbound-webhooks.md, "submission.updated"). */
+export const UPDATED_EVENT_TYPE = "submission.updated";
 
 /** The test event ("Send test event"; docs/outbound-webhooks.md, "Test events"). */
 export const TEST_EVENT_TYPE = "webhook.test";
@@ -44,25 +47,59 @@ export function testEventPayload(endpoint: { id: string; formId: string; siteId:
   });
 }
 
+/** The submission as every submission event carries it (`data` of `submission.created`). */
+function submissionData(submission: Submission & { lead?: Lead | null }, lead: Lead | null) {
+  return {
+    submissionId: submission.id,
+    referenceId: submission.referenceId,
+    formId: submission.formId,
+    siteId: submission.siteId,
+    fields: submission.data,
+    metadata: submission.metadata,
+    spam: submission.spam,
+    lead: lead ?? submission.lead ?? null,
+    createdAt: submission.createdAt,
+  };
+}
+
 /** The `submission.created` event body (docs/outbound-webhooks.md, "Payload"). */
 export function submissionCreatedPayload(
   submission: Submission & { lead?: Lead | null },
   lead: Lead | null,
   timestamp: string,
 ): string {
+  return JSON.stringify({ type: EVENT_TYPE, timestamp, data: submissionData(submission, lead) });
+}
+
+/** A submission's triage state as an event shows it: its status (`new` when unset), owner and tags with their names. */
+export interface TriageView {
+  status: string;
+  ownerId: string | null;
+  tags: { id: string; name: string }[];
+}
+
+/**
+ * The `submission.updated` event body (docs/outbound-webhooks.md, "submission.updated"): the
+ * submission as `submission.created` carries it, read when the attempt is made, with its status,
+ * owner and tags then; and the change this event announces (what changed, who changed it, when).
+ * `timestamp` is the change's time.
+ */
+export function submissionUpdatedPayload(
+  submission: Submission & { lead?: Lead | null },
+  lead: Lead | null,
+  triage: TriageView,
+  change: DeliveryChange,
+): string {
   return JSON.stringify({
-    type: EVENT_TYPE,
-    timestamp,
+    type: UPDATED_EVENT_TYPE,
+    timestamp: change.at,
     data: {
-      submissionId: submission.id,
-      referenceId: submission.referenceId,
-      formId: submission.formId,
-      siteId: submission.siteId,
-      fields: submission.data,
-      metadata: submission.metadata,
-      spam: submission.spam,
-      lead: lead ?? submission.lead ?? null,
-      createdAt: submission.createdAt,
+      ...submissionData(submission, lead),
+      ...triage,
+      changeId: change.id,
+      changedAt: change.at,
+      changes: change.changes,
+      actor: change.actor,
     },
   });
 }

@@ -14,9 +14,35 @@ import type { Lead } from "./shapes";
 export const DELIVERY_STATUSES = ["pending", "delivered", "retrying", "failed"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-/** `submission.created` for a submission; `webhook.test` for a test event sent from the dashboard or API. */
-export const DELIVERY_EVENT_TYPES = ["submission.created", "webhook.test"] as const;
+/**
+ * `submission.created` for a submission; `submission.updated` for a change of its status, owner or
+ * tags; `webhook.test` for a test event sent from the dashboard or API.
+ */
+export const DELIVERY_EVENT_TYPES = ["submission.created", "webhook.test", "submission.updated"] as const;
 export type DeliveryEventType = (typeof DELIVERY_EVENT_TYPES)[number];
+
+/** Who made a submission change: a member of the organization or an API key, with its name then. */
+export interface ChangeActor {
+  type: "member" | "api_key";
+  id: string;
+  name: string;
+}
+
+/** What one change entry changed (only the fields that changed; docs/data-model.md, "Timeline entry"). */
+export interface SubmissionChanges {
+  status?: { from: string; to: string };
+  ownerId?: { from: string | null; to: string | null };
+  tags?: { added: string[]; removed: string[] };
+}
+
+/** The change a `submission.updated` delivery carries: copied from its timeline entry, which never changes. */
+export interface DeliveryChange {
+  /** The entry's id (`chg_...`): the delivery id derives from it and the endpoint. */
+  id: string;
+  at: string;
+  actor: ChangeActor;
+  changes: SubmissionChanges;
+}
 
 export interface DeliveryAttempt {
   /** 1-based, over the delivery's whole life (manual retries included). */
@@ -32,7 +58,10 @@ export interface DeliveryAttempt {
 }
 
 export interface Delivery {
-  /** `dlv_` + 22 base62 characters derived from the submission and endpoint ids (deterministic). */
+  /**
+   * `dlv_` + 22 base62 characters derived from the submission (of a `submission.updated`
+   * delivery: the change) and endpoint ids (deterministic).
+   */
   id: string;
   endpointId: string;
   formId: string;
@@ -40,6 +69,8 @@ export interface Delivery {
   /** The submission delivered; null for a test event (`webhook.test`). */
   submissionId: string | null;
   eventType: DeliveryEventType;
+  /** Of a `submission.updated` delivery: the change it announces. */
+  change?: DeliveryChange;
   /** The lead as the consumer computed it when the delivery was created. */
   lead: Lead | null;
   status: DeliveryStatus;

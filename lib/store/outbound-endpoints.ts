@@ -21,6 +21,15 @@ export const ENDPOINT_KINDS = ["webhook", "slack", "teams", "discord", "google_c
 export type EndpointKind = (typeof ENDPOINT_KINDS)[number];
 export type ChatKind = Exclude<EndpointKind, "webhook">;
 
+/**
+ * The events an endpoint subscribes to (docs/outbound-webhooks.md, "Events"): a new submission,
+ * and a change of a submission's status, owner or tags. An item written before events existed
+ * has none: it receives `submission.created` only (eventsOf).
+ */
+export const ENDPOINT_EVENTS = ["submission.created", "submission.updated"] as const;
+export type EndpointEvent = (typeof ENDPOINT_EVENTS)[number];
+export const DEFAULT_ENDPOINT_EVENTS: readonly EndpointEvent[] = ["submission.created"];
+
 /** A chat destination's filters and message options (docs/notifications.md, "Filters"). */
 export interface ChatOptions {
   /** Only leads of this grade or better; null: every grade. */
@@ -50,6 +59,8 @@ export interface OutboundEndpoint {
   signingSecret: string | null;
   /** A chat destination's options (absent on webhooks). */
   chat?: ChatOptions;
+  /** The events it receives; absent (items written before events existed): `submission.created` only. */
+  events?: EndpointEvent[];
   /** Why the service disabled it (a 410 answer), or null. */
   disabledReason: string | null;
   disabledAt: string | null;
@@ -67,6 +78,13 @@ export const MAX_ENDPOINTS_PER_FORM = 10;
 const toEndpoint = (item: Record<string, unknown>) => fromItem<OutboundEndpoint>(item, "ttl");
 
 export const kindOf = (endpoint: Pick<OutboundEndpoint, "kind">): EndpointKind => endpoint.kind ?? "webhook";
+
+/** The events `endpoint` receives (absent: DEFAULT_ENDPOINT_EVENTS). */
+export const eventsOf = (endpoint: Pick<OutboundEndpoint, "events">): readonly EndpointEvent[] =>
+  endpoint.events && endpoint.events.length > 0 ? endpoint.events : DEFAULT_ENDPOINT_EVENTS;
+
+export const subscribes = (endpoint: Pick<OutboundEndpoint, "events">, event: EndpointEvent) =>
+  eventsOf(endpoint).includes(event);
 
 /**
  * Creates an endpoint and counts it on the form's counter item in one transaction, so the
@@ -105,6 +123,7 @@ export async function listFormEndpoints(formId: string): Promise<OutboundEndpoin
 export interface EndpointChanges {
   url?: string;
   chat?: ChatOptions;
+  events?: EndpointEvent[];
   description?: string | null;
   isEnabled?: boolean;
   disabledReason?: string | null;

@@ -62,10 +62,13 @@ test("add a Discord destination (a wrong URL refused beside its field), send a t
   await expect(edit.getByLabel("Platform")).toHaveCount(0);
   await edit.getByLabel("Send").selectOption({ label: "Every lead" });
   await edit.getByLabel("Include the submitter's name, email and field values").uncheck();
+  await edit.getByLabel("Status, owner or tags changed").check();
+  await edit.getByLabel("New submission").uncheck();
   await expectAccessibleInBothThemes(page, "edit a chat destination");
   await edit.getByRole("button", { name: "Save" }).click();
   await expect(edit).toBeHidden();
   await expect(row.getByText("Discord · every lead · no field values")).toBeVisible();
+  await expect(row.getByText("Events: Status, owner or tags changed")).toBeVisible();
 
   // Its delivery log is the webhooks' log.
   await row.getByRole("link", { name: "Delivery log of #sales" }).click();

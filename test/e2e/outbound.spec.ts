@@ -35,6 +35,8 @@ test("add an endpoint (secret once), send a test event, read the log, filter fai
   const dialog = page.getByRole("dialog", { name: "Add an endpoint" });
   await dialog.getByLabel("Endpoint URL").fill(receiver.url(okPath));
   await dialog.getByLabel("Description (optional)").fill("CRM sync");
+  await expect(dialog.getByLabel("New submission")).toBeChecked();
+  await dialog.getByLabel("Status, owner or tags changed").check();
   await dialog.getByRole("button", { name: "Add endpoint" }).click();
   const added = page.getByRole("dialog", { name: "Endpoint added" });
   const secretField = added.getByLabel("Signing secret", { exact: true });
@@ -55,6 +57,7 @@ test("add an endpoint (secret once), send a test event, read the log, filter fai
   await expect(row).toBeVisible();
   expect(await page.content()).not.toContain(secret.slice(6));
   await expect(row.getByText("Nothing sent yet")).toBeVisible();
+  await expect(row.getByText("Events: New submission · Status, owner or tags changed")).toBeVisible();
 
   // A test event arrives signed with that secret, and its delivery settles in the row.
   await row.getByRole("button", { name: "Send test event" }).click();

@@ -28,7 +28,11 @@ export interface LeadMessage {
   /** The submission in the dashboard (a test message: the form's destinations page). */
   link: string;
   linkLabel: string;
-  /** Fixed words under the headline: what this message is. */
+  /**
+   * The line under the headline: fixed words saying what this message is, or (a
+   * `submission.updated` message) the change's summary, which names members and tags: raw text
+   * that each platform escapes like every other.
+   */
   note: string | null;
 }
 
@@ -138,6 +142,34 @@ export function leadMessage(
     submitter: { name: who.name, email: who.email },
     fields,
     omitted: rest.length - fields.length,
+  };
+}
+
+/** How long a change's summary may be in a message (names of at most 20 tags and two members). */
+export const SUMMARY_MAX = 600;
+
+/**
+ * A `submission.updated` message: "Lead updated" with the form's name, then the reference and
+ * what changed ("R-0042: new → contacted · owner: Ana — by Ben", lib/outbound/triage.ts) and
+ * the submission's link. It lists no fields (the created message did); the submitter's name
+ * and email only when the destination sends field values (docs/notifications.md).
+ */
+export function changeMessage(
+  submission: StoredSubmission,
+  form: Pick<Form, "name" | "fields">,
+  lead: Lead | null,
+  options: ChatOptions,
+  baseUrl: string,
+  summary: string,
+): LeadMessage {
+  const message = leadMessage(submission, form, lead, { ...options, maxFields: 0 }, baseUrl);
+  const reference = message.reference ? `${message.reference}: ` : "";
+  return {
+    ...message,
+    title: "Lead updated",
+    fields: [],
+    omitted: 0,
+    note: clip(`${reference}${oneLine(summary)}`, SUMMARY_MAX),
   };
 }
 

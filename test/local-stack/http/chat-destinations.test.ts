@@ -61,6 +61,7 @@ describe("chat destination management", () => {
       isEnabled: true,
       signingSecret: null,
       chat: { minGrade: "hot", includeFieldValues: true, maxFields: 10 },
+      events: ["submission.created"],
       createdAt: expect.any(String),
     });
     const id = res.body.data.id as string;
@@ -82,6 +83,14 @@ describe("chat destination management", () => {
     expect(put.text).not.toContain("secret-token");
     const cleared = await api("PUT", `${base(formId)}/${id}`, { token: owner.token, body: { chat: { minGrade: null } } });
     expect(cleared.body.data.chat).toEqual({ minGrade: null, includeFieldValues: false, maxFields: 3 });
+    const subscribed = await api("PUT", `${base(formId)}/${id}`, {
+      token: owner.token,
+      body: { events: ["submission.created", "submission.updated"] },
+    });
+    expect(subscribed.body.data).toMatchObject({
+      events: ["submission.created", "submission.updated"],
+      chat: { minGrade: null, includeFieldValues: false, maxFields: 3 },
+    });
     const moved = await api("PUT", `${base(formId)}/${id}`, { token: owner.token, body: { url: "https://example.com/x" } });
     expect(moved.status).toBe(400);
     expect(moved.body.error.code).toBe("DESTINATION_URL_NOT_ALLOWED");
@@ -94,6 +103,8 @@ describe("chat destination management", () => {
     [{ kind: "slack", url: "http://127.0.0.1:9/x", chat: { minGrade: "cold" } }, "chat.minGrade"],
     [{ kind: "slack", url: "http://127.0.0.1:9/x", chat: { mention: "@here" } }, "chat"],
     [{ kind: "telegram", url: "http://127.0.0.1:9/x" }, "kind"],
+    [{ kind: "slack", url: "http://127.0.0.1:9/x", events: [] }, "events"],
+    [{ kind: "slack", url: "http://127.0.0.1:9/x", events: ["lead.created"] }, "events.0"],
   ])("%j is 400 VALIDATION_ERROR on %s", async (body, path) => {
     const res = await post(body);
     expect(res.status).toBe(400);

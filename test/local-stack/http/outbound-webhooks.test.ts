@@ -1,4 +1,4 @@
-import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { db, tableName } from "../../../lib/aws/dynamodb";
 import { keys } from "../../../lib/store/keys";
 import { type Account, addMember, api, createSite, signupOwner } from "../../support/api";
@@ -40,6 +40,7 @@ describe("outbound webhook management", () => {
       isEnabled: true,
       signingSecret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
       chat: null,
+      events: ["submission.created"],
       createdAt: expect.any(String),
     });
     const secretBytes = Buffer.from(data.signingSecret.slice("whsec_".length), "base64");
@@ -57,6 +58,7 @@ describe("outbound webhook management", () => {
       url: data.url,
       description: "CRM sync",
       chat: null,
+      events: ["submission.created"],
       isEnabled: true,
       disabledReason: null,
       disabledAt: null,
@@ -133,6 +135,50 @@ describe("outbound webhook management", () => {
     });
     const put = await api("PUT", `${base(formId)}/ep_x`, { token: owner.token, body: { url: "gopher://x/" } });
     expect(put.status).toBe(404);
+  });
+
+  test("events: chosen at creation, changed by PUT, shown in every view; an item without any receives submission.created", async () => {
+    const res = await api("POST", base(formId), {
+      token: owner.token,
+      body: { url: "http://127.0.0.1:9/events", events: ["submission.updated", "submission.created"] },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.data.events).toEqual(["submission.updated", "submission.created"]);
+    const id = res.body.data.id as string;
+    const put = await api("PUT", `${base(formId)}/${id}`, { token: owner.token, body: { events: ["submission.updated"] } });
+    expect(put.status).toBe(200);
+    expect(put.body.data.events).toEqual(["submission.updated"]);
+    // Another change leaves the events as they are.
+    const renamed = await api("PUT", `${base(formId)}/${id}`, { token: owner.token, body: { description: "CRM" } });
+    expect(renamed.body.data.events).toEqual(["submission.updated"]);
+    const stored = await db().send(new GetCommand({ TableName: tableName(), Key: keys.outboundEndpoint(formId, id) }));
+    expect(stored.Item?.events).toEqual(["submission.updated"]);
+
+    // An endpoint stored before events existed has none: it receives submission.created, as before.
+    await db().send(
+      new UpdateCommand({ TableName: tableName(), Key: keys.outboundEndpoint(formId, id), UpdateExpression: "REMOVE events" }),
+    );
+    const list = await api("GET", base(formId), { token: owner.token });
+    expect(list.body.data.outboundWebhooks.find((e: { id: string }) => e.id === id).events).toEqual(["submission.created"]);
+  });
+
+  test.each([
+    [{ events: [] }, "Choose at least one event"],
+    [{ events: ["submission.created", "submission.created"] }, "Each event may be listed only once"],
+    [{ events: ["submission.deleted"] }, ""],
+    [{ events: "submission.created" }, ""],
+    [{ events: null }, ""],
+  ])("events %j is 400 VALIDATION_ERROR on events, on create and update", async (body, words) => {
+    const endpoint = await create(owner.token, formId, { url: "http://127.0.0.1:9/events-bad" });
+    for (const res of [
+      await api("POST", base(formId), { token: owner.token, body: { url: "http://127.0.0.1:9/x", ...body } }),
+      await api("PUT", `${base(formId)}/${endpoint.id}`, { token: owner.token, body }),
+    ]) {
+      expect([res.status, res.body.error.code]).toEqual([400, "VALIDATION_ERROR"]);
+      const detail = (res.body.error.details as { path: string; message: string }[]).find((d) => d.path.startsWith("events"));
+      expect(detail?.message).toEqual(expect.stringContaining(words));
+    }
+    await api("DELETE", `${base(formId)}/${endpoint.id}`, { token: owner.token });
   });
 
   test("at most 10 endpoints per form; deleting one frees a slot", async () => {

@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { jest } from "@jest/globals";
 import type { ChatKind } from "../../../lib/store/outbound-endpoints";
-import { type Account, api, createSite, signupOwner } from "../../support/api";
+import { api } from "../../support/api";
 import { type ChatReceiver, startChatReceiver } from "../../support/chat-receiver";
 import { eventually } from "../../support/eventually";
-import { accepted, newWebhook, postIntake, type TestWebhook } from "../../support/intake";
+import { accepted, postIntake } from "../../support/intake";
 import { receiverPath } from "../../support/outbound-receiver";
 import { pipelineBarrier } from "./support/barrier";
+import { hotLead, type LeadForm, leadForm } from "./support/lead-forms";
 
 /**
  * Chat destinations end to end through the real local stack: intake → stream → queue → consumer
@@ -28,32 +29,9 @@ afterAll(async () => {
   await Promise.all(KINDS.map((kind) => receivers[kind].close()));
 });
 
-interface Target {
-  owner: Account;
-  formId: string;
-  webhook: TestWebhook;
-}
+type Target = LeadForm;
 
-async function formTarget(label: string): Promise<Target> {
-  const owner = await signupOwner(label);
-  const siteId = await createSite(owner, `${label} site`);
-  const form = await api("POST", `/api/v1/sites/${siteId}/forms`, {
-    token: owner.token,
-    body: {
-      name: "Contact <!channel>",
-      status: "published",
-      fields: [
-        { key: "name", label: "Name", type: "name" },
-        { key: "email", label: "Email", type: "email" },
-        { key: "message", label: "Message", type: "textarea" },
-      ],
-    },
-  });
-  if (form.status !== 201) throw new Error(`form creation failed: ${form.status} ${form.text}`);
-  const formId = form.body.data.form.id as string;
-  // Server to server: the browser-only spam signals would flag many submissions from 127.0.0.1.
-  return { owner, formId, webhook: await newWebhook(owner, siteId, { name: "Contact", formId, source: "partner_automation" }) };
-}
+const formTarget = (label: string) => leadForm(label, { name: "Contact <!channel>" });
 
 const base = (t: Target) => `/api/v1/forms/${t.formId}/outbound-webhooks`;
 
@@ -65,19 +43,6 @@ async function addDestination(t: Target, kind: ChatKind, path: string, chat?: Re
   if (res.status !== 201) throw new Error(`destination creation failed: ${res.status} ${res.text}`);
   return res.body.data as { id: string; url: string; signingSecret: string | null; kind: string; chat: unknown };
 }
-
-/** A hot lead: business address, phone, company, a long message. */
-const hotLead = (extra: Record<string, string> = {}) => {
-  const unique = randomUUID();
-  return {
-    name: "Ada Lovelace",
-    email: `ada.${unique}@analytical-engines.com`,
-    phone: "+44 20 7946 0958",
-    company: "Analytical Engines",
-    message: `Please call me about order ${unique}, we need forty engines by spring.`,
-    ...extra,
-  };
-};
 
 const submit = async (t: Target, json: Record<string, unknown>) => accepted(await postIntake(t.webhook, { json }));
 

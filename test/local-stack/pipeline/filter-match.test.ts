@@ -63,8 +63,27 @@ describe("the intake filter list, as the local follower applies it", () => {
     );
   });
 
+  test("passes inserted submission change entries (the outbox of submission.updated) only: never note events, rewrites or removals", () => {
+    const change = {
+      pk: "SUB#sub_1",
+      sk: "TL#2026-11-27T00:00:00.000Z#chg_1",
+      type: "submission_change",
+      id: "chg_1",
+      submissionId: "sub_1",
+      at: "2026-11-27T00:00:00.000Z",
+      actor: { type: "member", id: "usr_1", name: "Ana" },
+      changes: { status: { from: "new", to: "contacted" } },
+    };
+    expect(passes(streamRecord("INSERT", change))).toBe(true);
+    expect(passes(streamRecord("MODIFY", change))).toBe(false);
+    expect(passes(streamRecord("REMOVE", change))).toBe(false);
+    expect(passes(streamRecord("INSERT", { ...change, type: "submission_note_event", changes: undefined }))).toBe(false);
+    // The change's own submission write is a MODIFY of the submission: never a message.
+    expect(passes(streamRecord("MODIFY", submission({ status: "contacted" }), submission()))).toBe(false);
+  });
+
   test("drops every other item type, and a type that is not a string", () => {
-    for (const type of ["form", "webhook", "site", "organization", "member", "session", "Submission", "purge "]) {
+    for (const type of ["form", "webhook", "site", "organization", "member", "session", "Submission", "purge ", "note", "tag"]) {
       expect(passes(streamRecord("INSERT", { pk: "X#1", sk: "X", type, isSpam: false }))).toBe(false);
     }
     expect(passes(streamRecord("INSERT", { pk: "X#1", sk: "X", isSpam: false }))).toBe(false);

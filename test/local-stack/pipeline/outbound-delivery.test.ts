@@ -5,11 +5,12 @@ import { deliveryIdFor } from "../../../lib/outbound/payload";
 import { getForm } from "../../../lib/store/forms";
 import { getDelivery } from "../../../lib/store/outbound-deliveries";
 import { getSubmission } from "../../../lib/store/submissions";
-import { type Account, api, createSite, signupOwner } from "../../support/api";
+import { api } from "../../support/api";
 import { eventually } from "../../support/eventually";
-import { accepted, intakeTarget, newWebhook, postIntake, type TestWebhook } from "../../support/intake";
+import { accepted, intakeTarget, postIntake, type TestWebhook } from "../../support/intake";
 import { type Receiver, receiverPath, startReceiver, verifyDelivery } from "../../support/outbound-receiver";
 import { pipelineBarrier } from "./support/barrier";
+import { type LeadForm, leadForm } from "./support/lead-forms";
 
 /**
  * Outbound webhooks end to end through the real local stack: intake → table stream → queue →
@@ -29,32 +30,10 @@ afterAll(async () => {
   await receiver.close();
 });
 
-interface Target {
-  owner: Account;
-  siteId: string;
-  formId: string;
-  webhook: TestWebhook;
-}
+type Target = LeadForm;
 
-/** An owner, a site, a published builder form and a webhook feeding it. */
-async function formTarget(label: string): Promise<Target> {
-  const owner = await signupOwner(label);
-  const siteId = await createSite(owner, `${label} site`);
-  const form = await api("POST", `/api/v1/sites/${siteId}/forms`, {
-    token: owner.token,
-    body: { name: "Contact", status: "published" },
-  });
-  if (form.status !== 201) throw new Error(`form creation failed: ${form.status} ${form.text}`);
-  const formId = form.body.data.form.id as string;
-  // A server-to-server source: the browser-only spam signals (request rate per IP, user agent)
-  // would otherwise flag this file's many submissions from 127.0.0.1 as spam, which is never sent.
-  return {
-    owner,
-    siteId,
-    formId,
-    webhook: await newWebhook(owner, siteId, { name: "Contact", formId, source: "partner_automation" }),
-  };
-}
+/** An owner, a site, a published builder form without fields and a webhook feeding it. */
+const formTarget = (label: string): Promise<Target> => leadForm(label, { fields: [] });
 
 const base = (t: { formId: string }) => `/api/v1/forms/${t.formId}/outbound-webhooks`;
 

@@ -96,14 +96,14 @@ describe("intake pipeline", () => {
     expect(filters.length).toBeLessThanOrEqual(5);
   });
 
-  test("the filter patterns pass inserted non-spam submissions, inserted or modified purge jobs, inserted release markers, running retention jobs", () => {
+  test("the filter patterns pass inserted non-spam submissions, inserted or modified purge jobs, inserted release markers and submission changes, running retention jobs", () => {
     expect(INTAKE_FILTER_PATTERNS).toEqual([
       {
         eventName: ["INSERT"],
         dynamodb: { NewImage: { type: { S: ["submission"] }, isSpam: { BOOL: [false] } } },
       },
       { eventName: ["INSERT", "MODIFY"], dynamodb: { NewImage: { type: { S: ["purge"] } } } },
-      { eventName: ["INSERT"], dynamodb: { NewImage: { type: { S: ["release"] } } } },
+      { eventName: ["INSERT"], dynamodb: { NewImage: { type: { S: ["release", "submission_change"] } } } },
       { eventName: ["INSERT", "MODIFY"], dynamodb: { NewImage: { type: { S: ["retention"] }, status: { S: ["running"] } } } },
     ]);
   });

@@ -1,6 +1,8 @@
 import { BODIES } from "../../../lib/outbound/chat/bodies";
-import { DEFAULT_CHAT_OPTIONS, leadMessage, testMessage, VALUE_MAX } from "../../../lib/outbound/chat/message";
+import { changeMessage, DEFAULT_CHAT_OPTIONS, leadMessage, testMessage, VALUE_MAX } from "../../../lib/outbound/chat/message";
+import { changeSummary } from "../../../lib/outbound/triage";
 import type { Form } from "../../../lib/store/forms";
+import type { DeliveryChange } from "../../../lib/store/outbound-deliveries";
 import type { ChatKind, ChatOptions } from "../../../lib/store/outbound-endpoints";
 import type { Lead } from "../../../lib/store/shapes";
 import type { StoredSubmission } from "../../../lib/store/submissions";
@@ -125,10 +127,78 @@ describe.each(KINDS)("a %s message", (kind) => {
     expect(json).toContain(`${BASE}/submissions/sub_6x6pKg6HlmtQA4jO3LqDjA`);
   });
 
+  test("a change message: the reference and the change in one line, escaped, with the link; no fields", () => {
+    const change: DeliveryChange = {
+      id: "chg_1",
+      at: "2026-11-27T09:14:03.118Z",
+      actor: { type: "member", id: "usr_1", name: HOSTILE.slice(0, 200) },
+      changes: {
+        status: { from: "new", to: "contacted" },
+        ownerId: { from: null, to: "usr_2" },
+        tags: { added: ["tag_1"], removed: ["tag_2"] },
+      },
+    };
+    const summary = changeSummary(change, {
+      memberNames: new Map([["usr_2", "Ana <!here>"]]),
+      tagNames: new Map([
+        ["tag_1", "vip <@U024BE7LH>"],
+        ["tag_2", "cold"],
+      ]),
+    });
+    const sub = submission({ name: "Ada Lovelace", email: "ada@analytical-engines.com", message: "Hello there" });
+    const build = (options: ChatOptions) =>
+      JSON.stringify(BODIES[kind](changeMessage(sub, form(), HOT, options, BASE, summary), "dlv_x"));
+    const json = build(DEFAULT_CHAT_OPTIONS);
+    expect(platformProblems(kind, json)).toEqual([]);
+    for (const word of ["Lead updated", "Contact", "ACME-1042", "new → contacted", "Ada Lovelace"]) expect(json).toContain(word);
+    expect(json).not.toContain("Hello there");
+    expect(json).toContain(`${BASE}/submissions/sub_6x6pKg6HlmtQA4jO3LqDjA`);
+    const bare = build({ ...DEFAULT_CHAT_OPTIONS, includeFieldValues: false });
+    expect(platformProblems(kind, bare)).toEqual([]);
+    expect(bare).toContain("new → contacted");
+    for (const secret of ["Lovelace", "ada@"]) expect(bare).not.toContain(secret);
+  });
+
   test("the test message is valid and links to the form's destinations", () => {
     const json = JSON.stringify(BODIES[kind](testMessage({ formId: "form_1" }, { name: "Contact" }, BASE), "dlv_x"));
     expect(platformProblems(kind, json)).toEqual([]);
     expect(json).toContain(`${BASE}/forms/form_1/webhooks`);
+  });
+});
+
+describe("a change's summary", () => {
+  const at = "2026-11-27T09:14:03.118Z";
+  const names = {
+    memberNames: new Map([["usr_ana", "Ana"]]),
+    tagNames: new Map([
+      ["tag_vip", "vip"],
+      ["tag_cold", "cold"],
+    ]),
+  };
+  test("status, owner and tags in one line, by whom", () => {
+    const change: DeliveryChange = {
+      id: "chg_1",
+      at,
+      actor: { type: "member", id: "usr_ben", name: "Ben" },
+      changes: {
+        status: { from: "new", to: "contacted" },
+        ownerId: { from: null, to: "usr_ana" },
+        tags: { added: ["tag_vip", "tag_gone"], removed: ["tag_cold"] },
+      },
+    };
+    expect(changeSummary(change, names)).toBe("new → contacted · owner: Ana · tags +vip −cold — by Ben");
+  });
+  test("unassigned, a former member, only deleted tags, an unnamed API key", () => {
+    const actor = { type: "api_key" as const, id: "key_1", name: "" };
+    expect(changeSummary({ id: "chg_2", at, actor, changes: { ownerId: { from: "usr_ana", to: null } } }, names)).toBe(
+      "owner: nobody — by an API key",
+    );
+    expect(changeSummary({ id: "chg_3", at, actor, changes: { ownerId: { from: null, to: "usr_left" } } }, names)).toBe(
+      "owner: a former member — by an API key",
+    );
+    expect(changeSummary({ id: "chg_4", at, actor, changes: { tags: { added: ["tag_gone"], removed: [] } } }, names)).toBe(
+      "updated — by an API key",
+    );
   });
 });
 

@@ -2,7 +2,8 @@ import { useId, useState } from "react";
 import type { ApiError } from "../../api/client";
 import { Button } from "../../components/ui/button";
 import { FormError, SelectField, submitWith, TextField } from "../../components/ui/field";
-import type { ChatKind, ChatOptions, Endpoint } from "./queries";
+import { EventsField } from "./events-field";
+import type { ChatKind, ChatOptions, Endpoint, EndpointEvent } from "./queries";
 import { PLATFORMS } from "./words";
 
 export interface DestinationInput {
@@ -11,6 +12,7 @@ export interface DestinationInput {
   url: string;
   description: string | null;
   chat: ChatOptions;
+  events: EndpointEvent[];
 }
 
 const GRADES = [
@@ -42,6 +44,7 @@ export function DestinationForm({
   const [minGrade, setMinGrade] = useState<string>(initial?.chat.minGrade ?? "");
   const [values, setValues] = useState(initial?.chat.includeFieldValues ?? true);
   const [maxFields, setMaxFields] = useState(String(initial?.chat.maxFields ?? 10));
+  const [events, setEvents] = useState<EndpointEvent[]>(initial?.events ?? ["submission.created"]);
   const valuesId = useId();
   const urlCode = error?.code === "DESTINATION_URL_NOT_ALLOWED" || error?.code === "OUTBOUND_WEBHOOK_URL_NOT_ALLOWED";
   const platform = PLATFORMS[kind];
@@ -55,6 +58,7 @@ export function DestinationForm({
         includeFieldValues: values,
         maxFields: Number(maxFields),
       },
+      events,
     }),
   );
   return (
@@ -88,6 +92,7 @@ export function DestinationForm({
         onChange={(e) => setDescription(e.target.value)}
         error={error?.field("description")}
       />
+      <EventsField value={events} onChange={setEvents} error={error?.field("events")} />
       <SelectField label="Send" value={minGrade} onChange={(e) => setMinGrade(e.target.value)} options={GRADES} />
       <div className="flex items-start gap-2">
         <input id={valuesId} type="checkbox" className="mt-1" checked={values} onChange={(e) => setValues(e.target.checked)} />
@@ -133,4 +138,9 @@ export function chatWords(endpoint: Endpoint): string | null {
 }
 
 /** An edit's body: a destination keeps its URL when none is typed (the stored one is never shown). */
-export const destinationEdit = ({ url, description, chat }: DestinationInput) => ({ ...(url ? { url } : {}), description, chat });
+export const destinationEdit = ({ url, description, chat, events }: DestinationInput) => ({
+  ...(url ? { url } : {}),
+  description,
+  chat,
+  events,
+});

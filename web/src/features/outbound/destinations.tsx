@@ -21,7 +21,13 @@ export function Destinations({ formId, destinations, full }: { formId: string; d
   const [adding, setAdding] = useState(false);
   const create = useMutation({
     mutationFn: (input: DestinationInput) =>
-      createEndpoint(formId, { kind: input.kind, url: input.url, description: input.description, chat: input.chat }),
+      createEndpoint(formId, {
+        kind: input.kind,
+        url: input.url,
+        description: input.description,
+        chat: input.chat,
+        events: input.events,
+      }),
     onSuccess: async () => {
       setAdding(false);
       create.reset();

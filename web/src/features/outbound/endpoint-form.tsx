@@ -2,10 +2,13 @@ import { useState } from "react";
 import type { ApiError } from "../../api/client";
 import { Button } from "../../components/ui/button";
 import { FormError, submitWith, TextField } from "../../components/ui/field";
+import { EventsField } from "./events-field";
+import type { EndpointEvent } from "./queries";
 
 export interface EndpointInput {
   url: string;
   description: string | null;
+  events: EndpointEvent[];
 }
 
 /**
@@ -27,9 +30,10 @@ export function EndpointForm({
 }) {
   const [url, setUrl] = useState(initial?.url ?? "");
   const [description, setDescription] = useState(initial?.description ?? "");
+  const [events, setEvents] = useState<EndpointEvent[]>(initial?.events ?? ["submission.created"]);
   const urlRefused = error?.code === "OUTBOUND_WEBHOOK_URL_NOT_ALLOWED" ? error.message : undefined;
   const submit = submitWith(() =>
-    onSubmit({ url: url.trim(), description: description.trim() === "" ? null : description.trim() }),
+    onSubmit({ url: url.trim(), description: description.trim() === "" ? null : description.trim(), events }),
   );
   return (
     <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
@@ -39,7 +43,7 @@ export function EndpointForm({
         type="url"
         required
         placeholder="https://crm.example.com/hooks/inlet"
-        hint="Your receiver's public http(s) address. Inlet POSTs each new submission there, signed."
+        hint="Your receiver's public http(s) address. Inlet POSTs the events you choose there, signed."
         value={url}
         onChange={(e) => setUrl(e.target.value)}
         error={urlRefused ?? error?.field("url")}
@@ -52,6 +56,7 @@ export function EndpointForm({
         onChange={(e) => setDescription(e.target.value)}
         error={error?.field("description")}
       />
+      <EventsField value={events} onChange={setEvents} error={error?.field("events")} />
       <div>
         <Button type="submit" disabled={pending}>
           {pending ? "Saving…" : submitLabel}

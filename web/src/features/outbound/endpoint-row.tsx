@@ -12,6 +12,7 @@ import { useToast } from "../../components/ui/toast";
 import { formatAgo, formatDateTime } from "../../lib/format";
 import { chatWords, DestinationForm, type DestinationInput, destinationEdit } from "./destination-form";
 import { EndpointForm, type EndpointInput } from "./endpoint-form";
+import { eventsWords } from "./events-field";
 import { deleteEndpoint, type Endpoint, sendTestEvent, updateEndpoint } from "./queries";
 import { StatusBadge } from "./status-badge";
 import { PLATFORMS, responseWords } from "./words";
@@ -73,6 +74,7 @@ export function EndpointRow({ formId, endpoint }: { formId: string; endpoint: En
         <div className="min-w-0 flex-1">
           <h3 className="font-medium break-all">{endpoint.description ?? (chat ? PLATFORMS[chat].label : "Endpoint")}</h3>
           {chat && <p className="text-sm">{chatWords(endpoint)}</p>}
+          <p className="text-sm">Events: {eventsWords(endpoint.events)}</p>
           <p className="font-mono text-sm break-all">{endpoint.url}</p>
           <Muted>{endpoint.isEnabled ? "Enabled" : "Disabled"}</Muted>
           {!endpoint.isEnabled && endpoint.disabledReason && (
@@ -165,6 +167,7 @@ export function EndpointRow({ formId, endpoint }: { formId: string; endpoint: En
               kind: chat,
               description: endpoint.description,
               chat: endpoint.chat ?? { minGrade: null, includeFieldValues: true, maxFields: 10 },
+              events: endpoint.events,
             }}
             submitLabel="Save"
             pending={edit.isPending}
@@ -173,7 +176,7 @@ export function EndpointRow({ formId, endpoint }: { formId: string; endpoint: En
           />
         ) : (
           <EndpointForm
-            initial={{ url: endpoint.url, description: endpoint.description }}
+            initial={{ url: endpoint.url, description: endpoint.description, events: endpoint.events }}
             submitLabel="Save"
             pending={edit.isPending}
             error={apiError(edit.error)}

@@ -7,6 +7,7 @@ export type Endpoint = Schema<"OutboundWebhook">;
 export type EndpointKind = Endpoint["kind"];
 export type ChatKind = Exclude<EndpointKind, "webhook">;
 export type ChatOptions = NonNullable<Endpoint["chat"]>;
+export type EndpointEvent = Endpoint["events"][number];
 export type Delivery = Schema<"Delivery">;
 
 /** Deliveries per page of a log: a screenful; "Load more" reads on with the API's cursor. */
@@ -60,13 +61,25 @@ const endpointPath = (formId: string, endpointId: string) => ({ params: { path: 
 
 export const createEndpoint = (
   formId: string,
-  body: { kind?: EndpointKind; url: string; description?: string | null; chat?: Partial<ChatOptions> },
+  body: {
+    kind?: EndpointKind;
+    url: string;
+    description?: string | null;
+    chat?: Partial<ChatOptions>;
+    events?: EndpointEvent[];
+  },
 ) => unwrap(api.POST("/api/v1/forms/{formId}/outbound-webhooks", { params: { path: { formId } }, body })).then((r) => r.data);
 
 export const updateEndpoint = (
   formId: string,
   endpointId: string,
-  body: { url?: string; description?: string | null; isEnabled?: boolean; chat?: Partial<ChatOptions> },
+  body: {
+    url?: string;
+    description?: string | null;
+    isEnabled?: boolean;
+    chat?: Partial<ChatOptions>;
+    events?: EndpointEvent[];
+  },
 ) => unwrap(api.PUT("/api/v1/forms/{formId}/outbound-webhooks/{endpointId}", { ...endpointPath(formId, endpointId), body }));
 
 export const deleteEndpoint = (formId: string, endpointId: string) =>

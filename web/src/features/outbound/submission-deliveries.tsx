@@ -4,7 +4,7 @@ import { card, Loading } from "../../components/ui/page";
 import { formatDateTime } from "../../lib/format";
 import { submissionDeliveriesQuery } from "./queries";
 import { StatusBadge } from "./status-badge";
-import { responseWords } from "./words";
+import { EVENT_LABELS, responseWords } from "./words";
 
 /**
  * The outbound deliveries of one submission, for its detail page: did each endpoint (the CRM,
@@ -37,6 +37,7 @@ export function SubmissionDeliveries({ submissionId, formId }: { submissionId: s
                 <p className="flex flex-wrap items-center gap-2">
                   <StatusBadge status={delivery.status} inFlight={delivery.inFlight} />
                   <span className="font-mono break-all">{delivery.endpoint.description ?? delivery.endpoint.url}</span>
+                  <span>{EVENT_LABELS[delivery.eventType] ?? delivery.eventType}</span>
                 </p>
                 <p className="text-slate-600 dark:text-slate-300">
                   {delivery.attemptCount === 1 ? "1 attempt" : `${delivery.attemptCount} attempts`}

@@ -44,6 +44,7 @@ export const STATUS_BADGE: Record<DeliveryStatus, string> = {
 
 export const EVENT_LABELS: Record<string, string> = {
   "submission.created": "Submission",
+  "submission.updated": "Status, owner or tags change",
   "webhook.test": "Test event",
 };
 
