@@ -167,6 +167,23 @@ describe("a change moves a submission between filters", () => {
     expect(await entriesOf(`S=won&O=${member.userId}`)).toEqual([]);
   });
 
+  test("through the triage route itself (PATCH): the status and owner filters and the counts follow", async () => {
+    const id = s[4] as string;
+    const res = await api("PATCH", `/api/v1/submissions/${id}`, {
+      token: owner.token,
+      body: { status: "qualified", ownerId: owner.userId },
+    });
+    expect(res.status).toBe(200);
+    await bookkeepingBarrier();
+    expect(await ids(owner, formId, "status=qualified&owner=me")).toEqual([id]);
+    expect(await ids(owner, formId, "status=new")).not.toContain(id);
+    const back = await api("PATCH", `/api/v1/submissions/${id}`, { token: owner.token, body: { status: "new", ownerId: null } });
+    expect(back.status).toBe(200);
+    await bookkeepingBarrier();
+    expect(await ids(owner, formId, "status=qualified&owner=me")).toEqual([]);
+    expect(await ids(owner, formId, "status=new")).toContain(id);
+  });
+
   test("flagged as spam it leaves every filter; unflagged it comes back", async () => {
     const id = s[0] as string;
     const flag = await api("PUT", `/api/v1/submissions/${id}`, { token: owner.token, body: { isSpam: true } });
