@@ -13,8 +13,7 @@ import { streamRecord } from "../local-stack/pipeline/support/records";
 import { type Account, createSite, signupOwner } from "../support/api";
 import { insertForm } from "../support/fixtures";
 import type { Recorder, RecordingSummary } from "../support/recording-client";
-import { makeSubmission, putSubmissions } from "../support/submissions";
-import { setTriage } from "../support/triage";
+import { makeSubmission, putSubmissions, storedItem } from "../support/submissions";
 import { type HttpHandler, httpEvent, invoke } from "./events";
 import { median, round } from "./stats";
 
@@ -49,12 +48,17 @@ export const FILTER_BARS = {
   "unread-status": { rcu: 7, sequentialRoundTrips: 9 },
 } as const;
 /**
- * A status change (new and nobody's to qualified and the member's): the submission's UpdateItem,
- * then the bookkeeper's writes for its record: 3 filter entries deleted, 3 put (BatchWriteItem),
- * and the status count with its checkpoint (one transaction).
+ * A status change (new and nobody's to qualified and the member's): the triage route's request
+ * (PATCH /api/v1/submissions/{id}, lib/triage.ts), and the bookkeeper's writes for the record it
+ * makes: 3 filter entries deleted, 3 put (BatchWriteItem), and the status count with its
+ * checkpoint (one transaction).
  */
-export const STATUS_CHANGE_BARS = { wcu: 12, sequentialRoundTrips: 3 } as const;
-// (The UpdateItem is 2 WCU: the submission is in GSI1, so the index's copy is written too.)
+export const STATUS_CHANGE_BARS = {
+  // Authentication (2), the submission, its form and tags, then one transaction: the submission,
+  // its timeline entry (the outbox of submission.updated) and the audit entry.
+  request: { wcu: 9, sequentialRoundTrips: 5 },
+  bookkeeper: { wcu: 10, sequentialRoundTrips: 2 },
+} as const;
 
 /** The filters held to bars, and the plain inbox beside them (timed, not held: its spam filter reads in steps of 100). */
 export type FilterKind = keyof typeof FILTER_BARS | "inbox";
@@ -161,22 +165,42 @@ export async function runFilterScenarios(recorder: Recorder, fixture: FilterFixt
   return results;
 }
 
+const patchEvent = (submissionId: string, token: string, body: Record<string, unknown>) =>
+  httpEvent({
+    routeKey: "PATCH /api/v1/submissions/{submissionId}",
+    path: `/api/v1/submissions/${submissionId}`,
+    pathParameters: { submissionId },
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "user-agent": "inlet-bench" },
+    body: JSON.stringify(body),
+  });
+
+export interface StatusChangeResult {
+  size: keyof typeof FILTER_SIZES;
+  /** The triage route's request (PATCH /api/v1/submissions/{id}: new and nobody's → qualified and the member's). */
+  request: RecordingSummary;
+  /** The bookkeeper's work for the submission's MODIFY record (filter entries and the status count). */
+  bookkeeper: RecordingSummary;
+}
+
 /**
- * A status change at each size: the UpdateItem the triage route makes of the submission's
- * attributes (the test helper's, test/support/triage.ts: the route itself is on the triage
- * branch), then the bookkeeper's work for its stream record (filter entries and status counts).
+ * A status change at each size: the triage route's request, then the bookkeeper's work for the
+ * stream record it makes (the submission's images before and after, read outside the recording).
  */
-export async function runStatusChanges(recorder: Recorder, fixture: FilterFixture) {
-  const out: { size: keyof typeof FILTER_SIZES; summary: RecordingSummary }[] = [];
+export async function runStatusChanges(recorder: Recorder, fixture: FilterFixture): Promise<StatusChangeResult[]> {
+  const patch = (await import("../../functions/submissions/patch-submission")).handler as HttpHandler;
+  const out: StatusChangeResult[] = [];
   for (const size of ["small", "large"] as const) {
     const target = fixture.forms[size].submissions[1] as Submission; // new, nobody's
-    const before = submissionItem(target);
-    const after = { ...before, status: "qualified", ownerId: fixture.owner.userId };
-    const { summary } = await recorder.run(async () => {
-      await setTriage(target.id, { status: "qualified", ownerId: fixture.owner.userId });
-      await keepBooks([streamRecord("MODIFY", after, before) as DynamoDBRecord]);
-    });
-    out.push({ size, summary });
+    const before = (await storedItem(target.id)) as Record<string, unknown>;
+    const { result, summary: request } = await recorder.run(() =>
+      invoke(patch, patchEvent(target.id, fixture.owner.token, { status: "qualified", ownerId: fixture.owner.userId })),
+    );
+    if (result.statusCode !== 200) throw new Error(`status change ${size}: ${result.statusCode} ${result.body}`);
+    const after = (await storedItem(target.id)) as Record<string, unknown>;
+    const { summary: bookkeeper } = await recorder.run(() =>
+      keepBooks([streamRecord("MODIFY", after, before) as DynamoDBRecord]),
+    );
+    out.push({ size, request, bookkeeper });
   }
   return out;
 }
