@@ -11,20 +11,33 @@ import { useToast } from "../../components/ui/toast";
 import { formatDate, formatDateTime } from "../../lib/format";
 import { deleteSubmission, type Submission, setSpam, submissionQuery } from "./queries";
 import { gradeLabel, signalLabel, valueText } from "./values";
+import { TriagePanel } from "./triage-panel";
 import { ValuesDeletedNotice } from "./values-deleted";
 
 const route = getRouteApi("/app/submissions/$submissionId");
 
-function Pairs({ title, rows }: { title: string; rows: [string, string][] }) {
+/** An email address or a phone number of the submitter as a link that starts a mail or a call. */
+function ValueLink({ field, value }: { field: string; value: string }) {
+  const key = field.toLowerCase();
+  if (EMAIL.test(value) && (key.includes("mail") || !value.includes(" "))) return <a href={`mailto:${value}`}>{value}</a>;
+  if (/phone|tel|mobile|cell/.test(key)) {
+    const dial = value.replace(/[^\d+]/g, "");
+    if (dial.replace("+", "").length >= 5) return <a href={`tel:${dial}`}>{value}</a>;
+  }
+  return <>{value || "—"}</>;
+}
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function Pairs({ title, rows }: { title: string; rows: [string, ReactNode][] }) {
   if (rows.length === 0) return null;
   return (
     <section className={card} aria-label={title}>
       <h2 className="mb-3 text-lg font-medium">{title}</h2>
-      <dl className="grid grid-cols-[minmax(8rem,max-content)_1fr] gap-x-4 gap-y-2 text-sm">
+      <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[minmax(8rem,max-content)_1fr] sm:gap-y-2">
         {rows.map(([key, value]) => (
           <div key={key} className="contents">
-            <dt className="font-medium text-slate-600 dark:text-slate-300">{key}</dt>
-            <dd className="break-words whitespace-pre-wrap">{value || "—"}</dd>
+            <dt className="min-w-0 font-medium [overflow-wrap:anywhere] text-slate-600 dark:text-slate-300">{key}</dt>
+            <dd className="min-w-0 [overflow-wrap:anywhere] whitespace-pre-wrap">{value || "—"}</dd>
           </div>
         ))}
       </dl>
@@ -125,10 +138,14 @@ export function SubmissionPage({ deliveries }: { deliveries: (submission: Submis
       </p>
       <FormError message={error} />
       <div className="grid gap-4 lg:grid-cols-2">
+        <TriagePanel lead={s} />
         {s.valuesDeletedAt ? (
           <ValuesDeletedNotice at={s.valuesDeletedAt} />
         ) : (
-          <Pairs title="Fields" rows={Object.entries(s.data).map(([k, v]) => [k, valueText(v)])} />
+          <Pairs
+            title="Fields"
+            rows={Object.entries(s.data).map(([k, v]) => [k, <ValueLink key={k} field={k} value={valueText(v)} />])}
+          />
         )}
         <section className={card} aria-label="Spam score">
           <h2 className="mb-3 text-lg font-medium">Spam score: {s.spam.score} of 100</h2>
