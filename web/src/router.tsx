@@ -241,6 +241,12 @@ const accountRoute = createRoute({
   path: "/account",
   component: lazyRouteComponent(() => import("./features/account/account-page"), "AccountPage"),
 });
+/** The organization's tags (issue 28): anyone reads them; members who edit forms change them. */
+const tagsRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: "/tags",
+  component: lazyRouteComponent(() => import("./features/tags/tags-page"), "TagsPage"),
+});
 /** A person's data across the organization: an access request's file, an erasure (owners and admins). */
 const privacyRoute = createRoute({
   getParentRoute: () => settingsRoute,
@@ -282,7 +288,15 @@ const routeTree = rootRoute.addChildren([
       deliveryLogRoute,
     ]),
     submissionRoute,
-    settingsRoute.addChildren([settingsIndexRoute, apiKeysRoute, teamRoute, accountRoute, privacyRoute, auditLogRoute]),
+    settingsRoute.addChildren([
+      settingsIndexRoute,
+      apiKeysRoute,
+      teamRoute,
+      accountRoute,
+      privacyRoute,
+      auditLogRoute,
+      tagsRoute,
+    ]),
     organizationsRoute,
   ]),
 ]);

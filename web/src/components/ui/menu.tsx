@@ -10,7 +10,15 @@ export interface MenuItem {
  * A button that opens a menu of actions (Radix: arrow keys move, Enter picks, Escape closes and
  * gives focus back to the button). `label` names the button; `items` are the actions.
  */
-export function MenuButton({ label, items, disabled = false }: { label: string; items: readonly MenuItem[]; disabled?: boolean }) {
+export function MenuButton({
+  label,
+  items,
+  disabled = false,
+}: {
+  label: string;
+  items: readonly MenuItem[];
+  disabled?: boolean;
+}) {
   return (
     <DropdownMenu.Root>
       <DropdownMenu.Trigger className={buttonClass("secondary")} disabled={disabled || items.length === 0}>

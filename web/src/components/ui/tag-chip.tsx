@@ -28,7 +28,9 @@ const classesOf = (colour: string) => TAG_COLOUR_CLASSES[colour as TagColour] ??
 /** A tag's name on its colour. */
 export function TagChip({ name, colour }: { name: string; colour: string }) {
   return (
-    <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${classesOf(colour)}`}>
+    <span
+      className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${classesOf(colour)}`}
+    >
       {name}
     </span>
   );

@@ -7,12 +7,12 @@ import { Loading } from "../../components/ui/page";
 import { Muted } from "../../components/ui/text";
 import { Filters } from "./filters";
 import { useFolderActions } from "./folder-actions";
+import { useInboxTriage } from "./inbox-triage";
 import { exportUrl, type Folder, type ListFilters, newestQuery, submissionsQuery } from "./queries";
 import { FreshBanner, SelectionBar, useSelection } from "./selection";
 import { SubmissionsTable } from "./submissions-table";
 import type { Lead } from "./triage";
-import { type TriageFilters, TriageFilterBar } from "./triage-filters";
-import { useInboxTriage } from "./inbox-triage";
+import { TriageFilterBar, type TriageFilters } from "./triage-filters";
 import { KeysHelp } from "./triage-keys";
 
 const inboxRoute = getRouteApi("/app/forms/$formId/");
@@ -52,7 +52,7 @@ export function FolderView({ folder, formName }: { folder: Folder; formName?: st
   const { moderate, remove, error } = useFolderActions(formId, clear);
 
   const rows: Lead[] = list.data?.pages.flatMap((page) => page.submissions) ?? [];
-  const triage = useInboxTriage({ formId, rows, selected, toggle, clear, enabled: folder === "inbox" });
+  const triage = useInboxTriage({ formId, rows, selected, toggle, enabled: folder === "inbox" });
   const filtered = Object.values(filters).some((v) => v !== undefined);
   const shown = new Set(rows.map((r) => r.id));
   const newestShown = rows[0]?.createdAt ?? "";
@@ -118,13 +118,7 @@ export function FolderView({ folder, formName }: { folder: Folder; formName?: st
       {list.isPending && <Loading />}
       {list.isError && <FormError message={list.error.message} />}
       {list.isSuccess && rows.length === 0 && !list.hasNextPage && (
-        <Muted>
-          {filtered
-            ? "Nothing matches these filters."
-            : folder === "spam"
-              ? "No spam. "
-              : "No submissions yet."}
-        </Muted>
+        <Muted>{filtered ? "Nothing matches these filters." : folder === "spam" ? "No spam. " : "No submissions yet."}</Muted>
       )}
       {rows.length > 0 && (
         <SubmissionsTable

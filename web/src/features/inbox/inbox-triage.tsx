@@ -19,14 +19,12 @@ export function useInboxTriage({
   rows,
   selected,
   toggle,
-  clear,
   enabled,
 }: {
   formId: string;
   rows: Lead[];
   selected: ReadonlySet<string>;
   toggle: (id: string) => void;
-  clear: () => void;
   enabled: boolean;
 }) {
   const me = useMe();

@@ -10,8 +10,8 @@ import { card, Loading, PageHeader } from "../../components/ui/page";
 import { useToast } from "../../components/ui/toast";
 import { formatDate, formatDateTime } from "../../lib/format";
 import { deleteSubmission, type Submission, setSpam, submissionQuery } from "./queries";
-import { gradeLabel, signalLabel, valueText } from "./values";
 import { TriagePanel } from "./triage-panel";
+import { gradeLabel, signalLabel, valueText } from "./values";
 import { ValuesDeletedNotice } from "./values-deleted";
 
 const route = getRouteApi("/app/submissions/$submissionId");

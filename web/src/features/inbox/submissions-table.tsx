@@ -1,7 +1,7 @@
 import { Link } from "@tanstack/react-router";
 import { Button } from "../../components/ui/button";
-import { TagChip } from "../../components/ui/tag-chip";
 import { Cell, Table } from "../../components/ui/table";
+import { TagChip } from "../../components/ui/tag-chip";
 import { Muted } from "../../components/ui/text";
 import { formatAgo, formatDateTime } from "../../lib/format";
 import { STATUS_LABELS, type Tag } from "../../lib/triage";
@@ -58,7 +58,9 @@ function TriageLine({ lead, triage }: { lead: Lead; triage: RowTriage }) {
         <span className="sr-only">Status: </span>
         {STATUS_LABELS[statusOf(lead)]}
       </span>
-      <span className="text-slate-700 dark:text-slate-300">{lead.ownerId ? `Owner: ${triage.ownerName(lead.ownerId)}` : "No owner"}</span>
+      <span className="text-slate-700 dark:text-slate-300">
+        {lead.ownerId ? `Owner: ${triage.ownerName(lead.ownerId)}` : "No owner"}
+      </span>
       {tags.length > 0 && (
         <ul className="flex flex-wrap gap-1" aria-label="Tags">
           {tags.map((tag) => (
@@ -119,7 +121,9 @@ export function SubmissionsTable({
             data-submission-id={s.id}
             {...(active ? { "data-active": "true" } : {})}
             className={`border-b border-slate-200 align-top dark:border-slate-700 ${
-              active ? "bg-indigo-50 outline-2 -outline-offset-2 outline-indigo-600 dark:bg-indigo-950 dark:outline-indigo-300" : ""
+              active
+                ? "bg-indigo-50 outline-2 -outline-offset-2 outline-indigo-600 dark:bg-indigo-950 dark:outline-indigo-300"
+                : ""
             }`}
           >
             <Cell className="pl-1">

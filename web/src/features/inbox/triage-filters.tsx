@@ -28,7 +28,8 @@ export function TriageFilterBar({
   const set = (change: TriageFilters) => onChange({ ...filters, ...change });
   return (
     <div className="mb-4 flex flex-col gap-3">
-      <div role="group" aria-label="Status" className="flex flex-wrap gap-2">
+      <fieldset className="flex flex-wrap items-center gap-2">
+        <legend className="sr-only">Status</legend>
         <button type="button" className={pressed} aria-pressed={!filters.status} onClick={() => set({ status: undefined })}>
           Any status
         </button>
@@ -44,7 +45,7 @@ export function TriageFilterBar({
             {counts?.[status] !== undefined && <span className="ml-1 tabular-nums">({counts[status]})</span>}
           </button>
         ))}
-      </div>
+      </fieldset>
       <div className="flex flex-wrap items-end gap-3">
         <SelectField
           label="Owner"
@@ -64,7 +65,11 @@ export function TriageFilterBar({
           options={[{ value: "", label: "Any tag" }, ...tags.map((t) => ({ value: t.id, label: t.name }))]}
         />
         <div className="pb-2">
-          <CheckboxField label="Unread only" checked={filters.unread === true} onChange={(on) => set({ unread: on || undefined })} />
+          <CheckboxField
+            label="Unread only"
+            checked={filters.unread === true}
+            onChange={(on) => set({ unread: on || undefined })}
+          />
         </div>
       </div>
     </div>

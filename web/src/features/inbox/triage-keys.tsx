@@ -91,8 +91,8 @@ export function KeysHelp({ detailsRef }: { detailsRef: React.RefObject<HTMLDetai
     <details ref={detailsRef} className="mb-4 text-sm">
       <summary className="cursor-pointer font-medium">Keyboard shortcuts</summary>
       <p className="mt-2 text-slate-700 dark:text-slate-300">
-        On the list (not while typing in a field). A status or assignment applies to the selected leads, or to the active one
-        when none is selected.
+        On the list (not while typing in a field). A status or assignment applies to the selected leads, or to the active one when
+        none is selected.
       </p>
       <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
         {TRIAGE_KEYS.map((k) => (

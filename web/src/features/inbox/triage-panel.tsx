@@ -285,7 +285,13 @@ function NoteItem({
             if (editing.trim()) edit.mutate(editing.trim());
           })}
         >
-          <TextAreaField label="Edit the note" value={editing} maxLength={2000} rows={3} onChange={(e) => setEditing(e.target.value)} />
+          <TextAreaField
+            label="Edit the note"
+            value={editing}
+            maxLength={2000}
+            rows={3}
+            onChange={(e) => setEditing(e.target.value)}
+          />
           <div className="flex gap-2">
             <Button type="submit" disabled={edit.isPending || !editing.trim()}>
               Save note
@@ -341,7 +347,15 @@ function describe(entry: TimelineEntry, name: (userId: string) => string, tags: 
 }
 
 /** Who changed what, when: newest first, a page at a time. */
-function Timeline({ submissionId, name, tags }: { submissionId: string; name: (userId: string) => string; tags: readonly Tag[] }) {
+function Timeline({
+  submissionId,
+  name,
+  tags,
+}: {
+  submissionId: string;
+  name: (userId: string) => string;
+  tags: readonly Tag[];
+}) {
   const me = useMe();
   const timeline = useInfiniteQuery(timelineQuery(submissionId));
   const entries = timeline.data?.pages.flatMap((p) => p.entries) ?? [];

@@ -1,7 +1,7 @@
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { queryKeys } from "../../api/keys";
-import { call } from "../../lib/triage-api";
 import type { Status } from "../../lib/triage";
+import { call } from "../../lib/triage-api";
 import type { Submission } from "./queries";
 
 /**

@@ -1,0 +1,205 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useId, useState } from "react";
+import { apiError } from "../../api/client";
+import { queryKeys } from "../../api/keys";
+import { Button } from "../../components/ui/button";
+import { ConfirmButton, Modal } from "../../components/ui/dialog";
+import { FormError, submitWith, TextField } from "../../components/ui/field";
+import { Loading, PageHeader } from "../../components/ui/page";
+import { Section } from "../../components/ui/section";
+import { TAG_COLOURS, TagChip, type TagColour } from "../../components/ui/tag-chip";
+import { Muted } from "../../components/ui/text";
+import { useToast } from "../../components/ui/toast";
+import { refusal, useMe } from "../../lib/access";
+import { type Tag, tagsQuery } from "../../lib/triage";
+import { createTag, deleteTag, TAG_LIMIT, type TagInput, updateTag } from "./queries";
+
+const COLOUR_NAMES: Record<TagColour, string> = {
+  gray: "Gray",
+  red: "Red",
+  orange: "Orange",
+  amber: "Amber",
+  green: "Green",
+  teal: "Teal",
+  blue: "Blue",
+  indigo: "Indigo",
+  purple: "Purple",
+  pink: "Pink",
+};
+
+/** A tag's name and colour (each colour a radio, shown as a chip with its name, so it never rests on colour alone). */
+function TagForm({
+  initial,
+  submitLabel,
+  onSave,
+  pending,
+  error,
+}: {
+  initial: TagInput;
+  submitLabel: string;
+  onSave: (input: TagInput) => void;
+  pending: boolean;
+  error: ReturnType<typeof apiError>;
+}) {
+  const [draft, setDraft] = useState(initial);
+  const group = useId();
+  return (
+    <form className="flex flex-col gap-3" onSubmit={submitWith(() => onSave({ ...draft, name: draft.name.trim() }))}>
+      <TextField
+        label="Name"
+        value={draft.name}
+        maxLength={32}
+        required
+        error={error?.field("name")}
+        hint="Up to 32 characters; each name once in the organization."
+        onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+      />
+      <fieldset>
+        <legend className="text-sm font-medium">Colour</legend>
+        <div className="mt-2 flex flex-wrap gap-2">
+          {TAG_COLOURS.map((colour) => (
+            <label key={colour} className="inline-flex min-h-9 cursor-pointer items-center gap-1.5 rounded-md px-1 text-sm">
+              <input
+                type="radio"
+                name={group}
+                value={colour}
+                checked={draft.colour === colour}
+                onChange={() => setDraft({ ...draft, colour })}
+                className="h-4 w-4 accent-indigo-700 dark:accent-indigo-400"
+              />
+              <TagChip name={COLOUR_NAMES[colour]} colour={colour} />
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <FormError message={error?.formMessage} />
+      <div>
+        <Button type="submit" disabled={pending || !draft.name.trim()}>
+          {pending ? "Saving…" : submitLabel}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function TagRow({ tag, mayEdit, mayDelete }: { tag: Tag; mayEdit: boolean; mayDelete: boolean }) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const [editing, setEditing] = useState(false);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.tags });
+  const save = useMutation({
+    mutationFn: (input: TagInput) => updateTag(tag.id, input),
+    onSuccess: async (saved) => {
+      setEditing(false);
+      toast(`Tag ${saved.name} saved`);
+      await refresh();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: () => deleteTag(tag.id),
+    onSuccess: async () => {
+      toast(`Tag ${tag.name} deleted`);
+      await refresh();
+    },
+  });
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 py-2 dark:border-slate-700">
+      <TagChip name={tag.name} colour={tag.colour} />
+      <div className="flex flex-wrap gap-2">
+        {mayEdit && (
+          <Button variant="secondary" onClick={() => setEditing(true)}>
+            Edit<span className="sr-only"> {tag.name}</span>
+          </Button>
+        )}
+        {mayDelete && (
+          <ConfirmButton
+            label={`Delete ${tag.name}`}
+            variant="ghost"
+            title={`Delete the tag ${tag.name}?`}
+            description="It is taken off every lead that has it. The leads themselves stay."
+            confirmLabel="Delete tag"
+            onConfirm={() => remove.mutate()}
+          />
+        )}
+      </div>
+      <FormError message={apiError(remove.error)?.message} className="w-full" />
+      <Modal
+        open={editing}
+        onOpenChange={(open) => {
+          setEditing(open);
+          if (!open) save.reset();
+        }}
+        title={`Edit the tag ${tag.name}`}
+      >
+        <TagForm
+          initial={{ name: tag.name, colour: tag.colour }}
+          submitLabel="Save tag"
+          onSave={(input) => save.mutate(input)}
+          pending={save.isPending}
+          error={apiError(save.error)}
+        />
+      </Modal>
+    </li>
+  );
+}
+
+/**
+ * Settings → Tags: the organization's tags, which any lead of any form can carry (issue 28).
+ * Members who edit forms create and change them; deleting one needs the right to delete forms.
+ */
+export function TagsPage() {
+  const me = useMe();
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const list = useQuery(tagsQuery);
+  const [formKey, setFormKey] = useState(0);
+  const create = useMutation({
+    mutationFn: createTag,
+    onSuccess: async (tag) => {
+      toast(`Tag ${tag.name} created`);
+      setFormKey((k) => k + 1);
+      await queryClient.invalidateQueries({ queryKey: queryKeys.tags });
+    },
+  });
+  const editRefusal = refusal(me, "forms.edit");
+  const tags = list.data ?? [];
+  const full = tags.length >= TAG_LIMIT;
+  return (
+    <>
+      <PageHeader
+        title="Tags"
+        description="Tags sort leads across every form: a lead carries up to 10. Each colour reads well in the light and the dark theme."
+      />
+      <div className="flex flex-col gap-6">
+        <Section id="tags-list" title={`Tags (${tags.length} of ${TAG_LIMIT})`}>
+          {list.isPending && <Loading />}
+          {list.isError && <FormError message={list.error.message} />}
+          {list.isSuccess && tags.length === 0 && <Muted>No tags yet.</Muted>}
+          {tags.length > 0 && (
+            <ul aria-label="Tags">
+              {tags.map((tag) => (
+                <TagRow key={tag.id} tag={tag} mayEdit={!editRefusal} mayDelete={!refusal(me, "forms.delete")} />
+              ))}
+            </ul>
+          )}
+        </Section>
+        <Section id="tags-new" title="New tag">
+          {editRefusal ? (
+            <Muted>{editRefusal}</Muted>
+          ) : full ? (
+            <Muted>The organization has {TAG_LIMIT} tags, the most it can have. Delete one to make another.</Muted>
+          ) : (
+            <TagForm
+              key={formKey}
+              initial={{ name: "", colour: "blue" }}
+              submitLabel="Create tag"
+              onSave={(input) => create.mutate(input)}
+              pending={create.isPending}
+              error={apiError(create.error)}
+            />
+          )}
+        </Section>
+      </div>
+    </>
+  );
+}
