@@ -26,7 +26,7 @@ export async function createAccount(request: APIRequestContext): Promise<Account
 export async function apiAs<T = Record<string, unknown>>(
   request: APIRequestContext,
   account: Account,
-  method: "GET" | "POST" | "PUT" | "DELETE",
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
   path: string,
   data?: unknown,
 ): Promise<T> {
