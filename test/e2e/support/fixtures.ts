@@ -89,7 +89,8 @@ export async function signIn(page: Page, account: Pick<Account, "email" | "passw
   await page.getByLabel("Email").fill(account.email);
   await page.getByLabel("Password").fill(account.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+  // Attached rather than visible: on a phone the header folds it under "Menu".
+  await expect(page.getByRole("button", { name: "Sign out", includeHidden: true })).toBeAttached();
 }
 
 /** `account`: a fresh organization; `signedIn`: a page signed in as it. */
