@@ -18,6 +18,8 @@ import {
   ORGANIZATION_ITEM,
   SITE_ITEM,
   SITE_SETTINGS,
+  TAG_ITEM,
+  TAG_NAME_CLAIM,
   WEBHOOK_ITEM,
 } from "./write-attributes";
 
@@ -199,6 +201,18 @@ export const TABLE_WRITES: Record<string, Writes> = {
   "submissions/delete-submission": { DeleteItem: [P.submission], PutItem: [P.audit] },
   "submissions/bulk-delete-submissions": { DeleteItem: [P.submission], PutItem: [P.audit] },
   "submissions/erase-submissions": { DeleteItem: [P.submission], PutItem: [P.audit] },
+  // Triage (lib/store/triage.ts, notes.ts, timeline.ts): the submission's update, its timeline
+  // entries and notes in its own partition, the audit entry.
+  "submissions/patch-submission": { UpdateItem: [P.submission], PutItem: [P.submission, P.audit] },
+  "submissions/bulk-update-submissions": { UpdateItem: [P.submission], PutItem: [P.submission, P.audit] },
+  "submissions/create-note": { UpdateItem: [P.submission], PutItem: [P.submission, P.audit] },
+  "submissions/update-note": { UpdateItem: [P.submission], PutItem: [P.submission, P.audit] },
+  "submissions/delete-note": { DeleteItem: [P.submission], UpdateItem: [P.submission], PutItem: [P.submission, P.audit] },
+  // Tags live in the organization's partition (lib/store/tags.ts): the tag, its name's claim, the
+  // organization's tagCount. A rename names `name`, as renaming the organization or oneself does.
+  "tags/create-tag": { PutItem: [only(P.org, TAG_ITEM), only(P.org, TAG_NAME_CLAIM), P.audit], UpdateItem: [only(P.org, ["tagCount"])] },
+  "tags/update-tag": { UpdateItem: [only(P.org, ["name", "colour", "updatedAt"])], PutItem: [only(P.org, TAG_NAME_CLAIM), P.audit], DeleteItem: [P.org] },
+  "tags/delete-tag": { DeleteItem: [P.org], UpdateItem: [only(P.org, ["tagCount"])], PutItem: [P.audit] },
   // An export writes only its audit entry (lib/export.ts).
   "submissions/export-submissions": { PutItem: [P.audit] },
   // Access requests put their audit entry on its own; the organization-wide erasure deletes in
@@ -258,8 +272,8 @@ export const TABLE_WRITES: Record<string, Writes> = {
   [BOOKKEEPER.handler]: {
     UpdateItem: [P.siteDay, only(P.form, FORM_COUNTS), P.webhookCounts, only(P.submission, STRIPPED_ATTRIBUTES)],
     PutItem: [P.streamCheckpoint],
-    // A removed submission's emails and outbound deliveries follow it out (lib/bookkeeping/follow-out.ts).
-    BatchWriteItem: [P.searchEntry, P.sentEmail, P.delivery],
+    // A removed submission's emails, outbound deliveries, notes and timeline entries follow it out (lib/bookkeeping/follow-out.ts).
+    BatchWriteItem: [P.searchEntry, P.sentEmail, P.delivery, P.submission],
   },
 
   // The digest run: each digest's claim (released when SES refused it), and the member's next due

@@ -142,3 +142,8 @@ export const FORM_COUNTS_TOMBSTONE = ["type", "gone", "ttl"] as const;
 export const CONFIRMATION_CLAIM = ["type", "submissionId", "sentAt", "until", "ttl", "suppressed"] as const;
 /** A confirmation recipient's suppression, recorded (`recordConfirmationSuppressed`) and lifted (`liftConfirmationSuppression`). */
 export const CONFIRMATION_SUPPRESSION = ["suppressed", "address", "gsi1pk", "gsi1sk", "ttl", "until"] as const;
+
+/** A tag as created (lib/store/tags.ts `insertTag`). */
+export const TAG_ITEM = ["type", "id", "orgId", "name", "colour", "createdAt", "updatedAt"] as const;
+/** A tag name's claim (lib/store/tags.ts). */
+export const TAG_NAME_CLAIM = ["type", "tagId"] as const;

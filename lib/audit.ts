@@ -28,6 +28,15 @@ export const AUDIT_ACTIONS = [
   "site.deleted",
   "form.deleted",
   "organization.plan_changed",
+  // Triage of submissions (docs/triage.md, "Audit")
+  "submission.updated",
+  "submissions.updated",
+  "submission.note_added",
+  "submission.note_edited",
+  "submission.note_deleted",
+  "tag.created",
+  "tag.updated",
+  "tag.deleted",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

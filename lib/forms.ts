@@ -235,7 +235,7 @@ export async function duplicateForm(principal: Principal, formId: string, input:
 }
 
 /** A timestamp strictly after `previous`, so every write changes `updatedAt` (the concurrency token). */
-function nextTimestamp(previous: string): string {
+export function nextTimestamp(previous: string): string {
   const now = nowIso();
   return now > previous ? now : new Date(Date.parse(previous) + 1).toISOString();
 }

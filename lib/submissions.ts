@@ -117,11 +117,18 @@ export function submissionView(s: StoredSubmission) {
     lead: s.lead ?? null,
     valuesDeletedAt: s.valuesDeletedAt ?? null,
     createdAt: s.createdAt,
+    // Triage (docs/triage.md): `tags` are the stored ids, a deleted tag's included (the dashboard
+    // names them from GET /api/v1/tags and leaves unknown ones out); `updatedAt` is the token of a change.
+    status: s.status ?? "new",
+    ownerId: s.ownerId ?? null,
+    tags: s.tags ?? [],
+    updatedAt: s.triagedAt ?? s.createdAt,
+    noteCount: s.noteCount ?? 0,
   };
 }
 
 /** The submission of the caller's organization, whose form is not being purged, with its form, or 404. */
-async function findSubmissionAndForm(principal: Principal, submissionId: string) {
+export async function findSubmissionAndForm(principal: Principal, submissionId: string) {
   const submission = await getSubmission(submissionId);
   if (!submission || submission.orgId !== principal.orgId) throw notFound("Submission");
   const form = await getForm(submission.formId);

@@ -1,6 +1,7 @@
 import type { RouteKey } from "../../functions/routes";
 import type { ErrorCode } from "../../lib/errors";
 import { exportJson } from "./schemas";
+import { TRIAGE_OPERATIONS } from "./triage";
 
 /** The routes the document describes: every route of the table but `$default`, the gateway's catch-all 404. */
 export type DocumentedRouteKey = Exclude<RouteKey, "$default">;
@@ -324,4 +325,6 @@ export const OPERATIONS: Record<DocumentedRouteKey, OperationExtras> = {
     summary: "Revoke an API key, or delete a revoked one permanently",
     errors: ["API_KEY_NOT_REVOKED"],
   },
+  // The triage routes (./triage.ts).
+  ...TRIAGE_OPERATIONS,
 };

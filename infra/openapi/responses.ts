@@ -94,6 +94,7 @@ import {
   webhookFields,
   webhookListFields,
 } from "./schemas";
+import { TRIAGE_BODIES } from "./triage";
 import { answers, type Described, describes } from "./views";
 
 /**
@@ -314,4 +315,6 @@ export const SUCCESS_BODIES: Record<DocumentedRouteKey, Described | null> = {
   "GET /api/v1/api-keys/{id}": answers<typeof getApiKeyDetails>()(z.strictObject({ key: apiKey })),
   "PUT /api/v1/api-keys/{id}": answers<typeof changeApiKey>()(z.strictObject({ key: apiKey })),
   "DELETE /api/v1/api-keys/{id}": answers<typeof deleteApiKey>()(message),
+  // The triage routes (./triage.ts).
+  ...TRIAGE_BODIES,
 };

@@ -9,6 +9,7 @@ import { NOTIFICATION_CHOICES } from "../../lib/store/member-notifications";
 import { DELIVERY_EVENT_TYPES, DELIVERY_STATUSES } from "../../lib/store/outbound-deliveries";
 import { ENDPOINT_KINDS } from "../../lib/store/outbound-endpoints";
 import { EMAIL_FATES } from "../../lib/store/sent-emails";
+import { SUBMISSION_STATUSES } from "../../lib/store/shapes";
 import { WEBHOOK_SOURCES } from "../../lib/store/webhooks";
 import * as z from "../../lib/validation";
 import { type Described, describes } from "./views";
@@ -234,6 +235,17 @@ export const submission = z.strictObject({
     description: "When a forward-only form's submission had its values deleted (data is then {}); null while kept",
   }),
   createdAt: timestamp,
+  // Triage (docs/triage.md).
+  status: z.enum(SUBMISSION_STATUSES),
+  ownerId: z.nullable(id),
+  tags: z.array(id).register(z.globalRegistry, {
+    description:
+      "Tag ids as stored: a deleted tag's id stays until the submission's tags change (name them from GET /api/v1/tags)",
+  }),
+  updatedAt: timestamp.register(z.globalRegistry, {
+    description: "When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt",
+  }),
+  noteCount: count,
 });
 
 // lib/export.ts toJson: a file, not a route's success body, so checked here.

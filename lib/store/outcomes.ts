@@ -55,6 +55,12 @@ interface Words {
   SPAM: never;
   /** The form does not notify that address (any more), or is gone. */
   NOT_NOTIFIED: never;
+  /** Another item of the organization already holds that name (a tag's name claim). */
+  NAME_TAKEN: never;
+  /** The caller may change only what it wrote itself (a note), and did not write this one. */
+  NOT_AUTHOR: never;
+  /** An item the write names (a tag, a member) does not exist in the organization. */
+  UNKNOWN_REFERENCE: never;
 }
 
 /** The words a store function answers, each one of the vocabulary above. */

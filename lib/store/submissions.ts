@@ -7,7 +7,7 @@ import { allMatching, type FilteredQuery, filteredPage } from "./filtered-query"
 import { fromItem } from "./items";
 import { keys } from "./keys";
 import type { Outcome } from "./outcomes";
-import type { Lead, RawValue, SpamVerdict } from "./shapes";
+import type { Lead, RawValue, SpamVerdict, SubmissionStatus } from "./shapes";
 import { GSI1 } from "./table-definition";
 import { transact, transactWithRetry } from "./transactions";
 
@@ -81,6 +81,13 @@ export interface StoredSubmission extends Submission {
   lead?: Lead;
   /** A forward-only form's submission whose values were deleted (lib/outbound/forward-only.ts): when. */
   valuesDeletedAt?: string;
+  /** Its triage (docs/triage.md; lib/store/triage.ts): each absent until first set (status `new`, no owner, no tags, no notes). */
+  status?: SubmissionStatus;
+  ownerId?: string;
+  tags?: string[];
+  /** When its status, owner or tags last changed: its `updatedAt` (the concurrency token of a change). */
+  triagedAt?: string;
+  noteCount?: number;
 }
 
 export const toSubmission = (item: Record<string, unknown>): StoredSubmission => {

@@ -50,6 +50,12 @@ describe("reading submissions", () => {
       expiresAt: null,
       valuesDeletedAt: null,
       createdAt: expect.any(String),
+      // Untriaged (docs/triage.md): new, nobody's, untagged, no notes; updatedAt is its arrival.
+      status: "new",
+      ownerId: null,
+      tags: [],
+      updatedAt: res.body.data.submission.createdAt,
+      noteCount: 0,
     });
     const list = await api("GET", listPath(formId), { token: owner.token });
     expect(list.body.data.submissions).toEqual([expect.objectContaining(submission)]);

@@ -641,7 +641,8 @@ export interface paths {
         delete: operations["deleteSubmission"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Set a submission's status, owner or tags */
+        patch: operations["patchSubmission"];
         trace?: never;
     };
     "/api/v1/submissions/bulk-delete": {
@@ -673,6 +674,112 @@ export interface paths {
         /** Erase every submission of a site that holds an email address */
         post: operations["eraseSubmissions"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/submissions/bulk-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set the status, owner or tags of several submissions */
+        post: operations["bulkUpdateSubmissions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/submissions/{submissionId}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a submission's notes, oldest first */
+        get: operations["listNotes"];
+        put?: never;
+        /** Add a note to a submission */
+        post: operations["createNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/submissions/{submissionId}/notes/{noteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Edit one's own note */
+        put: operations["updateNote"];
+        post?: never;
+        /** Delete a note (one's own; owners and admins any) */
+        delete: operations["deleteNote"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/submissions/{submissionId}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A submission's timeline, newest first */
+        get: operations["getTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the organization's tags */
+        get: operations["listTags"];
+        put?: never;
+        /** Create a tag */
+        post: operations["createTag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tags/{tagId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Rename or recolour a tag */
+        put: operations["updateTag"];
+        post?: never;
+        /** Delete a tag (submissions keep its id) */
+        delete: operations["deleteTag"];
         options?: never;
         head?: never;
         patch?: never;
@@ -931,7 +1038,7 @@ export interface components {
             name: string;
             /** @enum {string} */
             role: "owner" | "admin" | "member";
-            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+            /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
             createdAt: string;
         };
         OrganizationSummary: {
@@ -939,9 +1046,9 @@ export interface components {
             name: string;
             /** @enum {string} */
             plan: "free" | "pro" | "agency" | "enterprise";
-            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+            /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
             createdAt: string;
-            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+            /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
             updatedAt: string;
         };
         Site: {
@@ -958,9 +1065,9 @@ export interface components {
                 hasSecretKey: boolean;
             } | null;
             defaultRetention: components["schemas"]["Retention"];
-            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+            /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
             createdAt: string;
-            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+            /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
             updatedAt: string;
         };
         SiteOverview: {
@@ -1015,11 +1122,11 @@ export interface components {
                 status: "retrying" | "failed";
                 statusCode: number | null;
                 error: string | null;
-                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+                /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
                 failedAt: string;
                 /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                 nextAttemptAt: string | null;
-                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+                /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
                 failingSince: string;
             }[];
         };
@@ -1036,9 +1143,9 @@ export interface components {
             /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
             archivedAt: string | null;
             webhookUrl: string;
-            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+            /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
             createdAt: string;
-            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+            /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
             updatedAt: string;
         };
         FormField: {
@@ -1063,9 +1170,9 @@ export interface components {
             status: "draft" | "published";
             /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
             archivedAt: string | null;
-            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+            /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
             createdAt: string;
-            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+            /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
             updatedAt: string;
             fields: components["schemas"]["FormField"][];
             settings: {
@@ -1087,7 +1194,7 @@ export interface components {
                 status: "running" | "finished";
                 examined: number;
                 updated: number;
-                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+                /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
                 startedAt: string;
                 /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                 finishedAt: string | null;
@@ -1109,19 +1216,19 @@ export interface components {
             /** @enum {string} */
             reason: "bounce" | "complaint";
             detail: string | null;
-            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+            /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
             at: string;
         };
         SentEmail: {
             messageId: string;
             kind: string;
-            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+            /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
             sentAt: string;
             recipients: {
                 address: string | null;
                 /** @enum {string} */
                 status: "sent" | "delayed" | "delivered" | "bounced" | "rejected" | "complained";
-                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+                /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
                 at: string;
                 detail: string | null;
             }[];
@@ -1171,8 +1278,16 @@ export interface components {
             } | null;
             /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
             valuesDeletedAt: string | null;
-            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+            /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
             createdAt: string;
+            /** @enum {string} */
+            status: "new" | "contacted" | "qualified" | "won" | "lost";
+            ownerId: string | null;
+            /** @description Tag ids as stored: a deleted tag's id stays until the submission's tags change (name them from GET /api/v1/tags) */
+            tags: string[];
+            /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
+            updatedAt: string;
+            noteCount: number;
         };
         Delivery: {
             id: string;
@@ -1188,7 +1303,7 @@ export interface components {
                 statusCode: number | null;
                 durationMs: number | null;
                 error: string | null;
-                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+                /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
                 attemptedAt: string;
                 /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                 nextAttemptAt: string | null;
@@ -1202,9 +1317,9 @@ export interface components {
             lastError: string | null;
             /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
             deliveredAt: string | null;
-            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+            /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
             createdAt: string;
-            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+            /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
             updatedAt: string;
         };
         OutboundWebhook: {
@@ -1227,9 +1342,9 @@ export interface components {
             disabledReason: string | null;
             /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
             disabledAt: string | null;
-            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+            /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
             createdAt: string;
-            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+            /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
             updatedAt: string;
             lastDelivery?: {
                 id: string;
@@ -1242,7 +1357,7 @@ export interface components {
                 lastAttemptAt: string | null;
                 /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                 nextAttemptAt: string | null;
-                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+                /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
                 createdAt: string;
             } | null;
         };
@@ -1262,13 +1377,13 @@ export interface components {
                 name: string;
                 email: string;
             };
-            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+            /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
             createdAt: string;
         };
         AuthResult: {
             /** @description Absent when the request sent `X-Inlet-Session: cookie` */
             token?: string;
-            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+            /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
             expiresAt: string;
             user: components["schemas"]["User"];
             organization: components["schemas"]["Organization"];
@@ -1281,7 +1396,7 @@ export interface components {
                 name: string;
                 fields: components["schemas"]["FormField"][];
             };
-            /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+            /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
             exportedAt: string;
             submissions: components["schemas"]["Submission"][];
         };
@@ -1293,7 +1408,7 @@ export interface components {
             success: false;
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_CURSOR" | "RESTRICTED_PERMISSION" | "INVALID_BODY" | "NO_DATA_FIELDS" | "TOO_MANY_FIELDS" | "FIELD_NAME_TOO_LONG" | "FIELD_VALUE_TOO_LONG" | "INVALID_REDIRECT" | "INVALID_IDEMPOTENCY_KEY" | "CAPTCHA_REQUIRED" | "OUTBOUND_WEBHOOK_URL_NOT_ALLOWED" | "EMAIL_LINK_INVALID" | "DESTINATION_URL_NOT_ALLOWED" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED" | "WEBHOOK_KEY_REQUIRED" | "WEBHOOK_KEY_INVALID" | "SESSION_REQUIRED" | "ROLE_REQUIRED" | "PLAN_REQUIRED" | "PLATFORM_ADMIN_REQUIRED" | "CSRF_ORIGIN_MISMATCH" | "CURRENT_PASSWORD_INVALID" | "INSUFFICIENT_PERMISSION" | "SIGNUP_CLOSED" | "API_KEY_LIMIT_REACHED" | "CANNOT_CHANGE_OWNER" | "WEBHOOK_LIMIT_REACHED" | "OUTBOUND_WEBHOOK_LIMIT_REACHED" | "WEBHOOK_DISABLED" | "SITE_INACTIVE" | "CAPTCHA_FAILED" | "EMAIL_LINK_OTHER_ACCOUNT" | "NOT_FOUND" | "EMAIL_TAKEN" | "EMAIL_ALREADY_VERIFIED" | "EMAIL_RECLAIMED" | "CONFLICT" | "API_KEY_NOT_REVOKED" | "SITE_NOT_EMPTY" | "WEBHOOK_NOT_ARCHIVED" | "WEBHOOK_RESTORE_REQUIRED" | "FORM_NOT_ARCHIVED" | "SITE_DOMAIN_REQUIRED" | "OUTBOUND_WEBHOOK_DISABLED" | "INVITE_INVALID" | "EMAIL_LINK_EXPIRED" | "WEBHOOK_ARCHIVED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "CAPTCHA_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_CURSOR" | "RESTRICTED_PERMISSION" | "INVALID_BODY" | "NO_DATA_FIELDS" | "TOO_MANY_FIELDS" | "FIELD_NAME_TOO_LONG" | "FIELD_VALUE_TOO_LONG" | "INVALID_REDIRECT" | "INVALID_IDEMPOTENCY_KEY" | "CAPTCHA_REQUIRED" | "OUTBOUND_WEBHOOK_URL_NOT_ALLOWED" | "EMAIL_LINK_INVALID" | "DESTINATION_URL_NOT_ALLOWED" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED" | "WEBHOOK_KEY_REQUIRED" | "WEBHOOK_KEY_INVALID" | "SESSION_REQUIRED" | "ROLE_REQUIRED" | "PLAN_REQUIRED" | "PLATFORM_ADMIN_REQUIRED" | "CSRF_ORIGIN_MISMATCH" | "CURRENT_PASSWORD_INVALID" | "INSUFFICIENT_PERMISSION" | "SIGNUP_CLOSED" | "API_KEY_LIMIT_REACHED" | "CANNOT_CHANGE_OWNER" | "WEBHOOK_LIMIT_REACHED" | "OUTBOUND_WEBHOOK_LIMIT_REACHED" | "WEBHOOK_DISABLED" | "SITE_INACTIVE" | "CAPTCHA_FAILED" | "TAG_LIMIT_REACHED" | "NOTE_LIMIT_REACHED" | "NOT_NOTE_AUTHOR" | "EMAIL_LINK_OTHER_ACCOUNT" | "NOT_FOUND" | "EMAIL_TAKEN" | "EMAIL_ALREADY_VERIFIED" | "EMAIL_RECLAIMED" | "CONFLICT" | "API_KEY_NOT_REVOKED" | "SITE_NOT_EMPTY" | "WEBHOOK_NOT_ARCHIVED" | "WEBHOOK_RESTORE_REQUIRED" | "FORM_NOT_ARCHIVED" | "SITE_DOMAIN_REQUIRED" | "OUTBOUND_WEBHOOK_DISABLED" | "INVALID_STATUS_CHANGE" | "SUBMISSION_IS_SPAM" | "TAG_NAME_TAKEN" | "INVITE_INVALID" | "EMAIL_LINK_EXPIRED" | "WEBHOOK_ARCHIVED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "OWNER_NOT_A_MEMBER" | "UNKNOWN_TAG" | "TOO_MANY_TAGS" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "CAPTCHA_UNAVAILABLE";
                 message: string;
                 details?: {
                     path: string;
@@ -1449,7 +1564,7 @@ export interface components {
                 /** @enum {string} */
                 purpose: "verify" | "change" | "reclaim";
                 email: string;
-                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+                /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
                 expiresAt: string;
                 account?: {
                     name: string;
@@ -1491,7 +1606,7 @@ export interface components {
                 email: string;
                 /** @enum {string} */
                 role: "admin" | "member";
-                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+                /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
                 expiresAt: string;
             };
         };
@@ -1563,8 +1678,16 @@ export interface components {
                     } | null;
                     /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                     valuesDeletedAt: string | null;
-                    /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
                     createdAt: string;
+                    /** @enum {string} */
+                    status: "new" | "contacted" | "qualified" | "won" | "lost";
+                    ownerId: string | null;
+                    /** @description Tag ids as stored: a deleted tag's id stays until the submission's tags change (name them from GET /api/v1/tags) */
+                    tags: string[];
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
+                    updatedAt: string;
+                    noteCount: number;
                     siteName: string;
                     formName: string;
                 }[];
@@ -1658,7 +1781,7 @@ export interface components {
                 formId: string | null;
                 secretKey: string;
                 webhookUrl: string;
-                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+                /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
                 createdAt: string;
             };
         };
@@ -1678,9 +1801,9 @@ export interface components {
                 /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                 archivedAt: string | null;
                 webhookUrl: string;
-                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+                /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
                 createdAt: string;
-                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+                /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
                 updatedAt: string;
                 /** @description Masked: `inlet_whsk_••••••••` and the last four */
                 secretKey: string;
@@ -1700,7 +1823,7 @@ export interface components {
                 /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                 lastReceivedAt: string | null;
                 webhookUrl: string;
-                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+                /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
                 updatedAt: string;
             };
         };
@@ -1734,9 +1857,9 @@ export interface components {
                     status: "draft" | "published";
                     /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                     archivedAt: string | null;
-                    /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
                     createdAt: string;
-                    /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
                     updatedAt: string;
                 }[];
                 nextCursor: string | null;
@@ -1837,6 +1960,192 @@ export interface components {
                 cursor: string | null;
             };
         };
+        patchSubmissionResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                submission: components["schemas"]["Submission"];
+            };
+        };
+        bulkUpdateSubmissionsResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                updated: number;
+                unchanged: number;
+                notFound: string[];
+                rejected: {
+                    id: string;
+                    /** @enum {string} */
+                    code: "SUBMISSION_IS_SPAM" | "INVALID_STATUS_CHANGE" | "INSUFFICIENT_PERMISSION" | "TOO_MANY_TAGS" | "CONFLICT";
+                }[];
+            };
+        };
+        listNotesResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                notes: {
+                    id: string;
+                    submissionId: string;
+                    authorId: string;
+                    body: string;
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
+                    createdAt: string;
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
+                    updatedAt: string;
+                }[];
+            };
+        };
+        createNoteResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                note: {
+                    id: string;
+                    submissionId: string;
+                    authorId: string;
+                    body: string;
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
+                    createdAt: string;
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
+                    updatedAt: string;
+                };
+            };
+        };
+        updateNoteResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                note: {
+                    id: string;
+                    submissionId: string;
+                    authorId: string;
+                    body: string;
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
+                    createdAt: string;
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
+                    updatedAt: string;
+                };
+            };
+        };
+        deleteNoteResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Message"];
+        };
+        getTimelineResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                entries: ({
+                    /** @constant */
+                    type: "submission_change";
+                    id: string;
+                    submissionId: string;
+                    formId: string;
+                    siteId: string;
+                    orgId: string;
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
+                    at: string;
+                    actor: {
+                        /** @enum {string} */
+                        type: "member" | "api_key";
+                        id: string;
+                        name: string;
+                    };
+                    changes: {
+                        status?: {
+                            /** @enum {string} */
+                            from: "new" | "contacted" | "qualified" | "won" | "lost";
+                            /** @enum {string} */
+                            to: "new" | "contacted" | "qualified" | "won" | "lost";
+                        };
+                        ownerId?: {
+                            from: string | null;
+                            to: string | null;
+                        };
+                        tags?: {
+                            added: string[];
+                            removed: string[];
+                        };
+                    };
+                } | {
+                    /** @constant */
+                    type: "submission_note_event";
+                    id: string;
+                    submissionId: string;
+                    orgId: string;
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
+                    at: string;
+                    actor: {
+                        /** @enum {string} */
+                        type: "member" | "api_key";
+                        id: string;
+                        name: string;
+                    };
+                    note: {
+                        id: string;
+                        /** @enum {string} */
+                        action: "added" | "edited" | "deleted";
+                    };
+                })[];
+                nextCursor: string | null;
+            };
+        };
+        listTagsResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                tags: {
+                    id: string;
+                    name: string;
+                    /** @enum {string} */
+                    colour: "gray" | "red" | "orange" | "amber" | "green" | "teal" | "blue" | "indigo" | "purple" | "pink";
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
+                    createdAt: string;
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
+                    updatedAt: string;
+                }[];
+            };
+        };
+        createTagResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                tag: {
+                    id: string;
+                    name: string;
+                    /** @enum {string} */
+                    colour: "gray" | "red" | "orange" | "amber" | "green" | "teal" | "blue" | "indigo" | "purple" | "pink";
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
+                    createdAt: string;
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
+                    updatedAt: string;
+                };
+            };
+        };
+        updateTagResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                tag: {
+                    id: string;
+                    name: string;
+                    /** @enum {string} */
+                    colour: "gray" | "red" | "orange" | "amber" | "green" | "teal" | "blue" | "indigo" | "purple" | "pink";
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
+                    createdAt: string;
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
+                    updatedAt: string;
+                };
+            };
+        };
+        deleteTagResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Message"];
+        };
         createOutboundWebhookResponse: {
             /** @constant */
             success: true;
@@ -1859,7 +2168,7 @@ export interface components {
                     includeFieldValues: boolean;
                     maxFields: number;
                 } | null;
-                /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+                /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
                 createdAt: string;
             };
         };
@@ -1920,7 +2229,7 @@ export interface components {
                         statusCode: number | null;
                         durationMs: number | null;
                         error: string | null;
-                        /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+                        /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
                         attemptedAt: string;
                         /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                         nextAttemptAt: string | null;
@@ -1934,9 +2243,9 @@ export interface components {
                     lastError: string | null;
                     /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                     deliveredAt: string | null;
-                    /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
                     createdAt: string;
-                    /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
                     updatedAt: string;
                     endpoint: {
                         id: string;
@@ -2016,7 +2325,7 @@ export interface components {
                     rateLimitPerMin: number;
                     /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                     expiresAt: string | null;
-                    /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
                     createdAt: string;
                 };
             };
@@ -2076,7 +2385,7 @@ export interface components {
                     details: {
                         [key: string]: string | number | boolean | null;
                     };
-                    /** @description When the form's retention deletes it (docs/privacy.md, "Retention"); null: kept until deleted */
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
                     at: string;
                 }[];
                 nextCursor: string | null;
@@ -8877,6 +9186,198 @@ export interface operations {
             };
         };
     };
+    patchSubmission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                submissionId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 65536 bytes */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    status?: "new" | "contacted" | "qualified" | "won" | "lost";
+                    ownerId?: string | null;
+                    tags?: string[];
+                    /** Format: date-time */
+                    updatedAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["patchSubmissionResponse"];
+                };
+            };
+            /** @description `INVALID_JSON`, `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `CSRF_ORIGIN_MISMATCH`, `PLAN_REQUIRED`, `INSUFFICIENT_PERMISSION` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CSRF_ORIGIN_MISMATCH" | "PLAN_REQUIRED" | "INSUFFICIENT_PERMISSION";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `CONFLICT`, `INVALID_STATUS_CHANGE`, `SUBMISSION_IS_SPAM` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CONFLICT" | "INVALID_STATUS_CHANGE" | "SUBMISSION_IS_SPAM";
+                        };
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description `OWNER_NOT_A_MEMBER`, `UNKNOWN_TAG` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "OWNER_NOT_A_MEMBER" | "UNKNOWN_TAG";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
     bulkDeleteSubmissions: {
         parameters: {
             query?: never;
@@ -9129,6 +9630,1391 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    bulkUpdateSubmissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 65536 bytes */
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: string[];
+                    /** @enum {string} */
+                    status?: "new" | "contacted" | "qualified" | "won" | "lost";
+                    ownerId?: string | null;
+                    addTags?: string[];
+                    removeTags?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["bulkUpdateSubmissionsResponse"];
+                };
+            };
+            /** @description `INVALID_JSON`, `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `CSRF_ORIGIN_MISMATCH`, `PLAN_REQUIRED`, `INSUFFICIENT_PERMISSION` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CSRF_ORIGIN_MISMATCH" | "PLAN_REQUIRED" | "INSUFFICIENT_PERMISSION";
+                        };
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description `OWNER_NOT_A_MEMBER`, `UNKNOWN_TAG` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "OWNER_NOT_A_MEMBER" | "UNKNOWN_TAG";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listNotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                submissionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["listNotesResponse"];
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `PLAN_REQUIRED`, `INSUFFICIENT_PERMISSION` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PLAN_REQUIRED" | "INSUFFICIENT_PERMISSION";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                submissionId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 65536 bytes */
+        requestBody: {
+            content: {
+                "application/json": {
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["createNoteResponse"];
+                };
+            };
+            /** @description `INVALID_JSON`, `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `CSRF_ORIGIN_MISMATCH`, `SESSION_REQUIRED`, `PLAN_REQUIRED`, `INSUFFICIENT_PERMISSION`, `NOTE_LIMIT_REACHED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CSRF_ORIGIN_MISMATCH" | "SESSION_REQUIRED" | "PLAN_REQUIRED" | "INSUFFICIENT_PERMISSION" | "NOTE_LIMIT_REACHED";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                submissionId: string;
+                noteId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 65536 bytes */
+        requestBody: {
+            content: {
+                "application/json": {
+                    body: string;
+                    /** Format: date-time */
+                    updatedAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["updateNoteResponse"];
+                };
+            };
+            /** @description `INVALID_JSON`, `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `CSRF_ORIGIN_MISMATCH`, `SESSION_REQUIRED`, `PLAN_REQUIRED`, `INSUFFICIENT_PERMISSION`, `NOT_NOTE_AUTHOR` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CSRF_ORIGIN_MISMATCH" | "SESSION_REQUIRED" | "PLAN_REQUIRED" | "INSUFFICIENT_PERMISSION" | "NOT_NOTE_AUTHOR";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CONFLICT";
+                        };
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                submissionId: string;
+                noteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["deleteNoteResponse"];
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `CSRF_ORIGIN_MISMATCH`, `SESSION_REQUIRED`, `PLAN_REQUIRED`, `INSUFFICIENT_PERMISSION`, `NOT_NOTE_AUTHOR` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CSRF_ORIGIN_MISMATCH" | "SESSION_REQUIRED" | "PLAN_REQUIRED" | "INSUFFICIENT_PERMISSION" | "NOT_NOTE_AUTHOR";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getTimeline: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                submissionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["getTimelineResponse"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`, `INVALID_CURSOR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR" | "INVALID_CURSOR";
+                        };
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `PLAN_REQUIRED`, `INSUFFICIENT_PERMISSION` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PLAN_REQUIRED" | "INSUFFICIENT_PERMISSION";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["listTagsResponse"];
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `PLAN_REQUIRED`, `INSUFFICIENT_PERMISSION` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PLAN_REQUIRED" | "INSUFFICIENT_PERMISSION";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 65536 bytes */
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    colour: "gray" | "red" | "orange" | "amber" | "green" | "teal" | "blue" | "indigo" | "purple" | "pink";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["createTagResponse"];
+                };
+            };
+            /** @description `INVALID_JSON`, `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `CSRF_ORIGIN_MISMATCH`, `PLAN_REQUIRED`, `INSUFFICIENT_PERMISSION`, `TAG_LIMIT_REACHED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CSRF_ORIGIN_MISMATCH" | "PLAN_REQUIRED" | "INSUFFICIENT_PERMISSION" | "TAG_LIMIT_REACHED";
+                        };
+                    };
+                };
+            };
+            /** @description `TAG_NAME_TAKEN` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "TAG_NAME_TAKEN";
+                        };
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tagId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 65536 bytes */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @enum {string} */
+                    colour?: "gray" | "red" | "orange" | "amber" | "green" | "teal" | "blue" | "indigo" | "purple" | "pink";
+                    /** Format: date-time */
+                    updatedAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["updateTagResponse"];
+                };
+            };
+            /** @description `INVALID_JSON`, `VALIDATION_ERROR` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `CSRF_ORIGIN_MISMATCH`, `PLAN_REQUIRED`, `INSUFFICIENT_PERMISSION` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CSRF_ORIGIN_MISMATCH" | "PLAN_REQUIRED" | "INSUFFICIENT_PERMISSION";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `TAG_NAME_TAKEN`, `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "TAG_NAME_TAKEN" | "CONFLICT";
+                        };
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tagId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["deleteTagResponse"];
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `CSRF_ORIGIN_MISMATCH`, `PLAN_REQUIRED`, `INSUFFICIENT_PERMISSION` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CSRF_ORIGIN_MISMATCH" | "PLAN_REQUIRED" | "INSUFFICIENT_PERMISSION";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
                         };
                     };
                 };
@@ -11565,7 +13451,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
-                action?: "submissions.exported" | "submission.deleted" | "submissions.deleted" | "submissions.erased" | "submissions.access_requested" | "api_key.created" | "api_key.revoked" | "api_key.deleted" | "member.invited" | "member.removed" | "member.role_changed" | "form.retention_changed" | "form.forward_only_changed" | "site.captcha_secret_changed" | "webhook.secret_rotated" | "site.deleted" | "form.deleted" | "organization.plan_changed";
+                action?: "submissions.exported" | "submission.deleted" | "submissions.deleted" | "submissions.erased" | "submissions.access_requested" | "api_key.created" | "api_key.revoked" | "api_key.deleted" | "member.invited" | "member.removed" | "member.role_changed" | "form.retention_changed" | "form.forward_only_changed" | "site.captcha_secret_changed" | "webhook.secret_rotated" | "site.deleted" | "form.deleted" | "organization.plan_changed" | "submission.updated" | "submissions.updated" | "submission.note_added" | "submission.note_edited" | "submission.note_deleted" | "tag.created" | "tag.updated" | "tag.deleted";
                 actor?: string;
                 from?: string;
                 to?: string;

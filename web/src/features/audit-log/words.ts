@@ -20,6 +20,14 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   "site.deleted": "Deleted a site",
   "form.deleted": "Deleted a form",
   "organization.plan_changed": "Changed the plan",
+  "submission.updated": "Changed a submission's status, owner or tags",
+  "submissions.updated": "Changed submissions' status, owner or tags (bulk)",
+  "submission.note_added": "Added a note",
+  "submission.note_edited": "Edited a note",
+  "submission.note_deleted": "Deleted a note",
+  "tag.created": "Created a tag",
+  "tag.updated": "Changed a tag",
+  "tag.deleted": "Deleted a tag",
 };
 
 export const actionLabel = (action: string): string => ACTION_LABELS[action as AuditAction] ?? action;
