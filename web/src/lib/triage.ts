@@ -1,8 +1,7 @@
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { api, unwrap } from "../api/client";
 import { queryKeys } from "../api/keys";
-import type { Schema } from "../api/types";
-import { call } from "./triage-api";
+import type { Answer, Schema } from "../api/types";
 
 /**
  * What issue 28 adds to a lead, shared by the inbox and Settings → Tags: the statuses of the
@@ -11,18 +10,12 @@ import { call } from "./triage-api";
  */
 export { isStatus, STATUS_LABELS, STATUSES, type Status } from "./statuses";
 
-export interface Tag {
-  id: string;
-  name: string;
-  colour: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export type Tag = Answer<"listTagsResponse">["tags"][number];
 
 /** The organization's tags (at most 50, one request). */
 export const tagsQuery = queryOptions({
   queryKey: queryKeys.tags,
-  queryFn: async () => (await call<{ tags: Tag[] }>("GET", "/api/v1/tags")).tags,
+  queryFn: async () => (await unwrap(api.GET("/api/v1/tags"))).data.tags,
   staleTime: 30_000,
 });
 

@@ -6,7 +6,7 @@ import { Muted } from "../../components/ui/text";
 import { formatAgo, formatDateTime } from "../../lib/format";
 import { STATUS_LABELS, type Tag } from "../../lib/triage";
 import type { Folder, Submission } from "./queries";
-import { type Lead, statusOf } from "./triage";
+import type { Lead } from "./triage";
 import { gradeLabel, mainValues, SPAM_THRESHOLD, signalLabel } from "./values";
 import { ValuesDeletedBadge } from "./values-deleted";
 
@@ -51,12 +51,12 @@ export interface RowTriage {
 
 /** A lead's status, owner and tags, in words (tags on their colour, named). */
 function TriageLine({ lead, triage }: { lead: Lead; triage: RowTriage }) {
-  const tags = (lead.tags ?? []).flatMap((id) => triage.tags.get(id) ?? []);
+  const tags = lead.tags.flatMap((id) => triage.tags.get(id) ?? []);
   return (
     <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs">
       <span className="rounded border border-slate-300 px-1.5 py-0.5 font-medium dark:border-slate-600">
         <span className="sr-only">Status: </span>
-        {STATUS_LABELS[statusOf(lead)]}
+        {STATUS_LABELS[lead.status]}
       </span>
       <span className="text-slate-700 dark:text-slate-300">
         {lead.ownerId ? `Owner: ${triage.ownerName(lead.ownerId)}` : "No owner"}

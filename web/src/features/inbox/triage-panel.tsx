@@ -19,7 +19,6 @@ import {
   type Note,
   notesQuery,
   setRead,
-  statusOf,
   type TimelineEntry,
   type TriageChange,
   timelineQuery,
@@ -77,7 +76,7 @@ export function TriagePanel({ lead }: { lead: Lead }) {
   };
   const save = useMutation({
     mutationFn: ({ change }: { change: TriageChange; what: string }) =>
-      updateLead(lead.id, { ...change, ...(lead.updatedAt ? { updatedAt: lead.updatedAt } : {}) }),
+      updateLead(lead.id, { ...change, updatedAt: lead.updatedAt }),
     onSuccess: async (fresh, { what }) => {
       queryClient.setQueryData(queryKeys.submissions.one(lead.id), fresh);
       setSaid(what);
@@ -90,7 +89,9 @@ export function TriagePanel({ lead }: { lead: Lead }) {
   const conflict = isConflict(save.error);
   const spam = lead.spam.isSpam;
   const editable = can(me, "forms.edit") && !spam && !conflict && !save.isPending;
-  const leadTags = new Set(lead.tags ?? []);
+  // A deleted tag's id stays on the lead until its tags change: only tags that exist are shown and sent.
+  const known = new Set((tags.data ?? []).map((t) => t.id));
+  const leadTags = new Set(lead.tags.filter((id) => known.has(id)));
   const name = nameOf(me, memberList);
 
   return (
@@ -105,7 +106,7 @@ export function TriagePanel({ lead }: { lead: Lead }) {
       <div className="flex flex-wrap items-end gap-4">
         <SelectField
           label="Status"
-          value={statusOf(lead)}
+          value={lead.status}
           disabled={!editable}
           onChange={(e) => {
             const status = e.target.value as Status;
@@ -329,10 +330,8 @@ function NoteItem({
 /** One timeline entry in words: "You set the status from New to Contacted". */
 function describe(entry: TimelineEntry, name: (userId: string) => string, tags: readonly Tag[]): string[] {
   const tagName = (id: string) => tags.find((t) => t.id === id)?.name ?? "a deleted tag";
-  if (entry.type === "submission_note_event" && entry.note) {
-    return [`${entry.note.action === "added" ? "added" : entry.note.action === "edited" ? "edited" : "deleted"} a note`];
-  }
-  const c = entry.changes ?? {};
+  if (entry.type === "submission_note_event") return [`${entry.note.action} a note`];
+  const c = entry.changes;
   const lines: string[] = [];
   if (c.status) lines.push(`set the status from ${STATUS_LABELS[c.status.from]} to ${STATUS_LABELS[c.status.to]}`);
   if (c.ownerId) {

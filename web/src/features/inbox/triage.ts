@@ -1,5 +1,8 @@
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
+import { api, unwrap } from "../../api/client";
 import { queryKeys } from "../../api/keys";
+import type { operations } from "../../api/schema";
+import type { Answer } from "../../api/types";
 import type { Status } from "../../lib/triage";
 import { call } from "../../lib/triage-api";
 import type { Submission } from "./queries";
@@ -9,108 +12,70 @@ import type { Submission } from "./queries";
  * routes that change them (docs/api.md, "Working the leads").
  */
 
-/** What the API's submission view adds for triage; absent on an older answer means its default. */
-export interface TriageFields {
-  status?: Status;
-  ownerId?: string | null;
-  tags?: string[];
-  updatedAt?: string;
-  noteCount?: number;
+/** The read state the list and detail carry for a session (i28-filters: absent until that API is merged). */
+export interface ReadState {
   unread?: boolean | null;
 }
 
-export type Lead = Submission & TriageFields;
+export type Lead = Submission & ReadState;
 
-export const statusOf = (s: TriageFields): Status => s.status ?? "new";
-
-export interface Note {
-  id: string;
-  submissionId: string;
-  authorId: string;
-  body: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface Actor {
-  type: "member" | "api_key";
-  id: string;
-  name: string;
-}
-
-export interface TimelineEntry {
-  id: string;
-  type: "submission_change" | "submission_note_event";
-  at: string;
-  actor: Actor;
-  changes?: {
-    status?: { from: Status; to: Status };
-    ownerId?: { from: string | null; to: string | null };
-    tags?: { added: string[]; removed: string[] };
-  };
-  note?: { id: string; action: "added" | "edited" | "deleted" };
-}
+export type Note = Answer<"listNotesResponse">["notes"][number];
+export type TimelineEntry = Answer<"getTimelineResponse">["entries"][number];
+export type BulkResult = Answer<"bulkUpdateSubmissionsResponse">;
+type PatchBody = NonNullable<operations["patchSubmission"]["requestBody"]>["content"]["application/json"];
+type BulkBody = NonNullable<operations["bulkUpdateSubmissions"]["requestBody"]>["content"]["application/json"];
 
 /** A change to one lead; `updatedAt` is the version edited (409 CONFLICT when someone changed it since). */
-export interface TriageChange {
-  status?: Status;
-  ownerId?: string | null;
-  tags?: string[];
-  updatedAt?: string;
-}
+export type TriageChange = PatchBody;
+/** A change to many leads at once: status, owner, tags added or removed. */
+export type BulkChange = Omit<BulkBody, "ids">;
 
-export const updateLead = (id: string, change: TriageChange) =>
-  call<{ submission: Lead }>("PATCH", `/api/v1/submissions/${encodeURIComponent(id)}`, change).then((r) => r.submission);
+export const updateLead = async (submissionId: string, body: TriageChange) =>
+  (await unwrap(api.PATCH("/api/v1/submissions/{submissionId}", { params: { path: { submissionId } }, body }))).data.submission;
 
-export interface BulkChange {
-  status?: Status;
-  ownerId?: string | null;
-  addTags?: string[];
-  removeTags?: string[];
-}
-
-export interface BulkResult {
-  updated: number;
-  unchanged: number;
-  notFound: string[];
-  rejected: { id: string; code: string }[];
-}
-
-export const bulkUpdate = (ids: string[], change: BulkChange) =>
-  call<BulkResult>("POST", "/api/v1/submissions/bulk-update", { ids, ...change });
+export const bulkUpdate = async (ids: string[], change: BulkChange) =>
+  (await unwrap(api.POST("/api/v1/submissions/bulk-update", { body: { ids, ...change } }))).data;
 
 /** Marks a lead read (`true`) or unread for the signed-in person. */
 export const setRead = (id: string, read: boolean) =>
   call<unknown>(read ? "PUT" : "DELETE", `/api/v1/submissions/${encodeURIComponent(id)}/read`);
 
-const notesPath = (submissionId: string) => `/api/v1/submissions/${encodeURIComponent(submissionId)}/notes`;
+const one = (submissionId: string) => ({ params: { path: { submissionId } } });
+const ofNote = (submissionId: string, noteId: string) => ({ params: { path: { submissionId, noteId } } });
 
 export const notesQuery = (submissionId: string) =>
   queryOptions({
     queryKey: queryKeys.submissions.notes(submissionId),
-    queryFn: async () => (await call<{ notes: Note[] }>("GET", notesPath(submissionId))).notes,
+    queryFn: async () => (await unwrap(api.GET("/api/v1/submissions/{submissionId}/notes", one(submissionId)))).data.notes,
   });
 
-export const addNote = (submissionId: string, body: string) =>
-  call<{ note: Note }>("POST", notesPath(submissionId), { body }).then((r) => r.note);
+export const addNote = async (submissionId: string, body: string) =>
+  (await unwrap(api.POST("/api/v1/submissions/{submissionId}/notes", { ...one(submissionId), body: { body } }))).data.note;
 
-export const editNote = (submissionId: string, note: Note, body: string) =>
-  call<{ note: Note }>("PUT", `${notesPath(submissionId)}/${encodeURIComponent(note.id)}`, {
-    body,
-    updatedAt: note.updatedAt,
-  }).then((r) => r.note);
+export const editNote = async (submissionId: string, note: Note, body: string) =>
+  (
+    await unwrap(
+      api.PUT("/api/v1/submissions/{submissionId}/notes/{noteId}", {
+        ...ofNote(submissionId, note.id),
+        body: { body, updatedAt: note.updatedAt },
+      }),
+    )
+  ).data.note;
 
 export const deleteNote = (submissionId: string, noteId: string) =>
-  call<unknown>("DELETE", `${notesPath(submissionId)}/${encodeURIComponent(noteId)}`);
+  unwrap(api.DELETE("/api/v1/submissions/{submissionId}/notes/{noteId}", ofNote(submissionId, noteId)));
 
 export const timelineQuery = (submissionId: string) =>
   infiniteQueryOptions({
     queryKey: queryKeys.submissions.timeline(submissionId),
-    queryFn: ({ pageParam }) =>
-      call<{ entries: TimelineEntry[]; nextCursor: string | null }>(
-        "GET",
-        `/api/v1/submissions/${encodeURIComponent(submissionId)}/timeline${pageParam ? `?cursor=${encodeURIComponent(pageParam)}` : ""}`,
-      ),
+    queryFn: async ({ pageParam }) =>
+      (
+        await unwrap(
+          api.GET("/api/v1/submissions/{submissionId}/timeline", {
+            params: { path: { submissionId }, query: pageParam ? { cursor: pageParam } : {} },
+          }),
+        )
+      ).data,
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (page) => page.nextCursor ?? undefined,
   });
@@ -146,4 +111,6 @@ const REJECTIONS: Record<string, string> = {
   INSUFFICIENT_PERMISSION: "your role cannot give someone else's lead away",
   OWNER_NOT_A_MEMBER: "not a member",
   UNKNOWN_TAG: "unknown tag",
+  TOO_MANY_TAGS: "a lead has at most 10 tags",
+  CONFLICT: "changed by someone else meanwhile",
 };
