@@ -136,6 +136,10 @@ export const ROUTES = [
   { route: "POST /api/v1/tags", handler: "tags/create-tag", ...BEARER, permission: "forms.edit", ...WRITE },
   { route: "PUT /api/v1/tags/{tagId}", handler: "tags/update-tag", ...BEARER, permission: "forms.edit", ...WRITE },
   { route: "DELETE /api/v1/tags/{tagId}", handler: "tags/delete-tag", ...BEARER, permission: "forms.delete", ...WRITE },
+  // A member's read state (docs/api.md, "Unread"): session only, an API key has no member.
+  { route: "PUT /api/v1/submissions/{submissionId}/read", handler: "submissions/mark-read", ...SESSION, permission: "submissions.view", ...WRITE },
+  { route: "DELETE /api/v1/submissions/{submissionId}/read", handler: "submissions/mark-unread", ...SESSION, permission: "submissions.view", ...WRITE },
+  { route: "POST /api/v1/forms/{formId}/submissions/read", handler: "submissions/mark-all-read", ...SESSION, permission: "submissions.view", ...WRITE },
 
   // Outbound webhooks of a form (docs/api.md, "Outbound webhooks"; docs/outbound-webhooks.md).
   { route: "POST /api/v1/forms/{formId}/outbound-webhooks", handler: "outbound-webhooks/create-outbound-webhook", ...BEARER, permission: "forms.edit", ...WRITE },

@@ -8,10 +8,14 @@ import type { FilterPattern } from "./stream-filter-match";
  * else costs an invocation: Lambda drops the records no pattern matches and does not bill them
  * (https://docs.aws.amazon.com/lambda/latest/dg/invocation-eventfiltering.html). A record passes
  * when ANY pattern matches; within a pattern every field must.
- * A MODIFY (moderation, a stored lead) is not here: moderation moves the counts itself. The one
- * exception is a forward-only submission's strip (`valuesDeleted: true`; a later MODIFY of a
- * stripped submission passes too, and finds nothing to do). Content filters (`exists`) are not
- * used: the local follower evaluates literals only (infra/stream-filter-match.ts).
+ * Every MODIFY of a submission passes too: a triage change (status, owner, tags), a moderation
+ * and a retention re-dating move its filter entries and its status counts
+ * (lib/bookkeeping/filter-submissions.ts, count-submissions.ts), and a forward-only
+ * submission's strip (`valuesDeleted: true`) deletes its search entries. A literal pattern
+ * cannot tell which attributes changed, so the other MODIFYs (a stored lead) pass as well and
+ * change nothing: one more record in a batch, not an invocation per submission (the bookkeeper
+ * takes batches). Content filters (`exists`) are not used: the local follower evaluates
+ * literals only (infra/stream-filter-match.ts).
  */
 export const BOOKKEEPER_FILTER_PATTERNS = [
   { eventName: ["INSERT"], dynamodb: { NewImage: { type: { S: ["submission"] } } } },
@@ -19,5 +23,6 @@ export const BOOKKEEPER_FILTER_PATTERNS = [
   // Forward-only forms (lib/bookkeeping/forward-only.ts): a marker's removal (its bound passed, or
   // the values were deleted), and a submission whose values were deleted (its search entries go).
   { eventName: ["REMOVE"], dynamodb: { OldImage: { type: { S: ["forward_marker"] } } } },
-  { eventName: ["MODIFY"], dynamodb: { NewImage: { type: { S: ["submission"] }, valuesDeleted: { BOOL: [true] } } } },
+  // A submission's modification (see above; a forward-only strip among them).
+  { eventName: ["MODIFY"], dynamodb: { NewImage: { type: { S: ["submission"] } } } },
 ] as const satisfies readonly FilterPattern[];

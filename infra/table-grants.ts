@@ -105,6 +105,8 @@ export const P = {
   audit: prefix(keys.auditEntry("o", "t", "a")), // AUDIT#: an organization's audit log (put only: entries are never changed)
   retentionJob: prefix(keys.retentionJob("f")), // RETENTION#: a form's retention job (lib/retention-job.ts)
   forward: prefix(keys.forwardMarker("s")), // FORWARD#: a forward-only form's submission still holding its values
+  viewEntry: prefix(keys.viewEntry("f", "x", "c", "s")), // VIEW#: the inbox's filter entries (lib/store/view-entries.ts)
+  readRanges: prefix(keys.readRanges("u", "f")), // READS#: a member's read ranges per form (lib/store/read-ranges.ts)
   // Counters by scope (lib/accounts.ts, lib/spam/evidence.ts, lib/auth/rate-limit.ts).
   loginEmailCounter: counters("login-email"),
   loginIpCounter: counters("login-ip"),
@@ -213,6 +215,10 @@ export const TABLE_WRITES: Record<string, Writes> = {
   "tags/create-tag": { PutItem: [only(P.org, TAG_ITEM), only(P.org, TAG_NAME_CLAIM), P.audit], UpdateItem: [only(P.org, ["tagCount"])] },
   "tags/update-tag": { UpdateItem: [only(P.org, ["name", "colour", "updatedAt"])], PutItem: [only(P.org, TAG_NAME_CLAIM), P.audit], DeleteItem: [P.org] },
   "tags/delete-tag": { DeleteItem: [P.org], UpdateItem: [only(P.org, ["tagCount"])], PutItem: [P.audit] },
+  // A member's read state of a form: one item, put whole under its version (lib/store/read-ranges.ts).
+  "submissions/mark-read": { PutItem: [P.readRanges] },
+  "submissions/mark-unread": { PutItem: [P.readRanges] },
+  "submissions/mark-all-read": { PutItem: [P.readRanges] },
   // An export writes only its audit entry (lib/export.ts).
   "submissions/export-submissions": { PutItem: [P.audit] },
   // Access requests put their audit entry on its own; the organization-wide erasure deletes in
@@ -272,8 +278,8 @@ export const TABLE_WRITES: Record<string, Writes> = {
   [BOOKKEEPER.handler]: {
     UpdateItem: [P.siteDay, only(P.form, FORM_COUNTS), P.webhookCounts, only(P.submission, STRIPPED_ATTRIBUTES)],
     PutItem: [P.streamCheckpoint],
-    // A removed submission's emails, outbound deliveries, notes and timeline entries follow it out (lib/bookkeeping/follow-out.ts).
-    BatchWriteItem: [P.searchEntry, P.sentEmail, P.delivery, P.submission],
+    // A removed submission's emails, outbound deliveries, notes, timeline entries and filter entries follow it out (lib/bookkeeping/follow-out.ts).
+    BatchWriteItem: [P.searchEntry, P.sentEmail, P.delivery, P.submission, P.viewEntry],
   },
 
   // The digest run: each digest's claim (released when SES refused it), and the member's next due

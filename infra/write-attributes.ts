@@ -1,3 +1,5 @@
+import { STATUS_ATTRIBUTES } from "../lib/store/submission-counts";
+
 /**
  * The attributes each kind of write names, for the table grants that narrow a write to them
  * (infra/table-grants.ts, `only(partition, attributes)`; docs/deployment.md, "Least privilege").
@@ -131,7 +133,7 @@ export const COUNTER = ["count", "ttl", "type"] as const;
  * A form's live counts (lib/store/submission-counts.ts, `formCountsUpdate`): what the bookkeeper
  * and moderation add to, and the tombstone's flag their conditions read.
  */
-export const FORM_COUNTS = ["type", "inbox", "spam", "gone"] as const;
+export const FORM_COUNTS = ["type", "inbox", "spam", "gone", ...STATUS_ATTRIBUTES] as const;
 /** A form's counts made a tombstone when its purge ends (`formCountsTombstone`). */
 export const FORM_COUNTS_TOMBSTONE = ["type", "gone", "ttl"] as const;
 

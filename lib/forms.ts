@@ -23,7 +23,7 @@ import {
   updateForm,
 } from "./store/forms";
 import type { Site } from "./store/sites";
-import { type FormCounts, getFormCounts, getFormsCounts } from "./store/submission-counts";
+import { type FormCounts, getFormCounts, getFormsCounts, statusCountsOf } from "./store/submission-counts";
 import { listSiteWebhooks } from "./store/webhooks";
 
 /** Fields by key, without a prototype (keys are user data); `order` defaults to the list position. */
@@ -139,6 +139,7 @@ async function listViews(forms: Form[], siteId: string, counted = true) {
     fieldCount: Object.keys(form.fields).length,
     submissionCount: counted ? (counts.get(form.id)?.inbox ?? 0) : null,
     spamCount: counted ? (counts.get(form.id)?.spam ?? 0) : null,
+    counts: counted ? { statuses: counts.get(form.id)?.statuses ?? statusCountsOf(undefined) } : null,
     status: form.status,
     archivedAt: form.archivedAt,
     createdAt: form.createdAt,

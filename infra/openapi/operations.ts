@@ -222,6 +222,18 @@ export const OPERATIONS: Record<DocumentedRouteKey, OperationExtras> = {
     },
   },
   "GET /api/v1/submissions/{submissionId}": { summary: "Read a submission" },
+  "PUT /api/v1/submissions/{submissionId}/read": {
+    summary: "Mark a submission read for the calling member",
+    errors: ["CONFLICT"],
+  },
+  "DELETE /api/v1/submissions/{submissionId}/read": {
+    summary: "Mark a submission unread for the calling member",
+    errors: ["CONFLICT"],
+  },
+  "POST /api/v1/forms/{formId}/submissions/read": {
+    summary: "Mark every submission of a form read for the calling member",
+    errors: ["CONFLICT"],
+  },
   "PUT /api/v1/submissions/{submissionId}": { summary: "Flag or unflag a submission as spam" },
   "DELETE /api/v1/submissions/{submissionId}": { summary: "Delete a submission" },
   "POST /api/v1/submissions/bulk-delete": { summary: "Delete several submissions" },

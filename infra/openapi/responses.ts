@@ -38,14 +38,9 @@ import type { requestPasswordReset, resetPassword } from "../../lib/password-res
 import type { requestReclaim } from "../../lib/reclaim-request";
 import type { createSite, removeSite, siteDetail, sitesOf, updateSite } from "../../lib/sites";
 import type { eraseEverywhere, requestAccess } from "../../lib/subject-requests";
-import type {
-  eraseByEmail,
-  listSubmissions,
-  moderateSubmission,
-  readSubmission,
-  removeSubmission,
-  removeSubmissions,
-} from "../../lib/submissions";
+import type { listInbox } from "../../lib/submission-filters";
+import type { eraseByEmail, moderateSubmission, removeSubmission, removeSubmissions } from "../../lib/submissions";
+import type { markAllRead, markRead, markUnread, readSubmissionWithUnread } from "../../lib/unread";
 import * as z from "../../lib/validation";
 import type {
   archiveWebhook,
@@ -73,6 +68,7 @@ import {
   id,
   intakeResult,
   invitedRole,
+  listedSubmission,
   member,
   message,
   meView,
@@ -83,6 +79,7 @@ import {
   organizationView,
   permission,
   pingResult,
+  readState,
   role,
   sentEmail,
   site,
@@ -230,12 +227,14 @@ export const SUCCESS_BODIES: Record<DocumentedRouteKey, Described | null> = {
   "POST /api/v1/forms/{formId}/duplicate": answers<typeof duplicateForm>()(z.strictObject({ form: formDetail })),
   "POST /api/v1/forms/{formId}/publish": answers<typeof setFormStatus>()(z.strictObject({ form: formDetail })),
   "POST /api/v1/forms/{formId}/unpublish": answers<typeof setFormStatus>()(z.strictObject({ form: formDetail })),
-  "GET /api/v1/forms/{formId}/submissions": answers<typeof listSubmissions>()(
-    z.strictObject({ submissions: z.array(submission), nextCursor }),
+  "GET /api/v1/forms/{formId}/submissions": answers<typeof listInbox>()(
+    z.strictObject({ submissions: z.array(listedSubmission), nextCursor }),
   ),
   // The export answers a file, not an envelope (./operations.ts).
   "GET /api/v1/forms/{formId}/submissions/export": null,
-  "GET /api/v1/submissions/{submissionId}": answers<typeof readSubmission>()(z.strictObject({ submission })),
+  "GET /api/v1/submissions/{submissionId}": answers<typeof readSubmissionWithUnread>()(
+    z.strictObject({ submission: listedSubmission }),
+  ),
   "PUT /api/v1/submissions/{submissionId}": answers<typeof moderateSubmission>()(z.strictObject({ submission })),
   "DELETE /api/v1/submissions/{submissionId}": answers<typeof removeSubmission>()(message),
   "POST /api/v1/submissions/bulk-delete": answers<typeof removeSubmissions>()(
@@ -243,6 +242,11 @@ export const SUCCESS_BODIES: Record<DocumentedRouteKey, Described | null> = {
   ),
   "POST /api/v1/sites/{id}/submissions/erase": answers<typeof eraseByEmail>()(
     z.strictObject({ deleted: count, complete: z.boolean(), cursor: z.nullable(z.string()) }),
+  ),
+  "PUT /api/v1/submissions/{submissionId}/read": answers<typeof markRead>()(readState),
+  "DELETE /api/v1/submissions/{submissionId}/read": answers<typeof markUnread>()(readState),
+  "POST /api/v1/forms/{formId}/submissions/read": answers<typeof markAllRead>()(
+    z.strictObject({ formId: id, readThrough: nullableTimestamp }),
   ),
 
   "POST /api/v1/forms/{formId}/outbound-webhooks": answers<typeof createEndpoint>()(

@@ -108,6 +108,12 @@ export const formFields = {
   // null only when asked without counts (GET /api/v1/forms/{formId}?counts=false)
   submissionCount: z.nullable(count),
   spamCount: z.nullable(count),
+  // The inbox per status (docs/triage.md); null with the other counts.
+  counts: z.nullable(
+    z.strictObject({
+      statuses: z.strictObject({ new: count, contacted: count, qualified: count, won: count, lost: count }),
+    }),
+  ),
   status: z.enum(["draft", "published"]),
   archivedAt: nullableTimestamp,
   createdAt: timestamp,
@@ -481,3 +487,13 @@ export const NAMED_SCHEMAS: Record<string, z.ZodMiniType> = {
   ErrorEnvelope: errorEnvelope,
   NotificationSettings: notificationSettingsView,
 };
+
+// lib/submission-filters.ts listInbox, lib/unread.ts readSubmissionWithUnread: a submission with the caller's read state
+export const listedSubmission = z.strictObject({
+  ...submission.shape,
+  unread: z.nullable(z.boolean()).register(z.globalRegistry, {
+    description: "Whether the calling member has not opened it (docs/triage.md); null for an API key",
+  }),
+});
+// lib/unread.ts markRead, markUnread
+export const readState = z.strictObject({ submissionId: id, unread: z.boolean() });

@@ -1,20 +1,45 @@
 import { log } from "../log";
 import { type AppliedBatch, applyCountChanges, type CountedChange } from "../store/bookkeeping";
+import type { StatusDeltas } from "../store/submission-counts";
+import { statusOf } from "../store/view-entries";
 import type { StreamBatch, StreamChange } from "./stream-batch";
 
 /**
  * The bookkeeper's counting job: every stored submission (an INSERT) and every removed one (a
  * REMOVE, whatever removed it: a delete, a bulk delete, an erasure, a purge, an expiry) moves
  * the counts of docs/data-model.md ("Counting a form's submissions", "Daily counts"), exactly
- * once per record (lib/store/bookkeeping.ts). A MODIFY changes no count: moderation moves the
- * counts itself, in the flag's own transaction (lib/store/moderation.ts).
+ * once per record (lib/store/bookkeeping.ts). A MODIFY moves no inbox or spam count: moderation
+ * moves those itself, in the flag's own transaction (lib/store/moderation.ts). The per-status
+ * counts (lib/store/submission-counts.ts, StatusDeltas) move here only, from every record: a
+ * store or removal of an inbox submission with a status other than new, and a MODIFY that changes
+ * a status or moves a triaged submission in or out of the inbox (moderation included).
  */
 export const COUNT_STEP = "counts";
 
-/** The submission a record stores or removes, as a count needs it; undefined for any other record. */
+/** What an image counts under (`new` is derived, ./submission-counts.ts): a set status of an inbox submission. */
+function statusCounted(item: Record<string, unknown> | undefined): keyof StatusDeltas | undefined {
+  if (item?.type !== "submission" || item.isSpam !== false) return undefined;
+  const status = statusOf(item);
+  return status === "new" ? undefined : status;
+}
+
+/** How a record moves the per-status counts; undefined when it does not. */
+export function statusDeltas(change: StreamChange): StatusDeltas | undefined {
+  const before = change.eventName === "INSERT" ? undefined : statusCounted(change.oldItem);
+  const after = change.eventName === "REMOVE" ? undefined : statusCounted(change.newItem);
+  if (before === after) return undefined;
+  const deltas: StatusDeltas = {};
+  if (before) deltas[before] = -1;
+  if (after) deltas[after] = 1;
+  return deltas;
+}
+
+/** The submission a record stores, removes or (its counted status) modifies, as a count needs it; undefined for any other record. */
 export function countedChange(change: StreamChange): CountedChange | undefined {
-  const item = change.eventName === "INSERT" ? change.newItem : change.eventName === "REMOVE" ? change.oldItem : undefined;
+  const item = change.eventName === "REMOVE" ? change.oldItem : change.newItem;
   if (item?.type !== "submission") return undefined;
+  const statuses = statusDeltas(change);
+  if (change.eventName === "MODIFY" && !statuses) return undefined;
   const { siteId, webhookId, formId, createdAt, isSpam } = item;
   const known = [siteId, webhookId, formId, createdAt].every((v) => typeof v === "string") && typeof isSpam === "boolean";
   if (!known) {
@@ -24,7 +49,7 @@ export function countedChange(change: StreamChange): CountedChange | undefined {
   }
   return {
     sequenceNumber: change.sequenceNumber,
-    change: change.eventName === "INSERT" ? "stored" : "removed",
+    change: change.eventName === "INSERT" ? "stored" : change.eventName === "REMOVE" ? "removed" : "modified",
     submission: {
       siteId: siteId as string,
       webhookId: webhookId as string,
@@ -32,6 +57,7 @@ export function countedChange(change: StreamChange): CountedChange | undefined {
       createdAt: createdAt as string,
       isSpam: isSpam as boolean,
     },
+    ...(statuses ? { statuses } : {}),
   };
 }
 

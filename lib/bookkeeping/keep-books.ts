@@ -1,6 +1,7 @@
 import type { DynamoDBRecord } from "aws-lambda";
 import { describeError, log } from "../log";
 import { COUNT_STEP, countSubmissions } from "./count-submissions";
+import { FILTER_STEP, filterSubmissions } from "./filter-submissions";
 import { FOLLOW_OUT_STEP, followOut } from "./follow-out";
 import { FORWARD_STEP, followForwardOnly } from "./forward-only";
 import { indexSubmissions, SEARCH_STEP } from "./index-submissions";
@@ -23,6 +24,8 @@ export interface BookkeepingStep {
 export const STEPS: readonly BookkeepingStep[] = [
   { name: COUNT_STEP, run: async (batch) => ({ ...(await countSubmissions(batch)) }) },
   { name: SEARCH_STEP, run: indexSubmissions },
+  // The inbox's filter entries (lib/bookkeeping/filter-submissions.ts).
+  { name: FILTER_STEP, run: filterSubmissions },
   // A removed submission's emails and deliveries (lib/bookkeeping/follow-out.ts).
   { name: FOLLOW_OUT_STEP, run: followOut },
   { name: FORWARD_STEP, run: followForwardOnly },

@@ -2,7 +2,7 @@ import { TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { cancellationReasons, cancelledItem, db, tableName } from "../aws/dynamodb";
 import { keys } from "./keys";
 import { type CountedSubmission, dayOf, siteDayUpdate } from "./site-days";
-import { formCountsUpdate, webhookCountsUpdate } from "./submission-counts";
+import { formCountsUpdate, type StatusDeltas, webhookCountsUpdate } from "./submission-counts";
 import { sleep, type TransactItem } from "./transactions";
 
 /**
@@ -34,11 +34,16 @@ export const MAX_COUNTERS_PER_CHUNK = 99;
 /** Attempts of one chunk when concurrent writes of the same counters cancel it (TransactionConflict). */
 const CONFLICT_ATTEMPTS = 10;
 
-/** A stored or removed submission, as one stream record shows it. */
+/**
+ * A stored or removed submission, as one stream record shows it; or a modified one whose counted
+ * status moved (a triage change, or a moderation of a triaged submission: `statuses` only).
+ */
 export interface CountedChange {
   sequenceNumber: string;
-  change: "stored" | "removed";
+  change: "stored" | "removed" | "modified";
   submission: CountedSubmission & { isSpam: boolean };
+  /** How the form's per-status counts move (./submission-counts.ts, StatusDeltas). */
+  statuses?: StatusDeltas;
 }
 
 export interface AppliedBatch {
@@ -62,7 +67,7 @@ type Counter =
       bySource: Map<string, number>;
       byForm: Map<string, number>;
     }
-  | { kind: "form"; formId: string; inbox: number; spam: number; stored: boolean }
+  | { kind: "form"; formId: string; inbox: number; spam: number; statuses: StatusDeltas; stored: boolean }
   | { kind: "webhook"; siteId: string; webhookId: string; received: number; lastReceivedAt: string };
 
 const dayId = (s: CountedSubmission) => `day ${s.siteId} ${dayOf(s.createdAt)}`;
@@ -73,12 +78,16 @@ const webhookId = (s: CountedSubmission) => `webhook ${s.siteId} ${s.webhookId}`
 const countersOf = (c: CountedChange) =>
   c.change === "stored" ? [dayId(c.submission), formId(c.submission), webhookId(c.submission)] : [formId(c.submission)];
 
+function addStatuses(into: StatusDeltas, by: StatusDeltas | undefined) {
+  for (const [status, n] of Object.entries(by ?? {}) as [keyof StatusDeltas, number][]) into[status] = (into[status] ?? 0) + n;
+}
+
 const bump = (map: Map<string, number>, id: string, by: number) => map.set(id, (map.get(id) ?? 0) + by);
 
 /** Sums a run of changes per counter item, in the order the items were first touched. */
 function sum(changes: readonly CountedChange[]): Map<string, Counter> {
   const counters = new Map<string, Counter>();
-  for (const { change, submission: s } of changes) {
+  for (const { change, submission: s, statuses } of changes) {
     const inbox = s.isSpam ? 0 : 1;
     const spam = s.isSpam ? 1 : 0;
     const form = (counters.get(formId(s)) as Extract<Counter, { kind: "form" }> | undefined) ?? {
@@ -86,9 +95,12 @@ function sum(changes: readonly CountedChange[]): Map<string, Counter> {
       formId: s.formId,
       inbox: 0,
       spam: 0,
+      statuses: {},
       stored: false,
     };
     counters.set(formId(s), form);
+    addStatuses(form.statuses, statuses);
+    if (change === "modified") continue;
     if (change === "removed") {
       form.inbox -= inbox;
       form.spam -= spam;
@@ -154,7 +166,7 @@ function counterUpdate(counter: Counter, refusal: Refusal | undefined): Transact
       return { Update: siteDayUpdate(counter.siteId, counter.day, counter) };
     case "form":
       // A run whose stores and removals cancel out changes nothing: no write.
-      if (counter.inbox === 0 && counter.spam === 0) return undefined;
+      if (counter.inbox === 0 && counter.spam === 0 && Object.values(counter.statuses).every((n) => n === 0)) return undefined;
       return { Update: formCountsUpdate(counter.formId, counter, { mustExist: !counter.stored }) };
     case "webhook":
       return {

@@ -3,6 +3,7 @@ import { db, tableName } from "../aws/dynamodb";
 import { batchGet } from "./batch";
 import { idFromSortKey, keys } from "./keys";
 import { forEachPage } from "./pagination";
+import { SUBMISSION_STATUSES, type SubmissionStatus } from "./shapes";
 
 /**
  * The live counts of forms and webhooks (docs/data-model.md, "Counting a form's submissions"):
@@ -28,6 +29,30 @@ export const COUNTS_TOMBSTONE_SECONDS = 7 * 86_400;
 export interface FormCounts {
   inbox: number;
   spam: number;
+  statuses?: StatusCounts;
+}
+
+/**
+ * A form's inbox submissions per status (docs/triage.md). Only the statuses a person set are
+ * counted on the item (`statusContacted`, ...: moved by the bookkeeper from the stream); `new`
+ * is the inbox less those, so a submission stored before statuses existed, and every one intake
+ * stores, is counted as new without a write.
+ */
+export type StatusCounts = Record<SubmissionStatus, number>;
+export type StatusDeltas = Partial<Record<Exclude<SubmissionStatus, "new">, number>>;
+
+const COUNTED_STATUSES = SUBMISSION_STATUSES.filter((s): s is Exclude<SubmissionStatus, "new"> => s !== "new");
+const statusAttribute = (status: Exclude<SubmissionStatus, "new">) => `status${status[0]?.toUpperCase()}${status.slice(1)}`;
+/** The attributes a forms list reads beside inbox and spam. */
+export const STATUS_ATTRIBUTES = COUNTED_STATUSES.map(statusAttribute);
+
+/** The statuses of a form's counts item; `new` is what the inbox holds beyond the others. */
+export function statusCountsOf(item: Record<string, unknown> | undefined): StatusCounts {
+  const counted = Object.fromEntries(
+    COUNTED_STATUSES.map((s) => [s, Math.max(0, Number(item?.[statusAttribute(s)] ?? 0))]),
+  ) as Omit<StatusCounts, "new">;
+  const others = Object.values(counted).reduce((sum, n) => sum + n, 0);
+  return { new: Math.max(0, formCountsOf(item).inbox - others), ...counted };
 }
 
 export interface WebhookCounts {
@@ -47,6 +72,11 @@ const formCountsOf = (item: Record<string, unknown> | undefined): FormCounts => 
   spam: Math.max(0, Number(item?.spam ?? 0)),
 });
 
+const withStatuses = (item: Record<string, unknown> | undefined): FormCounts => ({
+  ...formCountsOf(item),
+  statuses: statusCountsOf(item),
+});
+
 const webhookCountsOf = (item: Record<string, unknown> | undefined): WebhookCounts => ({
   submissionCount: Math.max(0, Number(item?.submissionCount ?? 0)),
   lastReceivedAt: typeof item?.lastReceivedAt === "string" ? item.lastReceivedAt : null,
@@ -55,16 +85,16 @@ const webhookCountsOf = (item: Record<string, unknown> | undefined): WebhookCoun
 /** A form's counts (one eventually consistent GetItem); zeros before its first submission. */
 export async function getFormCounts(formId: string): Promise<FormCounts> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.formCounts(formId) }));
-  return formCountsOf(out.Item);
+  return withStatuses(out.Item);
 }
 
 /** The counts of a page of forms, in one BatchGetItem (a page holds at most 100 forms). */
 export async function getFormsCounts(formIds: readonly string[]): Promise<Map<string, FormCounts>> {
   const items = await batchGet(
     formIds.map((id) => keys.formCounts(id)),
-    { projection: "inbox, spam" },
+    { projection: ["inbox", "spam", ...STATUS_ATTRIBUTES].join(", ") },
   );
-  return new Map(formIds.map((id, i) => [id, formCountsOf(items[i])]));
+  return new Map(formIds.map((id, i) => [id, withStatuses(items[i])]));
 }
 
 /** A webhook's counts (one eventually consistent GetItem). */
@@ -101,14 +131,25 @@ export async function getSiteWebhookCounts(siteId: string): Promise<Map<string, 
  * one is of a form purged to the end, or of one whose submissions were stored before the
  * counters existed (it would read below zero).
  */
-export function formCountsUpdate(formId: string, deltas: FormCounts, { mustExist = false } = {}) {
+export function formCountsUpdate(
+  formId: string,
+  deltas: { inbox: number; spam: number; statuses?: StatusDeltas },
+  { mustExist = false } = {},
+) {
+  // Only the statuses that move are named: a submission's store or a moderation writes what it did before.
+  const moved = COUNTED_STATUSES.filter((s) => (deltas.statuses?.[s] ?? 0) !== 0);
   return {
     TableName: tableName(),
     Key: keys.formCounts(formId),
-    UpdateExpression: "ADD inbox :inbox, spam :spam SET #type = if_not_exists(#type, :type)",
+    UpdateExpression: `ADD inbox :inbox, spam :spam${moved.map((s) => `, ${statusAttribute(s)} :${s}`).join("")} SET #type = if_not_exists(#type, :type)`,
     ConditionExpression: mustExist ? "attribute_exists(pk) AND attribute_not_exists(gone)" : "attribute_not_exists(gone)",
     ExpressionAttributeNames: { "#type": "type" },
-    ExpressionAttributeValues: { ":inbox": deltas.inbox, ":spam": deltas.spam, ":type": FORM_COUNTS_TYPE },
+    ExpressionAttributeValues: {
+      ":inbox": deltas.inbox,
+      ":spam": deltas.spam,
+      ":type": FORM_COUNTS_TYPE,
+      ...Object.fromEntries(moved.map((s) => [`:${s}`, deltas.statuses?.[s]])),
+    },
     ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const,
   };
 }

@@ -342,7 +342,7 @@ describe("what each function may write, by partition and attribute", () => {
   });
 });
 
-test("the bookkeeper writes only counters, its checkpoints, search entries, the records that follow a removed submission and forward-only strips: day items, a form's counts (those attributes only), webhooks' counts, FIND#, MAIL# and DELIVERY# items by BatchWriteItem, a submission's values (those attributes only)", () => {
+test("the bookkeeper writes only counters, its checkpoints, search and filter entries, the records that follow a removed submission and forward-only strips: day items, a form's counts (those attributes only), webhooks' counts, FIND#, VIEW#, MAIL# and DELIVERY# items by BatchWriteItem, a submission's values (those attributes only)", () => {
   const bookkeeper = roleStatements("Inlet bookkeeper: counts from the table stream");
   expect(sortJson(grantedWrites(bookkeeper))).toEqual(
     sortJson([
@@ -350,12 +350,23 @@ test("the bookkeeper writes only counters, its checkpoints, search entries, the 
       {
         actions: ["dynamodb:UpdateItem"],
         leadingKeys: [`${P.form}*`],
-        attributes: ["gone", "inbox", "pk", "sk", "spam", "type"],
+        attributes: [
+          "gone",
+          "inbox",
+          "pk",
+          "sk",
+          "spam",
+          "statusContacted",
+          "statusLost",
+          "statusQualified",
+          "statusWon",
+          "type",
+        ],
       },
       { actions: ["dynamodb:PutItem"], leadingKeys: [`${P.streamCheckpoint}*`], attributes: null },
       {
         actions: ["dynamodb:BatchWriteItem"],
-        leadingKeys: [`${P.delivery}*`, `${P.searchEntry}*`, `${P.sentEmail}*`],
+        leadingKeys: [`${P.delivery}*`, `${P.searchEntry}*`, `${P.sentEmail}*`, `${P.viewEntry}*`],
         attributes: null,
       },
       {

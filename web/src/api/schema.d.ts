@@ -785,6 +785,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/submissions/{submissionId}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Mark a submission read for the calling member */
+        put: operations["markRead"];
+        post?: never;
+        /** Mark a submission unread for the calling member */
+        delete: operations["markUnread"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/forms/{formId}/submissions/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark every submission of a form read for the calling member */
+        post: operations["markAllRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/forms/{formId}/outbound-webhooks": {
         parameters: {
             query?: never;
@@ -1166,6 +1201,15 @@ export interface components {
             fieldCount: number;
             submissionCount: number | null;
             spamCount: number | null;
+            counts: {
+                statuses: {
+                    new: number;
+                    contacted: number;
+                    qualified: number;
+                    won: number;
+                    lost: number;
+                };
+            } | null;
             /** @enum {string} */
             status: "draft" | "published";
             /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
@@ -1853,6 +1897,15 @@ export interface components {
                     fieldCount: number;
                     submissionCount: number | null;
                     spamCount: number | null;
+                    counts: {
+                        statuses: {
+                            new: number;
+                            contacted: number;
+                            qualified: number;
+                            won: number;
+                            lost: number;
+                        };
+                    } | null;
                     /** @enum {string} */
                     status: "draft" | "published";
                     /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
@@ -1920,7 +1973,64 @@ export interface components {
             /** @constant */
             success: true;
             data: {
-                submissions: components["schemas"]["Submission"][];
+                submissions: {
+                    id: string;
+                    formId: string;
+                    siteId: string;
+                    webhookId: string;
+                    referenceId: string;
+                    data: {
+                        [key: string]: string | string[];
+                    };
+                    metadata: {
+                        source: string;
+                        userAgent: string | null;
+                        referer: string | null;
+                        ip: string | null;
+                        droppedFiles: string[];
+                        ignoredFields: string[];
+                        ads?: {
+                            [key: string]: string | boolean;
+                        };
+                        isTest?: boolean;
+                        replyTo?: string;
+                        subject?: string;
+                    };
+                    spam: {
+                        score: number;
+                        isSpam: boolean;
+                        signals: {
+                            name: string;
+                            score: number;
+                            detail: string;
+                        }[];
+                    };
+                    /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
+                    releasedAt: string | null;
+                    expiresAt: string | null;
+                    lead: {
+                        score: number;
+                        /** @enum {string} */
+                        grade: "hot" | "warm" | "cold";
+                        reasons: string[];
+                        /** @constant */
+                        test?: true;
+                    } | null;
+                    /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
+                    valuesDeletedAt: string | null;
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
+                    createdAt: string;
+                    /** @enum {string} */
+                    status: "new" | "contacted" | "qualified" | "won" | "lost";
+                    ownerId: string | null;
+                    /** @description Tag ids as stored: a deleted tag's id stays until the submission's tags change (name them from GET /api/v1/tags) */
+                    tags: string[];
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
+                    updatedAt: string;
+                    noteCount: number;
+                    /** @description Whether the calling member has not opened it (docs/triage.md); null for an API key */
+                    unread: boolean | null;
+                }[];
                 nextCursor: string | null;
             };
         };
@@ -1928,7 +2038,64 @@ export interface components {
             /** @constant */
             success: true;
             data: {
-                submission: components["schemas"]["Submission"];
+                submission: {
+                    id: string;
+                    formId: string;
+                    siteId: string;
+                    webhookId: string;
+                    referenceId: string;
+                    data: {
+                        [key: string]: string | string[];
+                    };
+                    metadata: {
+                        source: string;
+                        userAgent: string | null;
+                        referer: string | null;
+                        ip: string | null;
+                        droppedFiles: string[];
+                        ignoredFields: string[];
+                        ads?: {
+                            [key: string]: string | boolean;
+                        };
+                        isTest?: boolean;
+                        replyTo?: string;
+                        subject?: string;
+                    };
+                    spam: {
+                        score: number;
+                        isSpam: boolean;
+                        signals: {
+                            name: string;
+                            score: number;
+                            detail: string;
+                        }[];
+                    };
+                    /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
+                    releasedAt: string | null;
+                    expiresAt: string | null;
+                    lead: {
+                        score: number;
+                        /** @enum {string} */
+                        grade: "hot" | "warm" | "cold";
+                        reasons: string[];
+                        /** @constant */
+                        test?: true;
+                    } | null;
+                    /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
+                    valuesDeletedAt: string | null;
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
+                    createdAt: string;
+                    /** @enum {string} */
+                    status: "new" | "contacted" | "qualified" | "won" | "lost";
+                    ownerId: string | null;
+                    /** @description Tag ids as stored: a deleted tag's id stays until the submission's tags change (name them from GET /api/v1/tags) */
+                    tags: string[];
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
+                    updatedAt: string;
+                    noteCount: number;
+                    /** @description Whether the calling member has not opened it (docs/triage.md); null for an API key */
+                    unread: boolean | null;
+                };
             };
         };
         updateSubmissionResponse: {
@@ -2145,6 +2312,31 @@ export interface components {
             /** @constant */
             success: true;
             data: components["schemas"]["Message"];
+        };
+        markReadResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                submissionId: string;
+                unread: boolean;
+            };
+        };
+        markUnreadResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                submissionId: string;
+                unread: boolean;
+            };
+        };
+        markAllReadResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                formId: string;
+                /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
+                readThrough: string | null;
+            };
         };
         createOutboundWebhookResponse: {
             /** @constant */
@@ -8532,6 +8724,10 @@ export interface operations {
                 from?: string;
                 to?: string;
                 q?: string;
+                status?: "new" | "contacted" | "qualified" | "won" | "lost";
+                owner?: string;
+                tag?: string;
+                unread?: "true" | "false";
             };
             header?: never;
             path: {
@@ -11015,6 +11211,378 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    markRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                submissionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["markReadResponse"];
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `CSRF_ORIGIN_MISMATCH`, `SESSION_REQUIRED`, `PLAN_REQUIRED`, `INSUFFICIENT_PERMISSION` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CSRF_ORIGIN_MISMATCH" | "SESSION_REQUIRED" | "PLAN_REQUIRED" | "INSUFFICIENT_PERMISSION";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CONFLICT";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    markUnread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                submissionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["markUnreadResponse"];
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `CSRF_ORIGIN_MISMATCH`, `SESSION_REQUIRED`, `PLAN_REQUIRED`, `INSUFFICIENT_PERMISSION` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CSRF_ORIGIN_MISMATCH" | "SESSION_REQUIRED" | "PLAN_REQUIRED" | "INSUFFICIENT_PERMISSION";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CONFLICT";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    markAllRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                formId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["markAllReadResponse"];
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `CSRF_ORIGIN_MISMATCH`, `SESSION_REQUIRED`, `PLAN_REQUIRED`, `INSUFFICIENT_PERMISSION` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CSRF_ORIGIN_MISMATCH" | "SESSION_REQUIRED" | "PLAN_REQUIRED" | "INSUFFICIENT_PERMISSION";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CONFLICT";
                         };
                     };
                 };

@@ -28,7 +28,7 @@ const triageQuery = (filters: ListFilters) => ({
   ...(filters.status ? { status: filters.status } : {}),
   ...(filters.owner ? { owner: filters.owner } : {}),
   ...(filters.tag ? { tag: filters.tag } : {}),
-  ...(filters.unread ? { unread: "true" } : {}),
+  ...(filters.unread ? { unread: "true" as const } : {}),
 });
 
 const listQuery = (folder: Folder, filters: ListFilters, cursor?: string) => ({
