@@ -4,7 +4,6 @@ import { queryKeys } from "../../api/keys";
 import type { operations } from "../../api/schema";
 import type { Answer } from "../../api/types";
 import type { Status } from "../../lib/triage";
-import { call } from "../../lib/triage-api";
 import type { Submission } from "./queries";
 
 /**
@@ -12,7 +11,7 @@ import type { Submission } from "./queries";
  * routes that change them (docs/api.md, "Working the leads").
  */
 
-/** The read state the list and detail carry for a session (i28-filters: absent until that API is merged). */
+/** The read state the list and the detail carry (for a session; null for an API key; PATCH's answer has none). */
 export interface ReadState {
   unread?: boolean | null;
 }
@@ -30,6 +29,8 @@ export type TriageChange = PatchBody;
 /** A change to many leads at once: status, owner, tags added or removed. */
 export type BulkChange = Omit<BulkBody, "ids">;
 
+const one = (submissionId: string) => ({ params: { path: { submissionId } } });
+
 export const updateLead = async (submissionId: string, body: TriageChange) =>
   (await unwrap(api.PATCH("/api/v1/submissions/{submissionId}", { params: { path: { submissionId } }, body }))).data.submission;
 
@@ -37,10 +38,13 @@ export const bulkUpdate = async (ids: string[], change: BulkChange) =>
   (await unwrap(api.POST("/api/v1/submissions/bulk-update", { body: { ids, ...change } }))).data;
 
 /** Marks a lead read (`true`) or unread for the signed-in person. */
-export const setRead = (id: string, read: boolean) =>
-  call<unknown>(read ? "PUT" : "DELETE", `/api/v1/submissions/${encodeURIComponent(id)}/read`);
+export const setRead = (submissionId: string, read: boolean) =>
+  unwrap(
+    read
+      ? api.PUT("/api/v1/submissions/{submissionId}/read", one(submissionId))
+      : api.DELETE("/api/v1/submissions/{submissionId}/read", one(submissionId)),
+  );
 
-const one = (submissionId: string) => ({ params: { path: { submissionId } } });
 const ofNote = (submissionId: string, noteId: string) => ({ params: { path: { submissionId, noteId } } });
 
 export const notesQuery = (submissionId: string) =>
@@ -80,17 +84,12 @@ export const timelineQuery = (submissionId: string) =>
     getNextPageParam: (page) => page.nextCursor ?? undefined,
   });
 
-/** The form's inbox counts per status (`counts.statuses` of GET /forms/{formId}). */
+/** The form's inbox counts per status (`counts.statuses` of GET /forms/{formId}; null when not counted). */
 export const statusCountsQuery = (formId: string) =>
   queryOptions({
     queryKey: queryKeys.submissions.statusCounts(formId),
     queryFn: async () =>
-      (
-        await call<{ form: { counts?: { statuses?: Partial<Record<Status, number>> } } }>(
-          "GET",
-          `/api/v1/forms/${encodeURIComponent(formId)}`,
-        )
-      ).form.counts?.statuses ?? {},
+      (await unwrap(api.GET("/api/v1/forms/{formId}", { params: { path: { formId } } }))).data.form.counts?.statuses ?? {},
   });
 
 /** "Status set to Contacted on 3 leads; 1 was refused (spam)": a bulk answer in words, for the live region. */
