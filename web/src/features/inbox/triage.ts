@@ -3,7 +3,6 @@ import { api, unwrap } from "../../api/client";
 import { queryKeys } from "../../api/keys";
 import type { operations } from "../../api/schema";
 import type { Answer } from "../../api/types";
-import type { Status } from "../../lib/triage";
 import type { Submission } from "./queries";
 
 /**
