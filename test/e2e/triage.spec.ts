@@ -57,7 +57,7 @@ test("filters by status (with counts), owner, tag and unread combine, live in th
   await expect(page).toHaveURL(/[?&]status=contacted/);
   await page.getByLabel("Owner").selectOption({ label: "Mine" });
   await expect(rows(page)).toHaveCount(1);
-  await page.getByLabel("Tag").selectOption({ label: "VIP" });
+  await page.getByLabel("Tag", { exact: true }).selectOption({ label: "VIP" });
   await expect(page).toHaveURL(new RegExp(`owner=me.*tag=${vip.id}|tag=${vip.id}.*owner=me`));
   await expect(rows(page)).toHaveCount(1);
   await expect(rows(page).first()).toContainText("Ada Lovelace");

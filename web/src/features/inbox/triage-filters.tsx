@@ -42,7 +42,7 @@ export function TriageFilterBar({
             onClick={() => set({ status: filters.status === status ? undefined : status })}
           >
             {STATUS_LABELS[status]}
-            {counts?.[status] !== undefined && <span className="ml-1 tabular-nums">({counts[status]})</span>}
+            {counts?.[status] !== undefined && <span className="tabular-nums"> ({counts[status]})</span>}
           </button>
         ))}
       </fieldset>
