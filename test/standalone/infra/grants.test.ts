@@ -11,7 +11,15 @@ import {
   type WriteTarget,
   writeStatements,
 } from "../../../infra/table-grants";
-import { FORM_ITEM, MEMBER_ITEM, ORGANIZATION_ITEM, SITE_ITEM, SITE_SETTINGS } from "../../../infra/write-attributes";
+import {
+  FORM_ITEM,
+  MEMBER_ITEM,
+  ORGANIZATION_ITEM,
+  SITE_ITEM,
+  SITE_SETTINGS,
+  TAG_ITEM,
+  TAG_NAME_CLAIM,
+} from "../../../infra/write-attributes";
 import {
   actionsOf,
   asList,
@@ -241,6 +249,10 @@ describe("what each function may write, by partition and attribute", () => {
       "forms/duplicate-form": [["formCount"]],
       "forms/delete-form": [["formCount"]],
       "intake/receive-submission": [["formCount"]],
+      // Tags (lib/store/tags.ts): the tag, its name's claim, the organization's count; a rename.
+      "tags/create-tag": [[...TAG_ITEM], [...TAG_NAME_CLAIM], ["tagCount"]],
+      "tags/update-tag": [["name", "colour", "updatedAt"], [...TAG_NAME_CLAIM]],
+      "tags/delete-tag": [["tagCount"]],
     };
     for (const fn of everyFunction()) {
       const expected = (orgWriters[fn.name] ?? []).map(sorted);
@@ -342,7 +354,7 @@ describe("what each function may write, by partition and attribute", () => {
   });
 });
 
-test("the bookkeeper writes only counters, its checkpoints, search and filter entries, the records that follow a removed submission and forward-only strips: day items, a form's counts (those attributes only), webhooks' counts, FIND#, VIEW#, MAIL# and DELIVERY# items by BatchWriteItem, a submission's values (those attributes only)", () => {
+test("the bookkeeper writes only counters, its checkpoints, search and filter entries, the records that follow a removed submission and forward-only strips: day items, a form's counts (those attributes only), webhooks' counts, FIND#, VIEW#, MAIL#, DELIVERY# and SUB# (a removed submission's notes and timeline) items by BatchWriteItem, a submission's values (those attributes only)", () => {
   const bookkeeper = roleStatements("Inlet bookkeeper: counts from the table stream");
   expect(sortJson(grantedWrites(bookkeeper))).toEqual(
     sortJson([
@@ -366,7 +378,7 @@ test("the bookkeeper writes only counters, its checkpoints, search and filter en
       { actions: ["dynamodb:PutItem"], leadingKeys: [`${P.streamCheckpoint}*`], attributes: null },
       {
         actions: ["dynamodb:BatchWriteItem"],
-        leadingKeys: [`${P.delivery}*`, `${P.searchEntry}*`, `${P.sentEmail}*`, `${P.viewEntry}*`],
+        leadingKeys: [`${P.delivery}*`, `${P.searchEntry}*`, `${P.sentEmail}*`, `${P.submission}*`, `${P.viewEntry}*`],
         attributes: null,
       },
       {
