@@ -200,7 +200,7 @@ async function photograph({ siteId, formId, endpointId }: { siteId: string; form
     await page.getByText("Owner: me").waitFor();
     await page.getByRole("checkbox", { name: "Select Katherine Johnson" }).check();
     await page.getByRole("region", { name: "Selection actions" }).waitFor();
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.setViewportSize({ width: 1280, height: 1180 });
     await page.screenshot({ path: join(OUT, "triage-inbox.png") });
 
     await page.goto(`${BASE}/submissions/${ada}`);

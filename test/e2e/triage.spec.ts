@@ -196,8 +196,14 @@ test("keyboard triage: move, select, set status, assign to me, unread, help and 
 
   await page.locator("body").click({ position: { x: 1, y: 1 } });
   await page.keyboard.press("?");
-  await expect(page.locator("details", { hasText: "Keyboard shortcuts" })).toHaveAttribute("open", "");
+  const help = page.locator("details", { hasText: "Keyboard shortcuts" });
+  await expect(help).toHaveAttribute("open", "");
   await expect(page.getByText("Set status to Won")).toBeVisible();
+  // Focus is on the disclosure: Enter is its own (it closes), not "open the lead".
+  await expect(page.getByText("Keyboard shortcuts", { exact: true })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(help).not.toHaveAttribute("open", "");
+  await expect(page).toHaveURL(new RegExp(`/forms/${form.formId}`));
 
   await page.getByRole("link", { name: /^Key one/ }).focus();
   await page.keyboard.press("o");

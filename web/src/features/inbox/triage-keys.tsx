@@ -67,8 +67,8 @@ export function useTriageKeys(handlers: TriageHandlers, enabled: boolean) {
         case "o":
           return run(h.open);
         case "Enter":
-          // On a link or button Enter is the element's own (the row's link opens the lead itself).
-          if (event.target instanceof HTMLAnchorElement || event.target instanceof HTMLButtonElement) return;
+          // On a link, a button or a disclosure Enter is the element's own (the row's link opens the lead itself).
+          if (event.target instanceof HTMLElement && event.target.closest("a, button, summary, [role=button]")) return;
           return run(h.open);
         case "x":
           return run(h.toggle);
