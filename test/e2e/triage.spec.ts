@@ -1,6 +1,6 @@
 import type { APIRequestContext } from "@playwright/test";
 import { expectAccessibleInBothThemes as expectAccessible } from "./support/a11y";
-import { type Account, apiAs, expect, test } from "./support/fixtures";
+import { type Account, apiAs, expect, signIn, test } from "./support/fixtures";
 import { rows } from "./support/inbox";
 import { addMember } from "./support/settings";
 import { announcement, createTag, leadOf, leads, patchLead, rowOf, statusCounts, userIdOf } from "./support/triage";
@@ -297,4 +297,30 @@ test("Settings → Tags: create, rename and recolour, delete with a confirmation
   await expect(page.getByRole("alertdialog")).toContainText("Delete the tag Call back?");
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete tag" }).click();
   await expect(list).not.toContainText("Call back");
+});
+
+test("a member takes an unowned lead or gives up their own; someone else's lead is for owners and admins", async ({
+  page,
+  request,
+  account,
+}) => {
+  const form = await leads(request, account, ["Owned lead", "Free lead"]);
+  const member = await addMember(request, account, "member", "Member Max");
+  await patchLead(request, account, form.ids["Owned lead"] ?? "", { ownerId: await userIdOf(request, account) });
+  await signIn(page, member);
+
+  await page.goto(`/submissions/${form.ids["Owned lead"]}`);
+  await expect(page.getByLabel("Owner")).toBeDisabled();
+  await expect(page.getByText("only owners and admins can give it to someone else")).toBeVisible();
+
+  await page.goto(`/submissions/${form.ids["Free lead"]}`);
+  const owner = page.getByLabel("Owner");
+  await expect(owner).toBeEnabled();
+  await expect(owner.locator("option")).toHaveText(["Nobody", "Member Max (you)"]);
+  await owner.selectOption({ label: "Member Max (you)" });
+  await expect(page.getByText("Assigned to you", { exact: true })).toBeVisible();
+  expect((await leadOf(request, account, form.ids["Free lead"] ?? "")).ownerId).toBe(member.userId);
+  await owner.selectOption({ label: "Nobody" });
+  await expect(page.getByText("Unassigned", { exact: true })).toBeVisible();
+  expect((await leadOf(request, account, form.ids["Free lead"] ?? "")).ownerId).toBeNull();
 });

@@ -4,7 +4,7 @@ import { useRef, useState } from "react";
 import { apiError } from "../../api/client";
 import { queryKeys } from "../../api/keys";
 import { MenuButton } from "../../components/ui/menu";
-import { useMe } from "../../lib/access";
+import { can, useMe } from "../../lib/access";
 import { membersQuery, STATUS_LABELS, STATUSES, type Status, tagsQuery } from "../../lib/triage";
 import type { RowTriage } from "./submissions-table";
 import { type BulkChange, bulkSummary, bulkUpdate, type Lead, setRead, statusCountsQuery } from "./triage";
@@ -115,7 +115,8 @@ export function useInboxTriage({
         items={[
           { label: "To me", onSelect: () => apply({ ownerId: me.user.id }, "Assigned to you") },
           { label: "To nobody", onSelect: () => apply({ ownerId: null }, "Unassigned") },
-          ...memberList
+          // Giving leads to someone else needs submissions.delete (owners and admins; docs/api.md).
+          ...(can(me, "submissions.delete") ? memberList : [])
             .filter((m) => m.id !== me.user.id)
             .map((m) => ({ label: `To ${m.name}`, onSelect: () => apply({ ownerId: m.id }, `Assigned to ${m.name}`) })),
         ]}

@@ -12,7 +12,7 @@ import { ValuesDeletedBadge } from "./values-deleted";
 
 /** The lead grade in words with its score, so the grade never rests on colour alone. */
 function LeadGrade({ lead }: { lead: Submission["lead"] }) {
-  if (!lead) return <span className="text-slate-500 dark:text-slate-400">Not graded yet</span>;
+  if (!lead) return <span className="text-slate-600 dark:text-slate-300">Not graded yet</span>;
   return (
     <span>
       <span className="font-medium">{gradeLabel(lead.grade)}</span>{" "}

@@ -60,6 +60,11 @@ export function TriagePanel({ lead }: { lead: Lead }) {
   const known = new Set((tags.data ?? []).map((t) => t.id));
   const leadTags = new Set(lead.tags.filter((id) => known.has(id)));
   const name = nameOf(me, memberList);
+  // Owner rules (docs/api.md): without submissions.delete a member takes an unowned lead or gives up
+  // their own; anyone else's lead, or giving one to someone else, is for owners and admins.
+  const mayReassign = can(me, "submissions.delete");
+  const othersLead = !mayReassign && lead.ownerId !== null && lead.ownerId !== me.user.id;
+  const owners = mayReassign ? memberList : memberList.filter((m) => m.id === me.user.id);
 
   return (
     <section className={`${card} lg:col-span-2`} aria-labelledby="triage-heading">
@@ -84,20 +89,25 @@ export function TriagePanel({ lead }: { lead: Lead }) {
         <SelectField
           label="Owner"
           value={lead.ownerId ?? ""}
-          disabled={!editable}
+          disabled={!editable || othersLead}
           onChange={(e) => {
             const ownerId = e.target.value || null;
             save.mutate({ change: { ownerId }, what: ownerId ? `Assigned to ${name(ownerId)}` : "Unassigned" });
           }}
           options={[
             { value: "", label: "Nobody" },
-            ...(lead.ownerId && !memberList.some((m) => m.id === lead.ownerId)
+            ...(lead.ownerId && !owners.some((m) => m.id === lead.ownerId)
               ? [{ value: lead.ownerId, label: name(lead.ownerId) }]
               : []),
-            ...memberList.map((m) => ({ value: m.id, label: m.id === me.user.id ? `${m.name} (you)` : m.name })),
+            ...owners.map((m) => ({ value: m.id, label: m.id === me.user.id ? `${m.name} (you)` : m.name })),
           ]}
         />
       </div>
+      {othersLead && (
+        <Muted className="mt-2">
+          This lead is {name(lead.ownerId ?? "")}'s: only owners and admins can give it to someone else.
+        </Muted>
+      )}
       <fieldset className="mt-4" disabled={!editable}>
         <legend className="text-sm font-medium">Tags</legend>
         {tags.data && tags.data.length === 0 && (
