@@ -273,6 +273,55 @@ describe("POST /api/v1/submissions/bulk-update", () => {
   });
 });
 
+describe("concurrency and transactions", () => {
+  test("concurrent changes never record a wrong `from`: the timeline is one chain, losers answer 409", async () => {
+    const s = await freshSubmission();
+    const wanted = ["contacted", "qualified", "won", "lost", "contacted", "qualified"];
+    const answers = await Promise.all(
+      wanted.map((status) => api("PATCH", subPath(s.id), { token: owner.token, body: { status } })),
+    );
+    for (const res of answers) expect([200, 409]).toContain(res.status);
+    const timeline = await api("GET", timelinePath(s.id, "?limit=100"), { token: owner.token });
+    const moves = (timeline.body.data.entries as { changes: { status: { from: string; to: string } } }[]).reverse();
+    let at = "new";
+    for (const { changes } of moves) {
+      expect(changes.status.from).toBe(at);
+      at = changes.status.to;
+    }
+    expect((await storedItem(s.id))?.status ?? "new").toBe(at);
+  });
+
+  test("a bulk change of 45 writes two transactions, each with its own audit entry", async () => {
+    const many = Array.from({ length: 45 }, () => makeSubmission(form));
+    await putSubmissions(many);
+    const res = await api("POST", BULK, { token: owner.token, body: { ids: many.map((m) => m.id), status: "qualified" } });
+    expect(res.body.data).toEqual({ updated: 45, unchanged: 0, notFound: [], rejected: [] });
+    const mine = new Set(many.map((m) => m.id));
+    const entries = (await auditItems(owner.orgId, "submissions.updated")).filter((e) =>
+      String(e.details.ids)
+        .split(" ")
+        .every((id) => mine.has(id)),
+    );
+    expect(entries.map((e) => e.details.count).sort()).toEqual([40, 5]);
+    expect(entries.every((e) => e.target.type === "form" && e.target.id === form.id)).toBe(true);
+  });
+
+  test("hostile bulk bodies are 400", async () => {
+    for (const body of [
+      { ids: "sub_x", status: "won" },
+      { ids: [5], status: "won" },
+      { ids: ["x".repeat(65)], status: "won" },
+      { ids: ["sub_x"], addTags: ["tag_a", "tag_a"] },
+      { ids: ["sub_x"], addTags: Array.from({ length: 11 }, (_, i) => `tag_${i}`) },
+      { ids: ["sub_x"], status: "archived" },
+      { ids: ["sub_x"], tags: ["tag_a"] },
+    ]) {
+      const res = await api("POST", BULK, { token: owner.token, body });
+      expect([res.status, res.body.error.code]).toEqual([400, "VALIDATION_ERROR"]);
+    }
+  });
+});
+
 describe("the timeline", () => {
   test("newest first, paginated with a cursor", async () => {
     const s = await freshSubmission();
