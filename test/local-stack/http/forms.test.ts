@@ -52,6 +52,7 @@ describe("creating and reading forms", () => {
       fieldCount: 3,
       submissionCount: 0,
       spamCount: 0,
+      counts: { statuses: { new: 0, contacted: 0, qualified: 0, won: 0, lost: 0 } },
       status: "draft",
       archivedAt: null,
       createdAt: expect.any(String),
@@ -172,7 +173,7 @@ describe("creating and reading forms", () => {
     // Without counts (the dashboard's inbox): the same form, nothing counted.
     const uncounted = await api("GET", `${formPath(formId)}?counts=false`, { token: own.token });
     expect(uncounted.status).toBe(200);
-    expect(uncounted.body.data.form).toEqual({ ...detail.body.data.form, submissionCount: null, spamCount: null });
+    expect(uncounted.body.data.form).toEqual({ ...detail.body.data.form, submissionCount: null, spamCount: null, counts: null });
     const bad = await api("GET", `${formPath(formId)}?counts=no`, { token: own.token });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe("VALIDATION_ERROR");

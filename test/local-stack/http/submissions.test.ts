@@ -49,6 +49,8 @@ describe("reading submissions", () => {
       // The form's inbox is kept until deleted (docs/privacy.md, "Retention").
       expiresAt: null,
       valuesDeletedAt: null,
+      // Nobody opened it yet (docs/triage.md, "Filters and unread").
+      unread: true,
       createdAt: expect.any(String),
       // Untriaged (docs/triage.md): new, nobody's, untagged, no notes; updatedAt is its arrival.
       status: "new",

@@ -23,6 +23,18 @@ import {
   prepareCountFixture,
   runCountReads,
 } from "../../bench/count-scenarios";
+import {
+  FILTER_BARS,
+  FILTER_PAGE,
+  FILTER_SIZES,
+  type FilterKind,
+  type FilterResult,
+  loadListHandler as loadFilterListHandler,
+  prepareFilterFixture,
+  runFilterScenarios,
+  runStatusChanges,
+  STATUS_CHANGE_BARS,
+} from "../../bench/filter-scenarios";
 import { BARS, holdConfigurationForScenarios, prepareFixture, runScenarios, type ScenarioResult } from "../../bench/scenarios";
 import {
   loadListHandler,
@@ -348,4 +360,74 @@ describe(`search: the same read units in a form of ${SEARCH_SIZES.small} and of 
       expect(large.calls.map((c) => c.command)).toEqual(small.calls.map((c) => c.command));
     },
   );
+});
+
+describe(`triage filters: the same round trips and units in a form of ${FILTER_SIZES.small} and of ${FILTER_SIZES.large} submissions`, () => {
+  let results: FilterResult[];
+  let changes: Awaited<ReturnType<typeof runStatusChanges>>;
+  const of = (kind: FilterKind, size: keyof typeof FILTER_SIZES) => {
+    const found = results.find((r) => r.kind === kind && r.size === size);
+    if (!found) throw new Error(`no scenario ${kind} ${size}`);
+    return found;
+  };
+
+  beforeAll(async () => {
+    const handler = await loadFilterListHandler();
+    const fixture = await prepareFilterFixture();
+    const recorder = new Recorder();
+    try {
+      results = await runFilterScenarios(recorder, fixture, handler);
+      changes = await runStatusChanges(recorder, fixture);
+    } finally {
+      recorder.uninstall();
+    }
+    console.log(
+      `filters: ${results.map((r) => `${r.kind} ${r.size}: ${r.found} found, ${r.summary.rcu} RCU, ${r.summary.sequentialRoundTrips} trips`).join("; ")}; ` +
+        `status change: ${changes.map((c) => `${c.size}: ${c.summary.wcu} WCU, ${c.summary.sequentialRoundTrips} trips`).join("; ")}`,
+    );
+  }, 600_000);
+
+  // The unread pages stop at their bound of 5 queries over the member's read pairs; the others fill the page.
+  const FOUND: Record<keyof typeof FILTER_BARS, number> = {
+    status: FILTER_PAGE,
+    owner: FILTER_PAGE,
+    tag: FILTER_PAGE,
+    combined: FILTER_PAGE,
+    unread: 8,
+    "unread-status": 4,
+  };
+
+  test.each(Object.keys(FILTER_BARS) as (keyof typeof FILTER_BARS)[])(
+    "%s: its first page at both sizes, within its bars, the same calls",
+    (kind) => {
+      const small = of(kind, "small");
+      const large = of(kind, "large");
+      expect([small.found, large.found]).toEqual([FOUND[kind], FOUND[kind]]);
+      for (const s of [small.summary, large.summary]) {
+        if (s.rcu > FILTER_BARS[kind].rcu || s.sequentialRoundTrips > FILTER_BARS[kind].sequentialRoundTrips) {
+          throw new Error(`${kind}: ${s.rcu} RCU, ${s.sequentialRoundTrips} round trips\n${describeCalls(s)}`);
+        }
+      }
+      expect(large.summary.rcu).toBe(small.summary.rcu);
+      expect(large.summary.sequentialRoundTrips).toBe(small.summary.sequentialRoundTrips);
+      expect(large.summary.calls.map((c) => c.command)).toEqual(small.summary.calls.map((c) => c.command));
+    },
+  );
+
+  test(`a status change (its write and the bookkeeper's for its record): at most ${STATUS_CHANGE_BARS.wcu} write units and ${STATUS_CHANGE_BARS.sequentialRoundTrips} round trips, the same at both sizes`, () => {
+    const [small, large] = changes.map((c) => c.summary) as [RecordingSummary, RecordingSummary];
+    for (const s of [small, large]) {
+      if (s.wcu > STATUS_CHANGE_BARS.wcu || s.sequentialRoundTrips > STATUS_CHANGE_BARS.sequentialRoundTrips) {
+        throw new Error(`status change: ${s.wcu} WCU, ${s.sequentialRoundTrips} round trips\n${describeCalls(s)}`);
+      }
+    }
+    expect(large.wcu).toBe(small.wcu);
+  });
+
+  test("the plain inbox's first page, for comparison: the filters read no more than it does in the large form", () => {
+    const inbox = of("inbox", "large").summary;
+    expect(of("inbox", "large").found).toBe(FILTER_PAGE);
+    for (const kind of ["status", "owner", "tag", "combined"] as const)
+      expect(of(kind, "large").summary.rcu).toBeLessThanOrEqual(inbox.rcu);
+  });
 });
