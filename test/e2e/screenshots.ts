@@ -8,6 +8,8 @@
  *   docs/screenshots/delivery-log.png  an outbound webhook's delivery log (a receiver on loopback
  *                                      that fails the first request, so one delivery is retried)
  *   docs/screenshots/api-keys.png      Settings → API keys, with an active, a narrow and a revoked key
+ *   docs/screenshots/triage-inbox.png  the inbox worked: statuses, owners, tags, unread rows, a selection
+ *   docs/screenshots/lead.png          a lead's page: status, owner, tags, a note and the timeline
  * SCREENSHOT_PORT (default 3190) and CHROMIUM_PATH (default /usr/bin/chromium) change the defaults.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
@@ -148,6 +150,32 @@ async function createDemoKeys() {
   await key({ name: "CRM sync" });
 }
 
+/** The demo leads worked a little (issue 28): two tags, statuses, an owner, a note, one lead opened. */
+async function triageDemo(formId: string) {
+  const { token } = await call<{ token: string }>(undefined, "POST", "/api/v1/auth/login", DEMO);
+  const { user } = await call<{ user: { id: string } }>(token, "GET", "/api/v1/auth/me");
+  const tag = (name: string, colour: string) =>
+    call<{ tag: { id: string } }>(token, "POST", "/api/v1/tags", { name, colour }).then((r) => r.tag.id);
+  const quote = await tag("Quote", "green");
+  const callBack = await tag("Call back", "amber");
+  const { submissions } = await call<{ submissions: { id: string; data: Record<string, unknown> }[] }>(
+    token,
+    "GET",
+    `/api/v1/forms/${formId}/submissions`,
+  );
+  const idOf = (name: string) => submissions.find((s) => s.data.name === name)?.id ?? "";
+  const ada = idOf("Ada Lovelace");
+  await call(token, "PATCH", `/api/v1/submissions/${ada}`, { status: "contacted", ownerId: user.id, tags: [quote] });
+  await call(token, "PATCH", `/api/v1/submissions/${idOf("Grace Hopper")}`, { status: "qualified", tags: [quote, callBack] });
+  await call(token, "PATCH", `/api/v1/submissions/${idOf("Alan Turing")}`, { tags: [callBack] });
+  await call(token, "POST", `/api/v1/submissions/${ada}/notes`, {
+    body: "Called back: wants a quote for the engine works by Friday.",
+  });
+  await call(token, "PUT", `/api/v1/submissions/${ada}/read`);
+  await call(token, "PUT", `/api/v1/submissions/${idOf("Grace Hopper")}/read`);
+  return ada;
+}
+
 async function photograph({ siteId, formId, endpointId }: { siteId: string; formId: string; endpointId: string }) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -165,6 +193,19 @@ async function photograph({ siteId, formId, endpointId }: { siteId: string; form
     await page.getByRole("link", { name: "Ada Lovelace" }).waitFor();
     await page.setViewportSize({ width: 1280, height: 600 });
     await page.screenshot({ path: join(OUT, "inbox.png") });
+    await page.setViewportSize({ width: 1280, height: 760 });
+
+    const ada = await triageDemo(formId);
+    await page.goto(`${BASE}/forms/${formId}`);
+    await page.getByText("Owner: me").waitFor();
+    await page.getByRole("checkbox", { name: "Select Katherine Johnson" }).check();
+    await page.getByRole("region", { name: "Selection actions" }).waitFor();
+    await page.setViewportSize({ width: 1280, height: 1180 });
+    await page.screenshot({ path: join(OUT, "triage-inbox.png") });
+
+    await page.goto(`${BASE}/submissions/${ada}`);
+    await page.getByRole("region", { name: "Timeline" }).getByText("set the status").waitFor();
+    await page.screenshot({ path: join(OUT, "lead.png"), fullPage: true });
     await page.setViewportSize({ width: 1280, height: 760 });
 
     await page.goto(`${BASE}/sites/${siteId}`);
@@ -212,7 +253,7 @@ try {
   await createDemoKeys();
   await photograph(demo);
   console.log(
-    `Wrote ${["inbox.png", "overview.png", "source-setup.png", "delivery-log.png", "api-keys.png"].map((f) => join(OUT, f)).join(", ")}`,
+    `Wrote ${["inbox.png", "triage-inbox.png", "lead.png", "overview.png", "source-setup.png", "delivery-log.png", "api-keys.png"].map((f) => join(OUT, f)).join(", ")}`,
   );
 } finally {
   stack.kill("SIGTERM");

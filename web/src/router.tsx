@@ -13,6 +13,7 @@ import { AppShell } from "./features/auth/app-shell";
 import { SignIn } from "./features/auth/sign-in";
 import { keptAnchor } from "./lib/format";
 import { meQuery } from "./lib/session";
+import { isStatus, type Status } from "./lib/statuses";
 
 /*
  * The routes, and nothing else: each page is a lazy chunk of its own (docs/performance.md,
@@ -30,6 +31,22 @@ const listSearch = (search: Search): { q?: string | undefined; from?: string | u
   q: text(search.q),
   from: text(search.from),
   to: text(search.to),
+});
+
+/** The inbox's filters: the folder's, and triage's status, owner (`me`, `none`, a userId), tag id and unread (issue 28). */
+const inboxSearch = (
+  search: Search,
+): ReturnType<typeof listSearch> & {
+  status?: Status | undefined;
+  owner?: string | undefined;
+  tag?: string | undefined;
+  unread?: boolean | undefined;
+} => ({
+  ...listSearch(search),
+  status: isStatus(search.status) ? search.status : undefined,
+  owner: text(search.owner),
+  tag: text(search.tag),
+  unread: search.unread === true || search.unread === "true" ? true : undefined,
 });
 
 /** Where a person goes back to once signed in. */
@@ -145,7 +162,7 @@ const formLayoutRoute = createRoute({
 const inboxRoute = createRoute({
   getParentRoute: () => formLayoutRoute,
   path: "/",
-  validateSearch: listSearch,
+  validateSearch: inboxSearch,
   component: lazyRouteComponent(() => import("./features/inbox/inbox-page"), "InboxPage"),
 });
 const spamRoute = createRoute({
@@ -224,6 +241,12 @@ const accountRoute = createRoute({
   path: "/account",
   component: lazyRouteComponent(() => import("./features/account/account-page"), "AccountPage"),
 });
+/** The organization's tags (issue 28): anyone reads them; members who edit forms change them. */
+const tagsRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: "/tags",
+  component: lazyRouteComponent(() => import("./features/tags/tags-page"), "TagsPage"),
+});
 /** A person's data across the organization: an access request's file, an erasure (owners and admins). */
 const privacyRoute = createRoute({
   getParentRoute: () => settingsRoute,
@@ -265,7 +288,15 @@ const routeTree = rootRoute.addChildren([
       deliveryLogRoute,
     ]),
     submissionRoute,
-    settingsRoute.addChildren([settingsIndexRoute, apiKeysRoute, teamRoute, accountRoute, privacyRoute, auditLogRoute]),
+    settingsRoute.addChildren([
+      settingsIndexRoute,
+      apiKeysRoute,
+      teamRoute,
+      accountRoute,
+      privacyRoute,
+      auditLogRoute,
+      tagsRoute,
+    ]),
     organizationsRoute,
   ]),
 ]);

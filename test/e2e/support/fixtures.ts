@@ -26,7 +26,7 @@ export async function createAccount(request: APIRequestContext): Promise<Account
 export async function apiAs<T = Record<string, unknown>>(
   request: APIRequestContext,
   account: Account,
-  method: "GET" | "POST" | "PUT" | "DELETE",
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
   path: string,
   data?: unknown,
 ): Promise<T> {
@@ -89,7 +89,8 @@ export async function signIn(page: Page, account: Pick<Account, "email" | "passw
   await page.getByLabel("Email").fill(account.email);
   await page.getByLabel("Password").fill(account.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+  // Attached rather than visible: on a phone the header folds it under "Menu".
+  await expect(page.getByRole("button", { name: "Sign out", includeHidden: true })).toBeAttached();
 }
 
 /** `account`: a fresh organization; `signedIn`: a page signed in as it. */

@@ -57,6 +57,12 @@ export const queryKeys = {
     newest: (formId: string, folder: "inbox" | "spam", filters: object) => ["forms", formId, "newest", folder, filters] as const,
     /** GET /submissions/{submissionId}. */
     one: (submissionId: string) => ["submissions", submissionId] as const,
+    /** GET /submissions/{submissionId}/notes. */
+    notes: (submissionId: string) => ["submissions", submissionId, "notes"] as const,
+    /** GET /submissions/{submissionId}/timeline, a page at a time. */
+    timeline: (submissionId: string) => ["submissions", submissionId, "timeline"] as const,
+    /** GET /forms/{formId} with its counts, read by the inbox for its counts per status. */
+    statusCounts: (formId: string) => ["forms", formId, "statuses"] as const,
   },
 
   outboundWebhooks: {
@@ -79,6 +85,8 @@ export const queryKeys = {
     suppressed: (formId: string) => ["forms", formId, "suppressed"] as const,
   },
 
+  /** GET /tags: the organization's tags (issue 28). */
+  tags: ["tags"] as const,
   /** GET /api-keys. */
   apiKeys: ["api-keys"] as const,
   /** GET /team. */

@@ -4,6 +4,8 @@ import { createContext, type ReactNode, useContext } from "react";
 export interface Column {
   label: string;
   hidden?: boolean;
+  /** Classes of the heading cell (`hidden sm:table-cell` for a column a phone leaves out). */
+  className?: string;
 }
 
 const Compact = createContext(false);
@@ -35,7 +37,7 @@ export function Table({
         <thead>
           <tr className="border-b border-slate-300 dark:border-slate-600">
             {columns.map((column) => (
-              <th key={column.label} scope="col" className={heading}>
+              <th key={column.label} scope="col" className={`${heading} ${column.className ?? ""}`}>
                 {column.hidden ? <span className="sr-only">{column.label}</span> : column.label}
               </th>
             ))}

@@ -13,12 +13,15 @@ export function SettingsLayout() {
   const me = useMe();
   return (
     <>
-      <nav aria-label="Settings" className="mb-6 flex gap-2 border-b border-slate-200 dark:border-slate-700">
+      <nav aria-label="Settings" className="mb-6 flex flex-wrap gap-x-2 border-b border-slate-200 dark:border-slate-700">
         <Link to="/settings/api-keys" className={tab}>
           API keys
         </Link>
         <Link to="/settings/team" className={tab}>
           Team
+        </Link>
+        <Link to="/settings/tags" className={tab}>
+          Tags
         </Link>
         <Link to="/settings/account" className={tab}>
           Account

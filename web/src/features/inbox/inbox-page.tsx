@@ -7,9 +7,13 @@ import { Loading } from "../../components/ui/page";
 import { Muted } from "../../components/ui/text";
 import { Filters } from "./filters";
 import { useFolderActions } from "./folder-actions";
+import { useInboxTriage } from "./inbox-triage";
 import { exportUrl, type Folder, type ListFilters, newestQuery, submissionsQuery } from "./queries";
 import { FreshBanner, SelectionBar, useSelection } from "./selection";
 import { SubmissionsTable } from "./submissions-table";
+import type { Lead } from "./triage";
+import { TriageFilterBar, type TriageFilters } from "./triage-filters";
+import { KeysHelp } from "./triage-keys";
 
 const inboxRoute = getRouteApi("/app/forms/$formId/");
 const spamRoute = getRouteApi("/app/forms/$formId/spam");
@@ -36,14 +40,20 @@ export function FolderView({ folder, formName }: { folder: Folder; formName?: st
   const route = folder === "spam" ? spamRoute : inboxRoute;
   const { formId } = route.useParams();
   const search = route.useSearch();
-  const filters: ListFilters = { q: search.q, from: search.from, to: search.to };
+  const triageSearch: TriageFilters =
+    folder === "inbox" && "status" in search
+      ? { status: search.status, owner: search.owner, tag: search.tag, unread: search.unread }
+      : {};
+  const filters: ListFilters = { q: search.q, from: search.from, to: search.to, ...triageSearch };
   const navigate = route.useNavigate();
   const list = useInfiniteQuery(submissionsQuery(formId, folder, filters));
   const newest = useQuery({ ...newestQuery(formId, folder, filters), enabled: list.isSuccess });
   const { selected, toggle, clear } = useSelection();
   const { moderate, remove, error } = useFolderActions(formId, clear);
 
-  const rows = list.data?.pages.flatMap((page) => page.submissions) ?? [];
+  const rows: Lead[] = list.data?.pages.flatMap((page) => page.submissions) ?? [];
+  const triage = useInboxTriage({ formId, rows, selected, toggle, enabled: folder === "inbox" });
+  const filtered = Object.values(filters).some((v) => v !== undefined);
   const shown = new Set(rows.map((r) => r.id));
   const newestShown = rows[0]?.createdAt ?? "";
   const fresh = (newest.data?.submissions ?? []).filter((s) => !shown.has(s.id) && s.createdAt >= newestShown).length;
@@ -59,7 +69,7 @@ export function FolderView({ folder, formName }: { folder: Folder; formName?: st
         description={
           folder === "spam"
             ? "Submissions scored as spam. Nothing was sent for them: no email, no webhook. Each shows why it was flagged."
-            : "Submissions newest first."
+            : "Submissions newest first. Filter them, select some to change them together, or work them from the keyboard."
         }
         actions={
           <>
@@ -72,20 +82,43 @@ export function FolderView({ folder, formName }: { folder: Folder; formName?: st
           </>
         }
       />
-      <Filters key={JSON.stringify(filters)} filters={filters} onApply={(next) => void navigate({ search: next })} />
+      <Filters
+        key={JSON.stringify(filters)}
+        filters={filters}
+        onApply={(next) => void navigate({ search: { ...triageSearch, ...next } })}
+      />
+      {folder === "inbox" && (
+        <>
+          <TriageFilterBar
+            filters={triageSearch}
+            counts={triage.counts}
+            tags={triage.tags}
+            members={triage.members}
+            onChange={(next) => void navigate({ search: { q: filters.q, from: filters.from, to: filters.to, ...next } })}
+          />
+          <KeysHelp detailsRef={triage.helpRef} />
+        </>
+      )}
       <FreshBanner count={fresh} onShow={() => void list.refetch()} />
       <FormError message={error} />
-      <SelectionBar folder={folder} ids={ids} onMove={() => moderate({ ids, isSpam })} onDelete={() => remove(ids)} />
+      {folder === "inbox" && (
+        <p role="status" aria-live="polite" className="mb-2 min-h-5 text-sm font-medium">
+          {triage.announcement}
+        </p>
+      )}
+      <SelectionBar
+        folder={folder}
+        ids={ids}
+        onMove={() => moderate({ ids, isSpam })}
+        onDelete={() => remove(ids)}
+        onClear={clear}
+      >
+        {folder === "inbox" && triage.bulkMenus}
+      </SelectionBar>
       {list.isPending && <Loading />}
       {list.isError && <FormError message={list.error.message} />}
       {list.isSuccess && rows.length === 0 && !list.hasNextPage && (
-        <Muted>
-          {filters.q || filters.from || filters.to
-            ? "Nothing matches these filters."
-            : folder === "spam"
-              ? "No spam. "
-              : "No submissions yet."}
-        </Muted>
+        <Muted>{filtered ? "Nothing matches these filters." : folder === "spam" ? "No spam. " : "No submissions yet."}</Muted>
       )}
       {rows.length > 0 && (
         <SubmissionsTable
@@ -95,6 +128,7 @@ export function FolderView({ folder, formName }: { folder: Folder; formName?: st
           selected={selected}
           onToggle={toggle}
           onMove={(id) => moderate({ ids: [id], isSpam })}
+          triage={folder === "inbox" ? triage.rowTriage : undefined}
         />
       )}
       {list.hasNextPage && (

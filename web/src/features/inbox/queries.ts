@@ -2,6 +2,7 @@ import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
 import { queryKeys } from "../../api/keys";
 import type { Schema } from "../../api/types";
+import type { Status } from "../../lib/triage";
 
 /** A submission as the API answers it (the list's and the detail's items). */
 export type Submission = Schema<"Submission">;
@@ -10,6 +11,11 @@ export interface ListFilters {
   q?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
+  /** The inbox's triage filters (issue 28): a status, an owner (`me`, `none` or a userId), a tag id, unread only. */
+  status?: Status | undefined;
+  owner?: string | undefined;
+  tag?: string | undefined;
+  unread?: boolean | undefined;
 }
 
 export type Folder = "inbox" | "spam";
@@ -17,12 +23,21 @@ export type Folder = "inbox" | "spam";
 /** Rows per page: a person reads a screenful at a time, and no request reads the whole form. */
 export const PAGE_SIZE = 50;
 
+/** The triage filters as the list's query parameters (the inbox only: the API refuses them with spam). */
+const triageQuery = (filters: ListFilters) => ({
+  ...(filters.status ? { status: filters.status } : {}),
+  ...(filters.owner ? { owner: filters.owner } : {}),
+  ...(filters.tag ? { tag: filters.tag } : {}),
+  ...(filters.unread ? { unread: "true" as const } : {}),
+});
+
 const listQuery = (folder: Folder, filters: ListFilters, cursor?: string) => ({
   spam: folder === "spam" ? ("true" as const) : ("false" as const),
   limit: PAGE_SIZE,
   ...(filters.q ? { q: filters.q } : {}),
   ...(filters.from ? { from: filters.from } : {}),
   ...(filters.to ? { to: filters.to } : {}),
+  ...(folder === "inbox" ? triageQuery(filters) : {}),
   ...(cursor ? { cursor } : {}),
 });
 

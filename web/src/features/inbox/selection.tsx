@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { Button } from "../../components/ui/button";
 import { ConfirmButton } from "../../components/ui/dialog";
 import type { Folder } from "./queries";
@@ -16,22 +16,34 @@ export function useSelection() {
   return { selected, toggle, clear: () => setSelected(new Set()) };
 }
 
-/** The floating actions of a selection: move it to the other folder, or delete it behind a confirmation. */
+/**
+ * The floating actions of a selection: the inbox's triage (`children`: status, assign, tag), move
+ * it to the other folder, or delete it behind a confirmation. It stays at the bottom of the screen
+ * while the list scrolls, and wraps on a phone.
+ */
 export function SelectionBar({
   folder,
   ids,
   onMove,
   onDelete,
+  onClear,
+  children,
 }: {
   folder: Folder;
   ids: string[];
   onMove: () => void;
   onDelete: () => void;
+  onClear?: () => void;
+  children?: ReactNode;
 }) {
   if (ids.length === 0) return null;
   return (
-    <section className="mb-3 flex flex-wrap items-center gap-2" aria-label="Selection actions">
+    <section
+      className="sticky bottom-0 z-10 mb-3 flex flex-wrap items-center gap-2 rounded-md border border-slate-200 bg-white p-2 shadow-sm dark:border-slate-700 dark:bg-slate-900"
+      aria-label="Selection actions"
+    >
       <span className="text-sm">{ids.length} selected</span>
+      {children}
       <Button variant="secondary" onClick={onMove}>
         {folder === "spam" ? "Not spam" : "Mark as spam"}
       </Button>
@@ -43,6 +55,11 @@ export function SelectionBar({
         confirmLabel="Delete"
         onConfirm={onDelete}
       />
+      {onClear && (
+        <Button variant="ghost" onClick={onClear}>
+          Clear selection
+        </Button>
+      )}
     </section>
   );
 }

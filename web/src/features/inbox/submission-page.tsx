@@ -9,28 +9,13 @@ import { FormError } from "../../components/ui/field";
 import { card, Loading, PageHeader } from "../../components/ui/page";
 import { useToast } from "../../components/ui/toast";
 import { formatDate, formatDateTime } from "../../lib/format";
+import { Pairs, ValueLink } from "./pairs";
 import { deleteSubmission, type Submission, setSpam, submissionQuery } from "./queries";
+import { TriagePanel } from "./triage-panel";
 import { gradeLabel, signalLabel, valueText } from "./values";
 import { ValuesDeletedNotice } from "./values-deleted";
 
 const route = getRouteApi("/app/submissions/$submissionId");
-
-function Pairs({ title, rows }: { title: string; rows: [string, string][] }) {
-  if (rows.length === 0) return null;
-  return (
-    <section className={card} aria-label={title}>
-      <h2 className="mb-3 text-lg font-medium">{title}</h2>
-      <dl className="grid grid-cols-[minmax(8rem,max-content)_1fr] gap-x-4 gap-y-2 text-sm">
-        {rows.map(([key, value]) => (
-          <div key={key} className="contents">
-            <dt className="font-medium text-slate-600 dark:text-slate-300">{key}</dt>
-            <dd className="break-words whitespace-pre-wrap">{value || "—"}</dd>
-          </div>
-        ))}
-      </dl>
-    </section>
-  );
-}
 
 /** The advertising platform's system fields in words, with the platform's own name (docs/intake.md). */
 const AD_LABELS: Record<string, string> = {
@@ -125,10 +110,14 @@ export function SubmissionPage({ deliveries }: { deliveries: (submission: Submis
       </p>
       <FormError message={error} />
       <div className="grid gap-4 lg:grid-cols-2">
+        <TriagePanel lead={s} />
         {s.valuesDeletedAt ? (
           <ValuesDeletedNotice at={s.valuesDeletedAt} />
         ) : (
-          <Pairs title="Fields" rows={Object.entries(s.data).map(([k, v]) => [k, valueText(v)])} />
+          <Pairs
+            title="Fields"
+            rows={Object.entries(s.data).map(([k, v]) => [k, <ValueLink key={k} field={k} value={valueText(v)} />])}
+          />
         )}
         <section className={card} aria-label="Spam score">
           <h2 className="mb-3 text-lg font-medium">Spam score: {s.spam.score} of 100</h2>

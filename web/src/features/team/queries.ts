@@ -1,6 +1,4 @@
-import { infiniteQueryOptions } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
-import { queryKeys } from "../../api/keys";
 import type { Schema } from "../../api/types";
 
 export type Member = Schema<"Member">;
@@ -12,15 +10,7 @@ export const ROLE_OPTIONS: readonly { value: InvitedRole; label: string }[] = [
   { value: "admin", label: "Admin" },
 ];
 
-/** The organization's members, a page of 100 at a time (the API's cursor). */
-export const membersQuery = infiniteQueryOptions({
-  queryKey: queryKeys.members,
-  queryFn: async ({ pageParam }) =>
-    (await unwrap(api.GET("/api/v1/team", { params: { query: { limit: 100, ...(pageParam ? { cursor: pageParam } : {}) } } })))
-      .data,
-  initialPageParam: undefined as string | undefined,
-  getNextPageParam: (page) => page.nextCursor ?? undefined,
-});
+export { membersQuery } from "../../lib/triage";
 
 export const invite = (body: { email: string; role: InvitedRole }) =>
   unwrap(api.POST("/api/v1/team/invites", { body })).then((r) => r.data);

@@ -1,0 +1,47 @@
+import { DropdownMenu } from "radix-ui";
+import { buttonClass } from "./button";
+
+export interface MenuItem {
+  label: string;
+  onSelect: () => void;
+}
+
+/**
+ * A button that opens a menu of actions (Radix: arrow keys move, Enter picks, Escape closes and
+ * gives focus back to the button). `label` names the button; `items` are the actions.
+ */
+export function MenuButton({
+  label,
+  items,
+  disabled = false,
+}: {
+  label: string;
+  items: readonly MenuItem[];
+  disabled?: boolean;
+}) {
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger className={buttonClass("secondary")} disabled={disabled || items.length === 0}>
+        {label} <span aria-hidden="true">▾</span>
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content
+          align="start"
+          sideOffset={4}
+          collisionPadding={8}
+          className="z-50 max-h-[60vh] min-w-[12rem] overflow-y-auto rounded-md border border-slate-200 bg-white p-1 text-sm text-slate-900 shadow-lg dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+        >
+          {items.map((item) => (
+            <DropdownMenu.Item
+              key={item.label}
+              onSelect={item.onSelect}
+              className="cursor-pointer rounded px-3 py-2 outline-none data-[highlighted]:bg-indigo-100 data-[highlighted]:text-indigo-950 dark:data-[highlighted]:bg-indigo-900 dark:data-[highlighted]:text-white"
+            >
+              {item.label}
+            </DropdownMenu.Item>
+          ))}
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}
