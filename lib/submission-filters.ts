@@ -95,9 +95,12 @@ export async function listInbox(
   const { status, owner, tag, unread, ...plain } = filters;
   const triage = { status, owner, tag, unread: unread === "true" ? ("true" as const) : undefined };
   if (!triage.status && !triage.owner && !triage.tag && !triage.unread) {
+    // A plain search looks up a lead someone knows (an address, a reference): it answers `unread`
+    // null and does not read the member's read state, which would cost half a read unit more per
+    // search (docs/performance.md, "Triage filters"). Adding any triage filter brings it back.
     const [page, ranges] = await Promise.all([
       listSubmissions(principal, formId, plain, limit, cursor),
-      readRangesFor(principal, formId),
+      plain.q ? undefined : readRangesFor(principal, formId),
     ]);
     return {
       submissions: page.submissions.map((s) => ({ ...s, unread: unreadOf(ranges, s) })),

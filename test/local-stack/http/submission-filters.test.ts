@@ -273,6 +273,12 @@ describe("what a filter refuses", () => {
     await bookkeepingBarrier();
     expect(await ids(owner, formId, "q=pat%40example.com&status=qualified")).toEqual([(a as { id: string }).id]);
     expect(await ids(owner, formId, "q=pat%40example.com&status=new")).toEqual([(b as { id: string }).id]);
+    // A plain search does not read the member's read state (its bar holds): `unread` is null;
+    // with a triage filter it reads it and answers each submission's.
+    const plain = await list(owner, formId, "q=pat%40example.com");
+    expect(plain.body.data.submissions.map((s: { unread: unknown }) => s.unread)).toEqual([null, null]);
+    const filtered = await list(owner, formId, "q=pat%40example.com&status=new");
+    expect(filtered.body.data.submissions.map((s: { unread: unknown }) => s.unread)).toEqual([true]);
   });
 });
 

@@ -164,6 +164,48 @@ describe("submission.updated, end to end", () => {
     expect(receiver.requests(createdOnly).map((r) => JSON.parse(r.body).type)).toEqual(["submission.created"]);
   });
 
+  test("through the real routes: a PATCH by a member, with a tag made by POST /v1/tags, reaches the webhook as the timeline records it", async () => {
+    const t = await formTarget("updated-routes");
+    const path = receiverPath("updated-routes");
+    const endpoint = await addEndpoint(t, { url: receiver.url(path), events: ["submission.updated"] });
+    const submission = await processedSubmission(t);
+    const tag = await api("POST", "/api/v1/tags", { token: t.owner.token, body: { name: "Callback", colour: "teal" } });
+    expect(tag.status).toBe(201);
+    const tagId = tag.body.data.tag.id as string;
+    const patched = await api("PATCH", `/api/v1/submissions/${submission.id}`, {
+      token: t.owner.token,
+      body: { status: "qualified", ownerId: t.owner.userId, tags: [tagId] },
+    });
+    expect([patched.status, patched.body.data?.submission?.status]).toEqual([200, "qualified"]);
+    // A second PATCH that changes nothing writes no change entry, so it sends nothing.
+    const same = await api("PATCH", `/api/v1/submissions/${submission.id}`, { token: t.owner.token, body: { status: "qualified" } });
+    expect(same.status).toBe(200);
+
+    const [request] = await receiver.waitFor(path, 1);
+    const event = verifyDelivery(endpoint.signingSecret as string, request);
+    const timeline = await api("GET", `/api/v1/submissions/${submission.id}/timeline`, { token: t.owner.token });
+    const recorded = (timeline.body.data.entries as any[]).filter((e) => e.type === "submission_change");
+    expect(recorded).toHaveLength(1);
+    expect(event).toMatchObject({
+      type: "submission.updated",
+      data: {
+        submissionId: submission.id,
+        status: "qualified",
+        ownerId: t.owner.userId,
+        tags: [{ id: tagId, name: "Callback" }],
+        changeId: recorded[0].id,
+        changes: {
+          status: { from: "new", to: "qualified" },
+          ownerId: { from: null, to: t.owner.userId },
+          tags: { added: [tagId], removed: [] },
+        },
+        actor: { type: "member", id: t.owner.userId },
+      },
+    });
+    await pipelineBarrier();
+    expect(receiver.requests(path)).toHaveLength(1);
+  });
+
   test("a failed attempt is retried on the schedule, under the same webhook-id, each signed", async () => {
     const t = await formTarget("updated-retry");
     const path = receiverPath("updated-flaky");
