@@ -125,21 +125,21 @@ export const ROUTES = [
   // Triage: status, owner and tags; notes; the timeline; the organization's tags (docs/api.md, "Triage";
   // docs/triage.md). Owner changes beyond taking or giving up one's own lead need submissions.delete
   // (lib/triage.ts). Notes are a person's word: dashboard sessions only.
-  { route: "PATCH /api/v1/submissions/{submissionId}", handler: "submissions/patch-submission", ...BEARER, permission: "forms.edit", ...WRITE },
-  { route: "POST /api/v1/submissions/bulk-update", handler: "submissions/bulk-update-submissions", ...BEARER, permission: "forms.edit", ...WRITE },
-  { route: "GET /api/v1/submissions/{submissionId}/notes", handler: "submissions/list-notes", ...BEARER, permission: "submissions.view", ...READ },
-  { route: "POST /api/v1/submissions/{submissionId}/notes", handler: "submissions/create-note", ...SESSION, permission: "submissions.view", ...WRITE },
-  { route: "PUT /api/v1/submissions/{submissionId}/notes/{noteId}", handler: "submissions/update-note", ...SESSION, permission: "submissions.view", ...WRITE },
-  { route: "DELETE /api/v1/submissions/{submissionId}/notes/{noteId}", handler: "submissions/delete-note", ...SESSION, permission: "submissions.view", ...WRITE },
-  { route: "GET /api/v1/submissions/{submissionId}/timeline", handler: "submissions/get-timeline", ...BEARER, permission: "submissions.view", ...READ },
+  { route: "PATCH /api/v1/submissions/{submissionId}", handler: "triage/patch-submission", ...BEARER, permission: "forms.edit", ...WRITE },
+  { route: "POST /api/v1/submissions/bulk-update", handler: "triage/bulk-update-submissions", ...BEARER, permission: "forms.edit", ...WRITE },
+  { route: "GET /api/v1/submissions/{submissionId}/notes", handler: "triage/list-notes", ...BEARER, permission: "submissions.view", ...READ },
+  { route: "POST /api/v1/submissions/{submissionId}/notes", handler: "triage/create-note", ...SESSION, permission: "submissions.view", ...WRITE },
+  { route: "PUT /api/v1/submissions/{submissionId}/notes/{noteId}", handler: "triage/update-note", ...SESSION, permission: "submissions.view", ...WRITE },
+  { route: "DELETE /api/v1/submissions/{submissionId}/notes/{noteId}", handler: "triage/delete-note", ...SESSION, permission: "submissions.view", ...WRITE },
+  { route: "GET /api/v1/submissions/{submissionId}/timeline", handler: "triage/get-timeline", ...BEARER, permission: "submissions.view", ...READ },
   { route: "GET /api/v1/tags", handler: "tags/list-tags", ...BEARER, permission: "submissions.view", ...READ },
   { route: "POST /api/v1/tags", handler: "tags/create-tag", ...BEARER, permission: "forms.edit", ...WRITE },
   { route: "PUT /api/v1/tags/{tagId}", handler: "tags/update-tag", ...BEARER, permission: "forms.edit", ...WRITE },
   { route: "DELETE /api/v1/tags/{tagId}", handler: "tags/delete-tag", ...BEARER, permission: "forms.delete", ...WRITE },
   // A member's read state (docs/api.md, "Unread"): session only, an API key has no member.
-  { route: "PUT /api/v1/submissions/{submissionId}/read", handler: "submissions/mark-read", ...SESSION, permission: "submissions.view", ...WRITE },
-  { route: "DELETE /api/v1/submissions/{submissionId}/read", handler: "submissions/mark-unread", ...SESSION, permission: "submissions.view", ...WRITE },
-  { route: "POST /api/v1/forms/{formId}/submissions/read", handler: "submissions/mark-all-read", ...SESSION, permission: "submissions.view", ...WRITE },
+  { route: "PUT /api/v1/submissions/{submissionId}/read", handler: "triage/mark-read", ...SESSION, permission: "submissions.view", ...WRITE },
+  { route: "DELETE /api/v1/submissions/{submissionId}/read", handler: "triage/mark-unread", ...SESSION, permission: "submissions.view", ...WRITE },
+  { route: "POST /api/v1/forms/{formId}/submissions/read", handler: "triage/mark-all-read", ...SESSION, permission: "submissions.view", ...WRITE },
 
   // Outbound webhooks of a form (docs/api.md, "Outbound webhooks"; docs/outbound-webhooks.md).
   { route: "POST /api/v1/forms/{formId}/outbound-webhooks", handler: "outbound-webhooks/create-outbound-webhook", ...BEARER, permission: "forms.edit", ...WRITE },

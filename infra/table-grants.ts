@@ -205,20 +205,20 @@ export const TABLE_WRITES: Record<string, Writes> = {
   "submissions/erase-submissions": { DeleteItem: [P.submission], PutItem: [P.audit] },
   // Triage (lib/store/triage.ts, notes.ts, timeline.ts): the submission's update, its timeline
   // entries and notes in its own partition, the audit entry.
-  "submissions/patch-submission": { UpdateItem: [P.submission], PutItem: [P.submission, P.audit] },
-  "submissions/bulk-update-submissions": { UpdateItem: [P.submission], PutItem: [P.submission, P.audit] },
-  "submissions/create-note": { UpdateItem: [P.submission], PutItem: [P.submission, P.audit] },
-  "submissions/update-note": { UpdateItem: [P.submission], PutItem: [P.submission, P.audit] },
-  "submissions/delete-note": { DeleteItem: [P.submission], UpdateItem: [P.submission], PutItem: [P.submission, P.audit] },
+  "triage/patch-submission": { UpdateItem: [P.submission], PutItem: [P.submission, P.audit] },
+  "triage/bulk-update-submissions": { UpdateItem: [P.submission], PutItem: [P.submission, P.audit] },
+  "triage/create-note": { UpdateItem: [P.submission], PutItem: [P.submission, P.audit] },
+  "triage/update-note": { UpdateItem: [P.submission], PutItem: [P.submission, P.audit] },
+  "triage/delete-note": { DeleteItem: [P.submission], UpdateItem: [P.submission], PutItem: [P.submission, P.audit] },
   // Tags live in the organization's partition (lib/store/tags.ts): the tag, its name's claim, the
   // organization's tagCount. A rename names `name`, as renaming the organization or oneself does.
   "tags/create-tag": { PutItem: [only(P.org, TAG_ITEM), only(P.org, TAG_NAME_CLAIM), P.audit], UpdateItem: [only(P.org, ["tagCount"])] },
   "tags/update-tag": { UpdateItem: [only(P.org, ["name", "colour", "updatedAt"])], PutItem: [only(P.org, TAG_NAME_CLAIM), P.audit], DeleteItem: [P.org] },
   "tags/delete-tag": { DeleteItem: [P.org], UpdateItem: [only(P.org, ["tagCount"])], PutItem: [P.audit] },
   // A member's read state of a form: one item, put whole under its version (lib/store/read-ranges.ts).
-  "submissions/mark-read": { PutItem: [P.readRanges] },
-  "submissions/mark-unread": { PutItem: [P.readRanges] },
-  "submissions/mark-all-read": { PutItem: [P.readRanges] },
+  "triage/mark-read": { PutItem: [P.readRanges] },
+  "triage/mark-unread": { PutItem: [P.readRanges] },
+  "triage/mark-all-read": { PutItem: [P.readRanges] },
   // An export writes only its audit entry (lib/export.ts).
   "submissions/export-submissions": { PutItem: [P.audit] },
   // Access requests put their audit entry on its own; the organization-wide erasure deletes in

@@ -2,31 +2,25 @@
  * `npm run seed`: with `npm start` running, creates a demo owner, an Agency organization and a
  * site in the local stack, and prints what a newcomer needs next. Running it again logs in.
  */
-import { existsSync, readFileSync } from "node:fs";
 import { parseLocalConfig } from "../../lib/config";
 import { LOCAL_CREDENTIALS } from "./emulators";
-import { type LocalStackInfo, stackFile } from "./stack-file";
+import { localTableEnv, runningLocalStack, stackFile } from "./stack-file";
 
 const DEMO = { email: "demo@inlet.local", password: "inlet-demo-password", name: "Demo Owner" };
 
 const local = parseLocalConfig(process.env);
-const file = stackFile(local.DATA_DIR);
-if (!existsSync(file)) {
-  console.error(`No running local stack found (${file}). Start it first with \`npm start\`.`);
+const info = runningLocalStack(local.DATA_DIR);
+if (!info) {
+  console.error(`No running local stack found (${stackFile(local.DATA_DIR)}). Start it first with \`npm start\`.`);
   process.exit(1);
 }
-const info = JSON.parse(readFileSync(file, "utf8")) as LocalStackInfo;
 Object.assign(process.env, {
-  TABLE_NAME: info.tableName,
-  DYNAMODB_ENDPOINT: info.dynamodbEndpoint,
-  AWS_REGION: info.region,
+  ...localTableEnv(info, LOCAL_CREDENTIALS),
   BASE_URL: info.baseUrl,
   // As in the local stack: the first account of this local deployment becomes its platform admin once verified.
   FIRST_ACCOUNT_ADMIN: process.env.FIRST_ACCOUNT_ADMIN ?? "true",
   // The verification email goes to the stack's SES emulator, as the gateway's would.
   ...(info.sesEndpoint ? { SES_ENDPOINT: info.sesEndpoint } : {}),
-  AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? LOCAL_CREDENTIALS.accessKeyId,
-  AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? LOCAL_CREDENTIALS.secretAccessKey,
 });
 
 const { AppError } = await import("../../lib/errors");

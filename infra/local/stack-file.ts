@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 
 export interface LocalStackInfo {
@@ -24,3 +25,21 @@ export interface LocalStackInfo {
 
 /** Where a running stack describes itself, so `npm run seed` and tests can find it. */
 export const stackFile = (dataDir: string) => resolve(dataDir, "local-stack.json");
+
+/**
+ * The running local stack's description, or undefined when none runs (`npm start` writes it), for
+ * the scripts that work on it (`npm run seed`, `npm run backfill:filters`).
+ */
+export function runningLocalStack(dataDir: string): LocalStackInfo | undefined {
+  const file = stackFile(dataDir);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as LocalStackInfo) : undefined;
+}
+
+/** What the store's client needs to reach the local stack's table (credentials as given, or the stack's own). */
+export const localTableEnv = (info: LocalStackInfo, credentials: { accessKeyId: string; secretAccessKey: string }) => ({
+  TABLE_NAME: info.tableName,
+  DYNAMODB_ENDPOINT: info.dynamodbEndpoint,
+  AWS_REGION: info.region,
+  AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? credentials.accessKeyId,
+  AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? credentials.secretAccessKey,
+});

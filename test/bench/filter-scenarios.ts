@@ -187,7 +187,7 @@ export interface StatusChangeResult {
  * stream record it makes (the submission's images before and after, read outside the recording).
  */
 export async function runStatusChanges(recorder: Recorder, fixture: FilterFixture): Promise<StatusChangeResult[]> {
-  const patch = (await import("../../functions/submissions/patch-submission")).handler as HttpHandler;
+  const patch = (await import("../../functions/triage/patch-submission")).handler as HttpHandler;
   const out: StatusChangeResult[] = [];
   for (const size of ["small", "large"] as const) {
     const target = fixture.forms[size].submissions[1] as Submission; // new, nobody's

@@ -165,9 +165,11 @@ describe("CSV and JSON export", () => {
       expect.objectContaining({ id: subs[0]?.id, data: subs[0]?.data, spam: { score: 0, isSpam: false, signals: [] } }),
     );
     const one = await api("GET", `/api/v1/submissions/${subs[0]?.id}`, { token: owner.token });
-    // The same shape as the API's (the lead may arrive in between: the pipeline runs meanwhile).
+    // The same shape as the API's (the lead may arrive in between: the pipeline runs meanwhile),
+    // less `unread`: whether the reading member opened it is theirs, not the submission's.
     const { lead: _a, ...exported } = file.submissions[3];
-    const { lead: _b, ...read } = one.body.data.submission;
+    const { lead: _b, unread, ...read } = one.body.data.submission;
+    expect(unread).toBe(true);
     expect(exported).toEqual(read);
   });
 

@@ -1,6 +1,7 @@
-import { QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { BatchWriteCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { db, tableName } from "../../../lib/aws/dynamodb";
 import { newId } from "../../../lib/ids";
+import { backfillFilterEntries } from "../../../lib/store/filter-backfill";
 import { keys } from "../../../lib/store/keys";
 import { type Account, addMember, api, createSite, signupOwner } from "../../support/api";
 import { agencyOwner, createKey } from "../../support/api-keys";
@@ -37,12 +38,12 @@ let spamId: string;
 /** The one intake stored (the newest: new, nobody's). */
 let first: string;
 
-async function entriesOf(facet: string): Promise<string[]> {
+async function entriesOf(facet: string, form = formId): Promise<string[]> {
   const out = await db().send(
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: "pk = :pk",
-      ExpressionAttributeValues: { ":pk": keys.viewPartition(formId, facet) },
+      ExpressionAttributeValues: { ":pk": keys.viewPartition(form, facet) },
       ScanIndexForward: false,
       ConsistentRead: true,
     }),
@@ -224,6 +225,46 @@ describe("a change moves a submission between filters", () => {
       }),
     );
     expect(out.Items?.find((i) => i.submissionId === id)?.ttl).toBe(ttl);
+  });
+});
+
+describe("submissions stored before the filters existed (npm run backfill:filters)", () => {
+  test("have no entries until the backfill puts them; then every filter lists them, and a second run changes nothing", async () => {
+    const hook = await createHook(owner, siteId);
+    const older = (await submitTo(hook, { email: "older@example.com" })).submissionId;
+    const form = await formOfHook(owner, siteId, hook);
+    const triaged = makeSubmission({ id: form, orgId: owner.orgId, siteId }, { createdAt: minutesAgo(1), data: { name: "Old" } });
+    await putSubmissions([triaged]);
+    await setTriage(triaged.id, { status: "won", tags: [tagA] });
+    await bookkeepingBarrier();
+    const tagged = [`T=${tagA}`, `S=won&T=${tagA}`, `O=none&T=${tagA}`, `S=won&O=none&T=${tagA}`];
+    const facets = ["S=new", "O=none", "S=new&O=none", "S=won", "S=won&O=none", ...tagged];
+    const before = await Promise.all(facets.map((f) => entriesOf(f, form)));
+    // The one intake stored: new, nobody's (3 entries); the other: won, nobody's, tag A (7).
+    expect(before.flat().sort()).toEqual([...Array(3).fill(older), ...Array(7).fill(triaged.id)].sort());
+    // As a deployment from before issue 28 has them: the submissions, and no filter entry.
+    const olderItem = (await api("GET", `/api/v1/submissions/${older}`, { token: owner.token })).body.data.submission;
+    const createdAt: Record<string, string> = { [older]: olderItem.createdAt, [triaged.id]: triaged.createdAt };
+    await db().send(
+      new BatchWriteCommand({
+        RequestItems: {
+          [tableName()]: facets.flatMap((facet, i) =>
+            (before[i] ?? []).map((id) => ({ DeleteRequest: { Key: keys.viewEntry(form, facet, createdAt[id] as string, id) } })),
+          ),
+        },
+      }),
+    );
+    expect(await ids(owner, form, "status=new")).toEqual([]);
+    expect(await ids(owner, form, `tag=${tagA}`)).toEqual([]);
+
+    const done = await backfillFilterEntries({ formId: form });
+    expect([done.submissions, done.entries]).toEqual([2, 10]);
+    expect(await ids(owner, form, "status=new")).toEqual([older]);
+    expect(await ids(owner, form, "owner=none")).toEqual([older, triaged.id]);
+    expect(await ids(owner, form, `status=won&tag=${tagA}`)).toEqual([triaged.id]);
+    const again = await backfillFilterEntries({ formId: form });
+    expect(again.entries).toBe(10);
+    expect((await Promise.all(facets.map((f) => entriesOf(f, form)))).flat().sort()).toEqual(before.flat().sort());
   });
 });
 
