@@ -11,16 +11,6 @@ import type { TriageView } from "./payload";
  * name; a deleted one, whose id a submission keeps, is dropped as every view drops it).
  */
 
-/** The triage attributes of a submission item (docs/data-model.md, "Submission"), all optional. */
-interface TriageAttributes {
-  status?: unknown;
-  ownerId?: unknown;
-  tags?: unknown;
-}
-
-const stringsOf = (value: unknown): string[] =>
-  Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
-
 export interface ChangeContext {
   triage: TriageView;
   /** Names of the tags the change added or removed that still exist. */
@@ -34,8 +24,7 @@ export interface ChangeContext {
  * summary needs: one BatchGetItem (none when nothing needs a name).
  */
 export async function changeContext(submission: StoredSubmission, change: DeliveryChange): Promise<ChangeContext> {
-  const item = submission as StoredSubmission & TriageAttributes;
-  const tagIds = stringsOf(item.tags);
+  const tagIds = submission.tags ?? [];
   const owner = change.changes.ownerId;
   const names = await readNames(
     submission.orgId,
@@ -44,8 +33,8 @@ export async function changeContext(submission: StoredSubmission, change: Delive
   );
   return {
     triage: {
-      status: typeof item.status === "string" ? item.status : "new",
-      ownerId: typeof item.ownerId === "string" ? item.ownerId : null,
+      status: submission.status ?? "new",
+      ownerId: submission.ownerId ?? null,
       tags: tagIds.flatMap((id) => {
         const name = names.tags.get(id);
         return name === undefined ? [] : [{ id, name }];
