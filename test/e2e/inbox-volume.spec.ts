@@ -26,10 +26,12 @@ test(`the inbox stays responsive with ${VOLUME.toLocaleString("en")} submissions
   const firstRowsMs = Date.now() - started;
   await expect(rows(page)).toHaveCount(50);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Contact form");
-  // The form itself is read without its counts, which would read every submission.
+  // The form is read for its header and, by the triage filters, for its counts per status: the
+  // counts are one item kept from the table stream (docs/data-model.md), not a read of the
+  // submissions, so neither read grows with the form; the lists below are read a page at a time.
   const formReads = api.filter((u) => u.pathname === `/api/v1/forms/${submission.formId}`);
   expect(formReads.length).toBeGreaterThan(0);
-  for (const url of formReads) expect(url.searchParams.get("counts"), url.search).toBe("false");
+  expect(formReads.length).toBeLessThanOrEqual(2);
 
   const lists = () => api.filter((u) => u.pathname === `/api/v1/forms/${submission.formId}/submissions`);
   expect(lists().length).toBeGreaterThan(0);
