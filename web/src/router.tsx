@@ -187,6 +187,12 @@ const formSettingsRoute = createRoute({
   path: "/settings",
   component: lazyRouteComponent(() => import("./app/form-settings-page"), "FormSettingsPage"),
 });
+/** A form's Import page (issue 29): another service's export, previewed, then imported in the background. */
+const formImportRoute = createRoute({
+  getParentRoute: () => formLayoutRoute,
+  path: "/import",
+  component: lazyRouteComponent(() => import("./app/import-page"), "ImportPage"),
+});
 const submissionRoute = createRoute({
   getParentRoute: () => appRoute,
   path: "/submissions/$submissionId",
@@ -286,6 +292,7 @@ const routeTree = rootRoute.addChildren([
       formSettingsRoute,
       outboundWebhooksRoute,
       deliveryLogRoute,
+      formImportRoute,
     ]),
     submissionRoute,
     settingsRoute.addChildren([

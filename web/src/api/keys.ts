@@ -85,6 +85,14 @@ export const queryKeys = {
     suppressed: (formId: string) => ["forms", formId, "suppressed"] as const,
   },
 
+  /** A form's imports (docs/importing.md). */
+  imports: {
+    /** GET /forms/{formId}/imports: the newest 20. */
+    ofForm: (formId: string) => ["forms", formId, "imports"] as const,
+    /** GET /forms/{formId}/imports/{importId}. */
+    one: (formId: string, importId: string) => ["forms", formId, "imports", importId] as const,
+  },
+
   /** GET /tags: the organization's tags (issue 28). */
   tags: ["tags"] as const,
   /** GET /api-keys. */

@@ -10,7 +10,7 @@ const tab =
   "border-b-2 border-transparent px-3 py-2 text-sm font-medium no-underline aria-[current=page]:border-indigo-700 dark:aria-[current=page]:border-indigo-300";
 
 /**
- * The frame of every form page (inbox, spam, fields, settings, webhooks): the form's name, its
+ * The frame of every form page (inbox, spam, fields, settings, webhooks, import): the form's name, its
  * state in words, and the sub-navigation. The form is read without its counts, as the inbox
  * reads it (the same query), so opening a form never reads all of its submissions.
  */
@@ -67,6 +67,9 @@ export function FormLayout() {
           </Link>
           <Link to="/forms/$formId/webhooks" params={{ formId }} className={tab}>
             Webhooks
+          </Link>
+          <Link to="/forms/$formId/import" params={{ formId }} className={tab}>
+            Import
           </Link>
         </nav>
       </div>

@@ -9,6 +9,7 @@ import { FormError } from "../../components/ui/field";
 import { card, Loading, PageHeader } from "../../components/ui/page";
 import { useToast } from "../../components/ui/toast";
 import { formatDate, formatDateTime } from "../../lib/format";
+import { ImportedNote, importedOf } from "./imported";
 import { Pairs, ValueLink } from "./pairs";
 import { deleteSubmission, type Submission, setSpam, submissionQuery } from "./queries";
 import { TriagePanel } from "./triage-panel";
@@ -73,6 +74,7 @@ export function SubmissionPage({ deliveries }: { deliveries: (submission: Submis
   if (submission.isError) return <FormError message={submission.error.message} />;
   const s = submission.data;
   const meta = s.metadata;
+  const imported = importedOf(s);
   const error = [moderate.error, remove.error].find((e) => e instanceof ApiError)?.message;
   return (
     <>
@@ -102,6 +104,7 @@ export function SubmissionPage({ deliveries }: { deliveries: (submission: Submis
           Back to the {s.spam.isSpam ? "spam folder" : "inbox"}
         </Link>
       </p>
+      {imported && <ImportedNote imported={imported} />}
       {/* The form's retention for its current state (docs/privacy.md, "Retention"). */}
       <p className="mb-4 text-sm">
         {s.expiresAt

@@ -5,6 +5,7 @@ import { TagChip } from "../../components/ui/tag-chip";
 import { Muted } from "../../components/ui/text";
 import { formatAgo, formatDateTime } from "../../lib/format";
 import { STATUS_LABELS, type Tag } from "../../lib/triage";
+import { ImportedBadge, importedOf } from "./imported";
 import type { Folder, Submission } from "./queries";
 import type { Lead } from "./triage";
 import { gradeLabel, mainValues, SPAM_THRESHOLD, signalLabel } from "./values";
@@ -153,6 +154,7 @@ export function SubmissionsTable({
                   Unread
                 </span>
               )}
+              {importedOf(s) && <ImportedBadge />}
               {s.valuesDeletedAt ? (
                 <div>
                   <ValuesDeletedBadge />

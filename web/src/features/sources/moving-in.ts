@@ -59,7 +59,7 @@ export const SERVICES: readonly Service[] = [
     oldAction: "https://formspree.io/f/<form id>",
     change: [
       "Replace the form's `action` (`https://formspree.io/f/…`) with the source's intake URL, followed by `?key=` and the source's secret.",
-      "Keep `method=\"POST\"` and every field as it is: Formspree's special fields all start with `_`, which Inlet reads on every source, so the compatibility setting is optional.",
+      'Keep `method="POST"` and every field as it is: Formspree\'s special fields all start with `_`, which Inlet reads on every source, so the compatibility setting is optional.',
       "A `_next` must be an absolute URL on the site's domain (Formspree also took a relative one).",
     ],
     fields: [
@@ -69,10 +69,7 @@ export const SERVICES: readonly Service[] = [
       { name: "_gotcha", meaning: HONEYPOT },
       { name: "_cc", meaning: CC },
     ],
-    ignored: [
-      "`_format` and `_language`: not stored, no effect",
-      "`email` stays an ordinary field (stored with the submission)",
-    ],
+    ignored: ["`_format` and `_language`: not stored, no effect", "`email` stays an ordinary field (stored with the submission)"],
     reenter: [
       "the notification emails: the form's Settings → Notification recipients",
       "the autoresponse: the form's Settings → Confirmation email",
@@ -202,13 +199,17 @@ export const SERVICES: readonly Service[] = [
     name: "Netlify Forms",
     oldAction: "(none: Netlify catches the post at build time)",
     change: [
-      "Add `action=\"<intake URL>?key=<secret>\"` and `method=\"POST\"` to the form; remove `data-netlify`, `netlify-honeypot` and `data-netlify-recaptcha`.",
-      "Add the hidden `form-name` input Netlify used to add for you: `<input type=\"hidden\" name=\"form-name\" value=\"contact\">`.",
+      'Add `action="<intake URL>?key=<secret>"` and `method="POST"` to the form; remove `data-netlify`, `netlify-honeypot` and `data-netlify-recaptcha`.',
+      'Add the hidden `form-name` input Netlify used to add for you: `<input type="hidden" name="form-name" value="contact">`.',
       "Turn on the Netlify Forms setting below, and give the honeypot's name if your form's `netlify-honeypot` named another than `bot-field` (the attribute is never posted).",
       "Netlify's success page (the old `action` path) becomes a `_redirect` with an absolute URL on the site's domain, or the form's redirect setting.",
     ],
     fields: [
-      { name: "form-name", meaning: "the name of the form Inlet creates on the first submission, as `_form`", needsSetting: true },
+      {
+        name: "form-name",
+        meaning: "the name of the form Inlet creates on the first submission, as `_form`",
+        needsSetting: true,
+      },
       { name: "bot-field", meaning: `${HONEYPOT}; another name can be set below`, needsSetting: true },
       { name: "subject", meaning: SUBJECT, needsSetting: true },
     ],
@@ -227,14 +228,6 @@ export const SERVICES: readonly Service[] = [
 ];
 
 export const serviceById = (id: ServiceId): Service => SERVICES.find((s) => s.id === id) as Service;
-
-export const IMPORT_SOURCE_LABELS: Record<ImportSource, string> = {
-  formspree: "Formspree export (CSV)",
-  basin: "Basin export (CSV)",
-  netlify: "Netlify export (CSV)",
-  csv: "CSV with a header row",
-  json: "JSON array of objects",
-};
 
 const HIDDEN = 'tabindex="-1" autocomplete="off" style="position:absolute;left:-9999px" aria-hidden="true"';
 

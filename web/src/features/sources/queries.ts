@@ -2,6 +2,7 @@ import { queryOptions } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
 import { queryKeys } from "../../api/keys";
 import type { Answer, Schema } from "../../api/types";
+import type { ServiceId } from "./moving-in";
 
 /** A source: what the API calls a site's inbound webhook. */
 export type Source = Schema<"Webhook">;
@@ -76,3 +77,16 @@ export const deleteSource = (siteId: string, webhookId: string) =>
       params: { path: { id: siteId, webhookId }, query: { permanent: "true" } },
     }),
   );
+
+/** Which other service's field names a source reads (docs/moving-in.md); null: Inlet's own names only. */
+export type Compatibility = { service: ServiceId; honeypotField: string | null } | null;
+
+/** A source's compatibility setting, as the API answers it (null when it has none). */
+export const compatibilityOf = (source: Source): Compatibility =>
+  (source as Source & { compatibility?: Compatibility }).compatibility ?? null;
+
+/** Sets (or, with null, clears) the services whose fields a source reads. */
+export const setCompatibility = (siteId: string, webhookId: string, compatibility: Compatibility) =>
+  unwrap(
+    api.PUT("/api/v1/sites/{id}/webhooks/{webhookId}", { ...path(siteId, webhookId), body: { compatibility } as never }),
+  ).then((r) => r.data);

@@ -128,7 +128,13 @@ export function SourceRow({
       </div>
       <FormError className="mt-2" message={act.error} />
       <Modal open={shown !== undefined} onOpenChange={(open) => !open && setShown(undefined)} title={shown?.title ?? ""}>
-        <SourceSetup url={source.webhookUrl} secret={shown?.secret} domain={domain} kind={kindOf(source)} />
+        <SourceSetup
+          url={source.webhookUrl}
+          secret={shown?.secret}
+          domain={domain}
+          kind={kindOf(source)}
+          movingIn={{ siteId, source }}
+        />
         <CloseButton />
       </Modal>
     </li>

@@ -1,7 +1,8 @@
 import { Tabs } from "radix-ui";
 import { CopyField } from "../../components/ui/copy";
 import { Muted } from "../../components/ui/text";
-import type { SourceKind } from "./queries";
+import { MovingIn } from "./moving-in-panel";
+import type { Source, SourceKind } from "./queries";
 import { SECRET_PLACEHOLDER, SNIPPET_FOR_KIND, snippetsFor } from "./snippets";
 
 const tab =
@@ -16,12 +17,15 @@ export function SourceSetup({
   secret,
   domain,
   kind = "generic",
+  movingIn,
 }: {
   url: string;
   secret?: string | undefined;
   domain?: string | null | undefined;
   /** The source's kind: its own setup is the tab shown first. */
   kind?: SourceKind;
+  /** A source that exists (its row's setup): "Coming from another service?" with its compatibility switch. */
+  movingIn?: { siteId: string; source: Source } | undefined;
 }) {
   const snippets = snippetsFor(url, secret, domain);
   return (
@@ -54,6 +58,7 @@ export function SourceSetup({
           </Tabs.Content>
         ))}
       </Tabs.Root>
+      {movingIn && <MovingIn siteId={movingIn.siteId} source={movingIn.source} secret={secret} />}
     </div>
   );
 }
