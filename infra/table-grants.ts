@@ -179,7 +179,7 @@ export const TABLE_WRITES: Record<string, Writes> = {
   "sites/update-site": { UpdateItem: [only(P.org, SITE_SETTINGS)], PutItem: [P.audit] },
   "sites/delete-site": { DeleteItem: [P.org, P.siteSequence], PutItem: [P.audit] },
   "webhooks/create-webhook": { PutItem: [only(P.webhook, WEBHOOK_ITEM)], UpdateItem: [only(P.org, ["webhookCount"])] },
-  "webhooks/update-webhook": { UpdateItem: [only(P.webhook, ["name", "source", "isEnabled", "archivedAt", "formId", "updatedAt"])] },
+  "webhooks/update-webhook": { UpdateItem: [only(P.webhook, ["name", "source", "isEnabled", "archivedAt", "formId", "updatedAt", "compatibility"])] },
   "webhooks/rotate-webhook-secret": { UpdateItem: [only(P.webhook, ["secretHash", "secretLast4", "updatedAt"])], PutItem: [P.audit] },
   // Archives the webhook; its permanent deletion uncounts it (and its purged form) on the site and
   // leaves its counts a tombstone.

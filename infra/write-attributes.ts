@@ -87,6 +87,7 @@ export const WEBHOOK_ITEM = [
   "secretHash",
   "secretLast4",
   "formId",
+  "compatibility",
   "submissionCount",
   "lastReceivedAt",
   "createdAt",

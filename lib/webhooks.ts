@@ -17,6 +17,7 @@ import {
   updateWebhook,
   type Webhook,
   type WebhookChanges,
+  type WebhookCompatibility,
   type WebhookSource,
 } from "./store/webhooks";
 
@@ -37,6 +38,7 @@ const listView = (w: Webhook) => ({
   source: w.source,
   isEnabled: w.isEnabled,
   formId: w.formId,
+  compatibility: w.compatibility ?? null,
   submissionCount: w.submissionCount,
   lastReceivedAt: w.lastReceivedAt,
   archivedAt: w.archivedAt,
@@ -53,6 +55,7 @@ const updateView = (w: Webhook) => ({
   source: w.source,
   isEnabled: w.isEnabled,
   formId: w.formId,
+  compatibility: w.compatibility ?? null,
   submissionCount: w.submissionCount,
   lastReceivedAt: w.lastReceivedAt,
   webhookUrl: webhookUrl(w.id),
@@ -107,7 +110,7 @@ export async function listWebhooks(principal: Principal, siteId: string, archive
 export async function createWebhook(
   principal: Principal,
   siteId: string,
-  input: { name: string; source?: WebhookSource; formId?: string },
+  input: { name: string; source?: WebhookSource; formId?: string; compatibility?: WebhookCompatibility | null },
 ) {
   const site = await findSite(principal.orgId, siteId);
   if (input.formId) await assertFormOfSite(input.formId, site.id);
@@ -124,6 +127,7 @@ export async function createWebhook(
     secretHash,
     secretLast4,
     formId: input.formId ?? null,
+    compatibility: input.compatibility ?? null,
     submissionCount: 0,
     lastReceivedAt: null,
     createdAt: now,
@@ -143,6 +147,7 @@ export async function createWebhook(
     source: webhook.source,
     isEnabled: webhook.isEnabled,
     formId: webhook.formId,
+    compatibility: webhook.compatibility ?? null,
     secretKey: secret,
     webhookUrl: webhookUrl(webhook.id),
     createdAt: webhook.createdAt,
@@ -172,6 +177,8 @@ export interface WebhookUpdate {
   isEnabled?: boolean;
   restore?: boolean;
   formId?: string | null;
+  /** The service whose control fields intake reads on this webhook; null clears it (docs/intake.md). */
+  compatibility?: WebhookCompatibility | null;
 }
 
 /**
@@ -200,6 +207,7 @@ export async function editWebhook(principal: Principal, siteId: string, webhookI
     if (update.formId !== null) await assertFormOfSite(update.formId, webhook.siteId);
     changes.formId = update.formId;
   }
+  if (update.compatibility !== undefined) changes.compatibility = update.compatibility;
   const saved = await applyChanges(webhook, changes);
   return updateView({ ...saved, submissionCount: webhook.submissionCount, lastReceivedAt: webhook.lastReceivedAt });
 }

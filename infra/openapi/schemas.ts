@@ -10,7 +10,7 @@ import { DELIVERY_EVENT_TYPES, DELIVERY_STATUSES } from "../../lib/store/outboun
 import { ENDPOINT_EVENTS, ENDPOINT_KINDS } from "../../lib/store/outbound-endpoints";
 import { EMAIL_FATES } from "../../lib/store/sent-emails";
 import { SUBMISSION_STATUSES } from "../../lib/store/shapes";
-import { WEBHOOK_SOURCES } from "../../lib/store/webhooks";
+import { COMPAT_SERVICES, WEBHOOK_SOURCES } from "../../lib/store/webhooks";
 import * as z from "../../lib/validation";
 import { type Described, describes } from "./views";
 
@@ -85,6 +85,11 @@ export const webhookFields = {
   source: webhookSource,
   isEnabled: z.boolean(),
   formId: z.nullable(z.string()),
+  compatibility: z
+    .nullable(z.strictObject({ service: z.enum(COMPAT_SERVICES), honeypotField: z.nullable(z.string()) }))
+    .register(z.globalRegistry, {
+      description: "The service whose control fields intake reads on this webhook (docs/intake.md); null: none",
+    }),
 };
 export const webhookListFields = {
   ...webhookFields,

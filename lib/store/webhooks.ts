@@ -16,6 +16,20 @@ import { type Named, transact } from "./transactions";
 export const WEBHOOK_SOURCES = ["generic", "partner_ads", "partner_automation"] as const;
 export type WebhookSource = (typeof WEBHOOK_SOURCES)[number];
 
+/** The form backends whose control fields a webhook can understand (docs/intake.md, "Other services' control fields"). */
+export const COMPAT_SERVICES = ["formspree", "formsubmit", "basin", "getform", "web3forms", "netlify"] as const;
+export type CompatService = (typeof COMPAT_SERVICES)[number];
+
+/**
+ * A webhook's compatibility setting: the service whose unprefixed control fields (`subject`,
+ * `redirect`, `access_key`, `form-name`, ...) intake reads on it, and an extra honeypot field's
+ * name (null: the service's default, `bot-field` for netlify, `botcheck` for web3forms).
+ */
+export interface WebhookCompatibility {
+  service: CompatService;
+  honeypotField: string | null;
+}
+
 export interface Webhook {
   id: string;
   orgId: string;
@@ -29,6 +43,8 @@ export interface Webhook {
   /** The secret's last four characters, for the masked placeholder. */
   secretLast4: string;
   formId: string | null;
+  /** null (or absent, on webhooks written before it existed): every unprefixed name is data. */
+  compatibility?: WebhookCompatibility | null;
   submissionCount: number;
   lastReceivedAt: string | null;
   createdAt: string;
@@ -39,7 +55,8 @@ export interface Webhook {
 export const MAX_WEBHOOKS_PER_SITE = 50;
 
 const toWebhook = (item: Record<string, unknown>): Webhook => {
-  return fromItem<Webhook>(item);
+  const webhook = fromItem<Webhook>(item);
+  return { ...webhook, compatibility: webhook.compatibility ?? null };
 };
 
 const webhookItem = (webhook: Webhook) => ({
@@ -88,7 +105,7 @@ export async function listSiteWebhooks(siteId: string): Promise<Webhook[]> {
 }
 
 export type WebhookChanges = Partial<
-  Pick<Webhook, "name" | "source" | "isEnabled" | "archivedAt" | "secretHash" | "secretLast4" | "formId">
+  Pick<Webhook, "name" | "source" | "isEnabled" | "archivedAt" | "secretHash" | "secretLast4" | "formId" | "compatibility">
 >;
 
 /**

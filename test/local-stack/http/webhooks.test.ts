@@ -30,6 +30,7 @@ describe("inbound webhook management", () => {
       source: "generic",
       isEnabled: true,
       formId: null,
+      compatibility: null,
       secretKey: expect.stringMatching(/^inlet_whsk_[0-9A-Za-z]{38}$/),
       webhookUrl: `${process.env.BASE_URL}/api/v1/incoming/${data.id}`,
       createdAt: expect.any(String),
@@ -44,6 +45,7 @@ describe("inbound webhook management", () => {
       source: "generic",
       isEnabled: true,
       formId: null,
+      compatibility: null,
       secretKey: `inlet_whsk_••••••••${data.secretKey.slice(-4)}`,
       submissionCount: 0,
       lastReceivedAt: null,
@@ -59,6 +61,7 @@ describe("inbound webhook management", () => {
     expect(Object.keys(listed).sort()).toEqual(
       [
         "archivedAt",
+        "compatibility",
         "createdAt",
         "formId",
         "id",
@@ -105,6 +108,7 @@ describe("inbound webhook management", () => {
       source: "generic",
       isEnabled: false,
       formId: null,
+      compatibility: null,
       submissionCount: 0,
       lastReceivedAt: null,
       webhookUrl: wh.webhookUrl,

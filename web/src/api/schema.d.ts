@@ -1172,6 +1172,12 @@ export interface components {
             source: "generic" | "partner_ads" | "partner_automation";
             isEnabled: boolean;
             formId: string | null;
+            /** @description The service whose control fields intake reads on this webhook (docs/intake.md); null: none */
+            compatibility: {
+                /** @enum {string} */
+                service: "formspree" | "formsubmit" | "basin" | "getform" | "web3forms" | "netlify";
+                honeypotField: string | null;
+            } | null;
             submissionCount: number;
             /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
             lastReceivedAt: string | null;
@@ -1827,6 +1833,12 @@ export interface components {
                 source: "generic" | "partner_ads" | "partner_automation";
                 isEnabled: boolean;
                 formId: string | null;
+                /** @description The service whose control fields intake reads on this webhook (docs/intake.md); null: none */
+                compatibility: {
+                    /** @enum {string} */
+                    service: "formspree" | "formsubmit" | "basin" | "getform" | "web3forms" | "netlify";
+                    honeypotField: string | null;
+                } | null;
                 secretKey: string;
                 webhookUrl: string;
                 /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
@@ -1843,6 +1855,12 @@ export interface components {
                 source: "generic" | "partner_ads" | "partner_automation";
                 isEnabled: boolean;
                 formId: string | null;
+                /** @description The service whose control fields intake reads on this webhook (docs/intake.md); null: none */
+                compatibility: {
+                    /** @enum {string} */
+                    service: "formspree" | "formsubmit" | "basin" | "getform" | "web3forms" | "netlify";
+                    honeypotField: string | null;
+                } | null;
                 submissionCount: number;
                 /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                 lastReceivedAt: string | null;
@@ -1867,6 +1885,12 @@ export interface components {
                 source: "generic" | "partner_ads" | "partner_automation";
                 isEnabled: boolean;
                 formId: string | null;
+                /** @description The service whose control fields intake reads on this webhook (docs/intake.md); null: none */
+                compatibility: {
+                    /** @enum {string} */
+                    service: "formspree" | "formsubmit" | "basin" | "getform" | "web3forms" | "netlify";
+                    honeypotField: string | null;
+                } | null;
                 submissionCount: number;
                 /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                 lastReceivedAt: string | null;
@@ -6822,6 +6846,12 @@ export interface operations {
                     /** @enum {string} */
                     source?: "generic" | "partner_ads" | "partner_automation";
                     formId?: string;
+                    compatibility?: {
+                        /** @enum {string} */
+                        service: "formspree" | "formsubmit" | "basin" | "getform" | "web3forms" | "netlify";
+                        /** @default null */
+                        honeypotField?: string | null;
+                    } | null;
                 };
             };
         };
@@ -7098,6 +7128,12 @@ export interface operations {
                     isEnabled?: boolean;
                     restore?: boolean;
                     formId?: string | null;
+                    compatibility?: {
+                        /** @enum {string} */
+                        service: "formspree" | "formsubmit" | "basin" | "getform" | "web3forms" | "netlify";
+                        /** @default null */
+                        honeypotField?: string | null;
+                    } | null;
                 };
             };
         };
