@@ -1,3 +1,5 @@
+import type { Schema } from "../../api/types";
+
 /**
  * Moving in from another form backend (issue 29): for each service, what to change in the form,
  * which of its fields Inlet understands, what must be set again in Inlet, and how the old
@@ -8,7 +10,7 @@
  */
 
 /** The services a source's compatibility setting can name (the API's `compatibility.service`). */
-export type ServiceId = "formspree" | "formsubmit" | "basin" | "getform" | "web3forms" | "netlify";
+export type ServiceId = NonNullable<Schema<"Webhook">["compatibility"]>["service"];
 
 /** An import's file kinds (the import API's `source`). */
 export type ImportSource = "formspree" | "basin" | "netlify" | "csv" | "json";

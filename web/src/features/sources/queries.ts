@@ -2,7 +2,6 @@ import { queryOptions } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
 import { queryKeys } from "../../api/keys";
 import type { Answer, Schema } from "../../api/types";
-import type { ServiceId } from "./moving-in";
 
 /** A source: what the API calls a site's inbound webhook. */
 export type Source = Schema<"Webhook">;
@@ -62,8 +61,11 @@ export const createSource = (siteId: string, { name, kind }: { name: string; kin
     (r) => r.data,
   );
 
-export const updateSource = (siteId: string, webhookId: string, body: { isEnabled?: boolean; restore?: boolean }) =>
-  unwrap(api.PUT("/api/v1/sites/{id}/webhooks/{webhookId}", { ...path(siteId, webhookId), body })).then((r) => r.data);
+export const updateSource = (
+  siteId: string,
+  webhookId: string,
+  body: { isEnabled?: boolean; restore?: boolean; compatibility?: Compatibility },
+) => unwrap(api.PUT("/api/v1/sites/{id}/webhooks/{webhookId}", { ...path(siteId, webhookId), body })).then((r) => r.data);
 
 export const rotateSecret = (siteId: string, webhookId: string) =>
   unwrap(api.POST("/api/v1/sites/{id}/webhooks/{webhookId}/rotate-secret", path(siteId, webhookId))).then((r) => r.data);
@@ -79,14 +81,11 @@ export const deleteSource = (siteId: string, webhookId: string) =>
   );
 
 /** Which other service's field names a source reads (docs/moving-in.md); null: Inlet's own names only. */
-export type Compatibility = { service: ServiceId; honeypotField: string | null } | null;
+export type Compatibility = Source["compatibility"];
 
 /** A source's compatibility setting, as the API answers it (null when it has none). */
-export const compatibilityOf = (source: Source): Compatibility =>
-  (source as Source & { compatibility?: Compatibility }).compatibility ?? null;
+export const compatibilityOf = (source: Pick<Source, "compatibility">): Compatibility => source.compatibility;
 
 /** Sets (or, with null, clears) the services whose fields a source reads. */
 export const setCompatibility = (siteId: string, webhookId: string, compatibility: Compatibility) =>
-  unwrap(
-    api.PUT("/api/v1/sites/{id}/webhooks/{webhookId}", { ...path(siteId, webhookId), body: { compatibility } as never }),
-  ).then((r) => r.data);
+  updateSource(siteId, webhookId, { compatibility });

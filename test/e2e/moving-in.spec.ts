@@ -1,0 +1,118 @@
+import type { Page } from "@playwright/test";
+import { expectAccessibleInBothThemes } from "./support/a11y";
+import { type Account, apiAs, counted, expect, signIn, submit, test } from "./support/fixtures";
+import { addMember } from "./support/settings";
+import { openSiteWithOneSource, shown } from "./support/sources";
+
+/**
+ * A source's "Coming from another service?" (docs/moving-in.md): the service's words, its form
+ * converted, the switch that sets the source's compatibility (checked through the API), the
+ * Netlify honeypot's name, and the link to the form's Import page.
+ */
+
+type Compat = { service: string; honeypotField: string | null } | null;
+
+const compatibility = async (page: Page, account: Account, siteId: string, webhookId: string) =>
+  (await apiAs<{ compatibility: Compat }>(page.request, account, "GET", `/api/v1/sites/${siteId}/webhooks/${webhookId}`))
+    .compatibility;
+
+/** Opens the source's setup and its "Coming from another service?" disclosure. */
+async function openMovingIn(page: Page) {
+  await page.getByRole("button", { name: "Setup" }).click();
+  const dialog = page.getByRole("dialog", { name: "Set up Contact form" });
+  const disclosure = dialog.getByText("Coming from another service?");
+  await disclosure.click();
+  return dialog;
+}
+
+test("picking a service shows what to change and the form converted; the switch sets the source's compatibility", async ({
+  signedIn: page,
+  request,
+  account,
+}) => {
+  const { siteId, source } = await openSiteWithOneSource(page, request, account);
+  // A first submission makes the source's form, whose Import page the panel links to.
+  await submit(request, source, { email: "ada@example.com" });
+  await counted(request, account, siteId, source.id, 1);
+  await page.reload();
+
+  const dialog = await openMovingIn(page);
+  const picker = dialog.getByLabel("The service your form posts to now");
+  await expect(picker).toHaveValue("formspree");
+  await expect(dialog.getByRole("definition").first()).toBeVisible();
+  await expect(dialog.getByText("_gotcha", { exact: true })).toBeVisible();
+  expect(await shown(dialog, "Your Formspree form, moved to Inlet")).toContain(`action="${source.url}?key=YOUR_WEBHOOK_SECRET"`);
+
+  // Netlify Forms: form-name, its honeypot, the switch off until turned on.
+  await picker.selectOption({ label: "Netlify Forms" });
+  await expect(dialog.getByRole("listitem").filter({ hasText: "form-name" }).first()).toBeVisible();
+  const netlifyForm = await shown(dialog, "Your Netlify Forms form, moved to Inlet");
+  expect(netlifyForm).toContain('<input type="hidden" name="form-name" value="contact">');
+  expect(netlifyForm).toContain('name="bot-field"');
+  const netlifySwitch = dialog.getByRole("switch", { name: "Read Netlify Forms fields on this source" });
+  await expect(netlifySwitch).not.toBeChecked();
+  await netlifySwitch.click();
+  await expect(dialog.getByRole("status").filter({ hasText: "Saved: Contact form reads Netlify Forms fields." })).toBeVisible();
+  await expect(netlifySwitch).toBeChecked();
+  expect(await compatibility(page, account, siteId, source.id)).toEqual({ service: "netlify", honeypotField: null });
+
+  // The honeypot's name: an underscore name is refused beside the field, before anything is sent.
+  const honeypot = dialog.getByLabel("Honeypot field name");
+  await honeypot.fill("_trap");
+  await expect(honeypot).toHaveAccessibleDescription(/starting with _ is a control field/);
+  await expect(dialog.getByRole("button", { name: "Save the honeypot name" })).toBeDisabled();
+  await honeypot.fill("website-url");
+  expect(await shown(dialog, "Your Netlify Forms form, moved to Inlet")).toContain('name="website-url"');
+  await dialog.getByRole("button", { name: "Save the honeypot name" }).click();
+  await expect
+    .poll(() => compatibility(page, account, siteId, source.id))
+    .toEqual({ service: "netlify", honeypotField: "website-url" });
+
+  // Web3Forms: the key moves into access_key; turning it on replaces Netlify.
+  await picker.selectOption({ label: "Web3Forms" });
+  const web3 = await shown(dialog, "Your Web3Forms form, moved to Inlet");
+  expect(web3).toContain(`action="${source.url}"`);
+  expect(web3).toContain('name="access_key" value="YOUR_WEBHOOK_SECRET"');
+  const web3Switch = dialog.getByRole("switch", { name: "Read Web3Forms fields on this source" });
+  await expect(web3Switch).not.toBeChecked();
+  await expect(web3Switch).toHaveAccessibleDescription(/reads Netlify Forms fields now/);
+  await web3Switch.click();
+  await expect(web3Switch).toBeChecked();
+  expect(await compatibility(page, account, siteId, source.id)).toEqual({ service: "web3forms", honeypotField: null });
+  await web3Switch.click();
+  await expect(dialog.getByRole("status").filter({ hasText: "reads Inlet's own field names only" })).toBeVisible();
+  await expect(web3Switch).not.toBeChecked();
+  expect(await compatibility(page, account, siteId, source.id)).toBeNull();
+
+  // The old submissions: the form's Import page.
+  await dialog.getByRole("link", { name: "Import old submissions into this source's form" }).click();
+  await expect(page).toHaveURL(/\/forms\/[^/]+\/import$/);
+  await expect(page.getByRole("heading", { name: "Import", level: 2 })).toBeVisible();
+});
+
+test("a member reads the panel; the switch is disabled with the reason beside it", async ({ page, request, account }) => {
+  const { siteId } = await openSiteWithOneSource(page, request, account);
+  const member = await addMember(request, account, "member", "Mo Member");
+  await signIn(page, member);
+  await page.goto(`/sites/${siteId}/sources`);
+  const dialog = await openMovingIn(page);
+  const toggle = dialog.getByRole("switch", { name: "Read Formspree fields on this source" });
+  await expect(toggle).toBeDisabled();
+  await expect(toggle).toHaveAccessibleDescription(/Your role \(member\) cannot change a site's settings/);
+});
+
+test.describe("accessibility", () => {
+  test.use({ bypassCSP: true });
+
+  test("the panel open, with a service on, passes axe in light and dark", async ({ signedIn: page, request, account }) => {
+    const { siteId, source } = await openSiteWithOneSource(page, request, account);
+    await apiAs(request, account, "PUT", `/api/v1/sites/${siteId}/webhooks/${source.id}`, {
+      compatibility: { service: "netlify", honeypotField: null },
+    });
+    await page.reload();
+    const dialog = await openMovingIn(page);
+    await dialog.getByLabel("The service your form posts to now").selectOption({ label: "Netlify Forms" });
+    await expect(dialog.getByRole("switch", { name: "Read Netlify Forms fields on this source" })).toBeChecked();
+    await expectAccessibleInBothThemes(page, "a source's setup with Coming from another service? open");
+  });
+});
