@@ -25,6 +25,11 @@ export interface RouteDef extends RouteRequirements {
    */
   bucket?: "write";
   /**
+   * An import's rows in the export bucket (infra/exports.ts, `imports/`): `write` → the import
+   * route may put them (s3:PutObject there), `read` → the consumer may read them (s3:GetObject).
+   */
+  imports?: "write" | "read";
+  /**
    * `send` → may send emails through SES from the configured identity (infra/notifications.ts):
    * the queue consumer's notifications, and the account's own verification and reclaim links.
    * `unsuppress` → may take an address off SES's account-level suppression list (a person lifting
@@ -115,6 +120,12 @@ export const ROUTES = [
   { route: "GET /api/v1/forms/{formId}/submissions", handler: "submissions/list-submissions", ...BEARER, permission: "submissions.view", ...READ },
   // Reads a whole form (up to API Gateway's 30 s); large files go to S3 (lib/export.ts).
   { route: "GET /api/v1/forms/{formId}/submissions/export", handler: "submissions/export-submissions", ...BEARER, permission: "submissions.export", ...WRITE, bucket: "write", memoryMb: 1024, timeoutSeconds: 29 },
+  // Importing another service's export (docs/api.md, "Imports"; docs/importing.md): the route reads
+  // the whole file (up to 20 MB inflated) and stores its rows in the exports bucket under imports/;
+  // the consumer's job writes them. Reading the imports needs what reading the form needs.
+  { route: "POST /api/v1/forms/{formId}/import", handler: "imports/start-import", ...BEARER, permission: "submissions.import", ...WRITE, imports: "write", memoryMb: 1024, timeoutSeconds: 29 },
+  { route: "GET /api/v1/forms/{formId}/imports", handler: "imports/list-imports", ...BEARER, permission: "forms.view", ...READ },
+  { route: "GET /api/v1/forms/{formId}/imports/{importId}", handler: "imports/get-import", ...BEARER, permission: "forms.view", ...READ },
   { route: "GET /api/v1/submissions/{submissionId}", handler: "submissions/get-submission", ...BEARER, permission: "submissions.view", ...READ },
   // Flag/unflag is moderation of collected data and can fire outbound webhooks: it needs the
   // permission that may remove the submission outright (docs/api.md, "Spam moderation").
@@ -210,7 +221,9 @@ export const QUEUE_CONSUMER = {
   queue: "send",
   // Notification emails (lib/notifications/).
   email: "send",
-} as const satisfies Pick<RouteDef, "handler" | "table" | "queue" | "email" | "timeoutSeconds" | "memoryMb"> & {
+  // An import's rows (lib/import-job.ts).
+  imports: "read",
+} as const satisfies Pick<RouteDef, "handler" | "table" | "queue" | "email" | "imports" | "timeoutSeconds" | "memoryMb"> & {
   batchSize: number;
   batchingWindowSeconds: number;
 };

@@ -8,6 +8,7 @@ import type { Construct } from "constructs";
 import type { RouteDef } from "../functions/routes";
 import { type ConfigInput, type ConfigKey, checkSetting, firstAccountRule, parseSettings } from "../lib/config";
 import { EXPORT_PREFIX } from "../lib/store/exports";
+import { IMPORT_PREFIX } from "../lib/store/import-files";
 import { GSI1 } from "../lib/store/table-definition";
 import {
   type GrantContext,
@@ -214,6 +215,32 @@ export function bindBucket(fn: LambdaFunction, bucket: IBucket | undefined, acce
 }
 
 /**
+ * An import's rows under the export bucket's `imports/` (lib/store/import-files.ts): `write` → the
+ * import route may put them, `read` → the consumer may get them; each knows EXPORT_BUCKET.
+ */
+export function bindImports(fn: LambdaFunction, bucket: IBucket | undefined, access: RouteDef["imports"]): void {
+  if (access === undefined) return;
+  if (!bucket) throw new Error(`${fn.node.path} reads or writes imports, and no export bucket was given`);
+  const actions = access === "write" ? ["s3:PutObject"] : ["s3:GetObject"];
+  fn.addToRolePolicy(new PolicyStatement({ actions, resources: [bucket.arnForObjects(`${IMPORT_PREFIX}*`)] }));
+  setEnvironment(fn, { EXPORT_BUCKET: bucket.bucketName });
+  if (fn.role) {
+    NagSuppressions.addResourceSuppressions(
+      fn.role,
+      [
+        {
+          id: "AwsSolutions-IAM5",
+          reason:
+            "Each import's rows are objects with a random name under the export bucket's `imports/` prefix; the route may only put them, the consumer only get them, in this one bucket.",
+          appliesTo: [{ regex: "/^Resource::<[A-Za-z0-9]+\\.?Arn>\\/imports\\/\\*$/" }],
+        },
+      ],
+      true,
+    );
+  }
+}
+
+/**
  * What the functions' settings decide of their grants: whether the first-account rule runs.
  * Never in the CDK app, which sets no FIRST_ACCOUNT_ADMIN (it is no context setting) and requires
  * PLATFORM_ADMIN_EMAILS (`requirePlatformAdmins`); derived by the rule itself all the same, so
@@ -237,4 +264,5 @@ export function bindRoute(
   bindTable(fn, resources.table, grantOf(route, context));
   bindQueue(fn, resources.queue, route.queue);
   bindBucket(fn, resources.bucket, route.bucket);
+  bindImports(fn, resources.bucket, route.imports);
 }

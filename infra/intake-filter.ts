@@ -21,6 +21,9 @@ import type { FilterPattern } from "./stream-filter-match";
  *   queues the next pass (lib/purge.ts).
  * - Retention jobs, inserted and modified: a retention change writes (or replaces) the form's job,
  *   and each pass bumps it, queueing the next (lib/retention-job.ts).
+ * - Import jobs share the retention jobs' pattern (one type list, a pattern free of the five):
+ *   the import route writes the job, each pass bumps it (lib/import-job.ts). The submissions an
+ *   import stores carry `imported` and match no pattern: never notified, qualified or delivered.
  * REMOVE records never match: they have no new image. The stream carries old images too
  * (NEW_AND_OLD_IMAGES, for the bookkeeper: infra/bookkeeper-filter.ts); no pattern reads them.
  *
@@ -32,7 +35,14 @@ import type { FilterPattern } from "./stream-filter-match";
 export const INTAKE_FILTER_PATTERNS = [
   {
     eventName: ["INSERT"],
-    dynamodb: { NewImage: { type: { S: ["submission"] }, isSpam: { BOOL: [false] } } },
+    dynamodb: {
+      NewImage: {
+        type: { S: ["submission"] },
+        isSpam: { BOOL: [false] },
+        // An imported submission is never notified or delivered (lib/import-job.ts): its mark's leaf must be absent.
+        imported: { M: { importId: { S: [{ exists: false }] } } },
+      },
+    },
   },
   {
     eventName: ["INSERT", "MODIFY"],
@@ -44,6 +54,6 @@ export const INTAKE_FILTER_PATTERNS = [
   },
   {
     eventName: ["INSERT", "MODIFY"],
-    dynamodb: { NewImage: { type: { S: ["retention"] }, status: { S: ["running"] } } },
+    dynamodb: { NewImage: { type: { S: ["retention", "import"] }, status: { S: ["running"] } } },
   },
 ] as const satisfies readonly FilterPattern[];

@@ -1,6 +1,7 @@
 import { Duration, RemovalPolicy, Stack } from "aws-cdk-lib";
 import { Alarm, ComparisonOperator, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
+import type { IBucket } from "aws-cdk-lib/aws-s3";
 import { Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
 import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
@@ -10,7 +11,7 @@ import { NagSuppressions } from "cdk-nag";
 import { Construct } from "constructs";
 import { QUEUE_CONSUMER } from "../functions/routes";
 import { deadLetterQueue } from "./dead-letter-queue";
-import { bindQueue, bindTable, settingsFromContext } from "./environment";
+import { bindImports, bindQueue, bindTable, settingsFromContext } from "./environment";
 import { InletFunction } from "./inlet-function";
 import { INTAKE_FILTER_PATTERNS } from "./intake-filter";
 import { addEmailEvents, bindNotifications, type EmailEvents } from "./notifications";
@@ -57,6 +58,8 @@ export const PIPE_MAX_RETRY_ATTEMPTS = 10;
 export interface IntakePipelineProps {
   /** The table whose stream (NEW_AND_OLD_IMAGES) feeds the queue. */
   table: ITable;
+  /** The exports bucket, whose `imports/` the consumer reads (QUEUE_CONSUMER.imports). */
+  exportBucket?: IBucket;
 }
 
 /**
@@ -171,6 +174,7 @@ export class IntakePipeline extends Construct {
       environment: settingsFromContext(this),
     });
     bindTable(this.consumer.fn, props.table, grantOf(QUEUE_CONSUMER));
+    bindImports(this.consumer.fn, props.exportBucket, QUEUE_CONSUMER.imports);
     // Notification emails: NOTIFY_FROM and ses:SendEmail, from CDK context (infra/notifications.ts).
     if (QUEUE_CONSUMER.email === "send") bindNotifications(this.consumer.fn);
     // SES's bounces and complaints of the notifications, recorded on their forms (infra/notifications.ts).

@@ -44,9 +44,10 @@ export class InletStack extends Stack {
     const domain = webDomainFromContext(this);
 
     this.dataStore = new DataStore(this, "DataStore");
-    this.intake = new IntakePipeline(this, "Intake", { table: this.dataStore.table });
-    this.bookkeeping = new Bookkeeping(this, "Bookkeeping", { table: this.dataStore.table });
+    // The exports bucket first: the consumer reads an import's rows from it (lib/import-job.ts).
     this.exports = new ExportStorage(this, "Exports");
+    this.intake = new IntakePipeline(this, "Intake", { table: this.dataStore.table, exportBucket: this.exports.bucket });
+    this.bookkeeping = new Bookkeeping(this, "Bookkeeping", { table: this.dataStore.table });
     this.digests = new DigestSchedule(this, "Digests", { table: this.dataStore.table });
     this.http = new InletHttpApi(this, "Http", {
       table: this.dataStore.table,

@@ -9,14 +9,23 @@
  *   (`[false]` matches the boolean false, not the string "false"); when the event's value is
  *   itself an array, one of its elements must be allowed;
  * - a list of patterns (a pipe's FilterCriteria.Filters) matches when any pattern does (OR).
- * Content filters (`prefix`, `anything-but`, `exists`, `numeric`, ...) are not supported here:
+ * - `{ exists: false }` in a field's list matches when the event lacks the field (a nested
+ *   pattern whose every leaf is `exists: false` matches an event lacking its object too);
+ *   `{ exists: true }` when it has it. AWS evaluates `exists` on leaf nodes only
+ *   (https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-create-pattern-operators.html#eb-filtering-exists-matching),
+ *   so a pattern names the leaf (`imported.M.importId.S`), never an object.
+ * Other content filters (`prefix`, `anything-but`, `numeric`, ...) are not supported here:
  * `assertSupportedPattern` rejects them, so a pattern the follower cannot evaluate fails loudly
  * instead of matching differently from AWS.
  */
 export type FilterLiteral = string | number | boolean | null;
+export interface FilterExists {
+  readonly exists: boolean;
+}
+export type FilterRule = FilterLiteral | FilterExists;
 
 export interface FilterPattern {
-  readonly [field: string]: readonly FilterLiteral[] | FilterPattern;
+  readonly [field: string]: readonly FilterRule[] | FilterPattern;
 }
 
 /** A pipe accepts at most 5 filters (FilterCriteria.Filters); they are ORed. */
@@ -28,6 +37,9 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 const isLiteral = (value: unknown): value is FilterLiteral =>
   value === null || ["string", "number", "boolean"].includes(typeof value);
 
+const isExists = (value: unknown): value is FilterExists =>
+  isObject(value) && Object.keys(value).length === 1 && typeof value.exists === "boolean";
+
 /** Throws unless `pattern` uses only nested objects and non-empty arrays of literals. */
 export function assertSupportedPattern(pattern: unknown, path = "$"): asserts pattern is FilterPattern {
   if (!isObject(pattern) || Object.keys(pattern).length === 0) {
@@ -36,7 +48,7 @@ export function assertSupportedPattern(pattern: unknown, path = "$"): asserts pa
   for (const [field, rule] of Object.entries(pattern)) {
     const at = `${path}.${field}`;
     if (Array.isArray(rule)) {
-      if (rule.length === 0 || !rule.every(isLiteral)) {
+      if (rule.length === 0 || !rule.every((r) => isLiteral(r) || isExists(r))) {
         throw new Error(`Filter pattern at ${at} must list literal values (content filters are not supported here)`);
       }
     } else {
@@ -45,19 +57,28 @@ export function assertSupportedPattern(pattern: unknown, path = "$"): asserts pa
   }
 }
 
-function valueMatches(allowed: readonly FilterLiteral[], value: unknown): boolean {
+function valueMatches(allowed: readonly FilterRule[], value: unknown): boolean {
   if (Array.isArray(value)) return value.some((element) => valueMatches(allowed, element));
-  return allowed.some((literal) => literal === value);
+  return allowed.some((rule) => (isExists(rule) ? rule.exists : rule === value));
+}
+
+/** Whether a rule matches an event that lacks its field: only `exists: false`, at every leaf. */
+function absentMatches(rule: readonly FilterRule[] | FilterPattern): boolean {
+  if (Array.isArray(rule)) return rule.some((r) => isExists(r) && !r.exists);
+  return Object.values(rule as FilterPattern).every(absentMatches);
 }
 
 /** Whether `event` matches one pattern. */
 export function matchesPattern(pattern: FilterPattern, event: unknown): boolean {
   if (!isObject(event)) return false;
   for (const [field, rule] of Object.entries(pattern)) {
-    if (!Object.hasOwn(event, field)) return false;
+    if (!Object.hasOwn(event, field)) {
+      if (!absentMatches(rule)) return false;
+      continue;
+    }
     const value = event[field];
     if (Array.isArray(rule)) {
-      if (!valueMatches(rule as readonly FilterLiteral[], value)) return false;
+      if (!valueMatches(rule as readonly FilterRule[], value)) return false;
     } else if (!matchesPattern(rule as FilterPattern, value)) {
       return false;
     }

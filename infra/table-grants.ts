@@ -107,6 +107,7 @@ export const P = {
   forward: prefix(keys.forwardMarker("s")), // FORWARD#: a forward-only form's submission still holding its values
   viewEntry: prefix(keys.viewEntry("f", "x", "c", "s")), // VIEW#: the inbox's filter entries (lib/store/view-entries.ts)
   readRanges: prefix(keys.readRanges("u", "f")), // READS#: a member's read ranges per form (lib/store/read-ranges.ts)
+  importJob: prefix(keys.importJob("f", "i")), // IMPORT#: a form's import jobs and its lock (lib/store/imports.ts)
   // Counters by scope (lib/accounts.ts, lib/spam/evidence.ts, lib/auth/rate-limit.ts).
   loginEmailCounter: counters("login-email"),
   loginIpCounter: counters("login-ip"),
@@ -221,6 +222,8 @@ export const TABLE_WRITES: Record<string, Writes> = {
   "triage/mark-all-read": { PutItem: [P.readRanges] },
   // An export writes only its audit entry (lib/export.ts).
   "submissions/export-submissions": { PutItem: [P.audit] },
+  // An import: its job, the form's lock and the audit entry (one transaction), and the fields its mapping adds to the form.
+  "imports/start-import": { PutItem: [P.importJob, P.audit], UpdateItem: [only(P.form, ["fields", "updatedAt"])] },
   // Access requests put their audit entry on its own; the organization-wide erasure deletes in
   // transactions that carry the entry (lib/store/submissions.ts, deleteSubmissionsAudited).
   "organization/request-access": { PutItem: [P.audit] },
@@ -255,8 +258,13 @@ export const TABLE_WRITES: Record<string, Writes> = {
   // UpdateItem of the submission: lib/outbound/forward-only.ts).
   [QUEUE_CONSUMER.handler]: {
     // The end of a purge leaves the form's counts a tombstone (lib/store/purge-jobs.ts).
-    PutItem: [P.action, P.delivery, P.emailLink, only(P.form, FORM_COUNTS_TOMBSTONE), only(P.form, CONFIRMATION_CLAIM), P.forward],
+    PutItem: [P.action, P.delivery, P.emailLink, only(P.form, FORM_COUNTS_TOMBSTONE), only(P.form, CONFIRMATION_CLAIM), P.forward,
+      // An import's submissions (lib/import-job.ts).
+      P.submission],
     UpdateItem: [
+      // An import pass's progress on its job, and its block of the site's reference numbers (lib/import-job.ts).
+      P.importJob,
+      P.siteSequence,
       P.sentEmail,
       P.action,
       P.delivery,
@@ -268,7 +276,9 @@ export const TABLE_WRITES: Record<string, Writes> = {
       only(P.form, ["retentionJob"]),
       P.forward,
     ],
-    DeleteItem: [P.purge, P.release, P.action, P.retentionJob, P.forward],
+    DeleteItem: [P.purge, P.release, P.action, P.retentionJob, P.forward,
+      // The form's import lock, released by the import's last pass.
+      P.importJob],
     BatchWriteItem: [P.submission, P.form],
   },
 

@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = [
   "submissions.deleted",
   "submissions.erased",
   "submissions.access_requested",
+  "submissions.imported",
   // Keys and people
   "api_key.created",
   "api_key.revoked",

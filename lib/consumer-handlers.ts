@@ -1,3 +1,4 @@
+import { runImportPass } from "./import-job";
 import { handleDeliveryMessage } from "./outbound/attempts";
 import { deliveryMessageSchema } from "./outbound/messages";
 import type { ConsumerRegistry, RecordHandlers } from "./pipeline/outcome";
@@ -8,6 +9,7 @@ import { retryLater } from "./queue-message";
 import { handleReclaimMessage } from "./reclaim-link";
 import { reclaimMessageSchema } from "./reclaim-request";
 import { RetentionNotDue, runRetentionPass } from "./retention-job";
+import { toImportJob } from "./store/imports";
 import * as z from "./validation";
 
 /**
@@ -41,6 +43,17 @@ const retentionJobSchema = z.object({
   finishedAt: z.nullable(z.string()),
 });
 
+const importJobSchema = z.object({
+  id: z.string().check(z.minLength(1)),
+  formId: z.string().check(z.minLength(1)),
+  orgId: z.string(),
+  siteId: z.string(),
+  status: z.enum(["running", "finished"]),
+  total: z.number(),
+  cursor: z.number(),
+  passes: z.number(),
+});
+
 /**
  * What each item `type` that the intake filters pass (infra/intake-filter.ts) does, one entry per
  * type. A type without an entry is a failure of its message, never silently dropped: the DLQ
@@ -70,6 +83,11 @@ export const RECORD_HANDLERS: RecordHandlers = {
       if (error instanceof RetentionNotDue) return retryLater(error.message);
       throw error;
     }
+  },
+  // A form's import job, written by the import route and bumped by each pass (lib/import-job.ts).
+  import: async (item) => {
+    importJobSchema.parse(item);
+    await runImportPass(toImportJob(item));
   },
 };
 

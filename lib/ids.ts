@@ -26,6 +26,7 @@ export const ID_PREFIXES = {
   tag: "tag",
   note: "note",
   change: "chg",
+  import: "imp",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

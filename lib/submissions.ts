@@ -124,6 +124,8 @@ export function submissionView(s: StoredSubmission) {
     tags: s.tags ?? [],
     updatedAt: s.triagedAt ?? s.createdAt,
     noteCount: s.noteCount ?? 0,
+    /** The import that brought it (docs/importing.md); null for a submission that came through a webhook. */
+    imported: s.imported ?? null,
   };
 }
 

@@ -119,7 +119,8 @@ export function toEvent(req: IncomingMessage, body: Buffer, def: RouteDef, pathP
     .filter(Boolean);
   const now = new Date();
   const sourceIp = (req.socket.remoteAddress ?? "127.0.0.1").replace(/^::ffff:/, "");
-  const text = isTextual(headers["content-type"]);
+  // A compressed body is bytes whatever its type: API Gateway hands it to the function base64-encoded.
+  const text = isTextual(headers["content-type"]) && !headers["content-encoding"];
   const event: APIGatewayProxyEventV2 = {
     version: "2.0",
     routeKey: def.route,

@@ -1,6 +1,7 @@
 import type { RouteKey } from "../../functions/routes";
 import type { ErrorCode } from "../../lib/errors";
 import { exportJson } from "./schemas";
+import { IMPORT_OPERATIONS } from "./imports";
 import { TRIAGE_OPERATIONS } from "./triage";
 
 /** The routes the document describes: every route of the table but `$default`, the gateway's catch-all 404. */
@@ -339,4 +340,6 @@ export const OPERATIONS: Record<DocumentedRouteKey, OperationExtras> = {
   },
   // The triage routes (./triage.ts).
   ...TRIAGE_OPERATIONS,
+  // The import routes (./imports.ts).
+  ...IMPORT_OPERATIONS,
 };

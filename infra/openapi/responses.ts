@@ -92,6 +92,7 @@ import {
   webhookFields,
   webhookListFields,
 } from "./schemas";
+import { IMPORT_BODIES } from "./imports";
 import { TRIAGE_BODIES } from "./triage";
 import { answers, type Described, describes } from "./views";
 
@@ -323,4 +324,6 @@ export const SUCCESS_BODIES: Record<DocumentedRouteKey, Described | null> = {
   "DELETE /api/v1/api-keys/{id}": answers<typeof deleteApiKey>()(message),
   // The triage routes (./triage.ts).
   ...TRIAGE_BODIES,
+  // The import routes (./imports.ts).
+  ...IMPORT_BODIES,
 };

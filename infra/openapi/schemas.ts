@@ -257,6 +257,11 @@ export const submission = z.strictObject({
     description: "When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt",
   }),
   noteCount: count,
+  imported: z.nullable(
+    z.strictObject({ importId: id, source: z.string(), line: count }).register(z.globalRegistry, {
+      description: "The import that brought it (docs/importing.md): its id, the source service and the file's line; null otherwise",
+    }),
+  ),
 });
 
 // lib/export.ts toJson: a file, not a route's success body, so checked here.

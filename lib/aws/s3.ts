@@ -2,7 +2,7 @@ import { defaultProvider } from "@aws-sdk/credential-provider-node";
 import { AwsClient } from "aws4fetch";
 
 /**
- * The two S3 calls Inlet makes (store an export, sign its download link) through `aws4fetch`, a
+ * The S3 calls Inlet makes (store an export, sign its download link; store and read an import's rows) through `aws4fetch`, a
  * small SigV4 signer for `fetch`, instead of `@aws-sdk/client-s3` and its presigner, which put the
  * export bundle over its 500 KB bar (docs/performance.md, "Library swaps"). Credentials come from
  * the SDK's default chain, which the DynamoDB client already bundles: the Lambda role's session
@@ -44,6 +44,8 @@ export interface S3ObjectClient {
   putObject(bucket: string, key: string, body: Uint8Array, contentType: string): Promise<void>;
   /** A presigned GET URL for the object. */
   presignGet(bucket: string, key: string, options: PresignGetOptions): Promise<string>;
+  /** Reads one object whole with a signed GET (an import's rows: lib/store/import-files.ts). */
+  getObject(bucket: string, key: string): Promise<Uint8Array>;
 }
 
 /** A failed S3 request: `name` is S3's error `<Code>` ("AccessDenied", "NoSuchBucket"...) when it sent one. */
@@ -86,20 +88,23 @@ export function createS3Client(options: S3ClientOptions): S3ObjectClient {
     return new AwsClient({ accessKeyId, secretAccessKey, sessionToken, service: "s3", region, retries: maxAttempts - 1 });
   };
 
+  // aws4fetch retries 5xx and 429 answers itself; a request that got no answer at all (a reset
+  // connection) is tried again here, within the same time limit.
+  const send = async (aws: AwsClient, url: string, init: RequestInit & { signal: AbortSignal }) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await aws.fetch(url, init);
+      } catch (error) {
+        if (attempt >= maxAttempts || init.signal.aborted) throw error;
+      }
+    }
+  };
+
   return {
     async putObject(bucket, key, body, contentType) {
       const aws = await signer();
       const init = { method: "PUT", body, headers: { "content-type": contentType }, signal: AbortSignal.timeout(timeoutMs) };
-      // aws4fetch retries 5xx and 429 answers itself; a request that got no answer at all (a
-      // reset connection) is tried again here, within the same time limit.
-      let response: Response | undefined;
-      for (let attempt = 1; response === undefined; attempt++) {
-        try {
-          response = await aws.fetch(objectUrl(bucket, key), init);
-        } catch (error) {
-          if (attempt >= maxAttempts || init.signal.aborted) throw error;
-        }
-      }
+      const response = await send(aws, objectUrl(bucket, key), init);
       const text = await response.text();
       if (!response.ok) {
         const { code, message } = parseError(text);
@@ -109,6 +114,16 @@ export function createS3Client(options: S3ClientOptions): S3ObjectClient {
           `S3 PUT ${key} failed: ${message ?? response.status}`,
         );
       }
+    },
+
+    async getObject(bucket, key) {
+      const aws = await signer();
+      const response = await send(aws, objectUrl(bucket, key), { method: "GET", signal: AbortSignal.timeout(timeoutMs) });
+      if (!response.ok) {
+        const { code, message } = parseError(await response.text());
+        throw new S3RequestError(code ?? `Http${response.status}`, response.status, `S3 GET ${key} failed: ${message ?? response.status}`);
+      }
+      return new Uint8Array(await response.arrayBuffer());
     },
 
     async presignGet(bucket, key, { expiresIn, responseContentType, responseContentDisposition }) {

@@ -56,6 +56,7 @@ export function countedChange(change: StreamChange): CountedChange | undefined {
       formId: formId as string,
       createdAt: createdAt as string,
       isSpam: isSpam as boolean,
+      ...(item.imported === undefined ? {} : { imported: true }),
     },
     ...(statuses ? { statuses } : {}),
   };

@@ -53,6 +53,11 @@ export interface Options<B, Q> {
   headers?: Record<string, string>;
   /** Called with the answer's status, inside the invocation (the intake route counts its metrics). */
   answered?: (status: number) => void;
+  /**
+   * Reads the body in place of the JSON body reader and its 64 KB limit (the import's file, up to
+   * 4 MB and maybe gzipped: lib/imports/request-body.ts); `body` still validates what it answers.
+   */
+  readBody?: (event: APIGatewayProxyEventV2) => unknown;
 }
 
 interface InletState {
@@ -162,10 +167,15 @@ function decodeBody(event: APIGatewayProxyEventV2): string {
   return event.isBase64Encoded ? Buffer.from(event.body, "base64").toString("utf8") : event.body;
 }
 
-const jsonBody = (enabled: boolean): InletMiddleware => ({
+const jsonBody = (enabled: boolean, readBody: Options<unknown, unknown>["readBody"]): InletMiddleware => ({
   before: async (request: InletRequest) => {
     if (!enabled) return;
     const event = request.event;
+    if (readBody) {
+      event.inlet ??= {};
+      event.inlet.body = readBody(event);
+      return;
+    }
     const text = decodeBody(event);
     if (Buffer.byteLength(text) > MAX_JSON_BODY_BYTES) {
       throw new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${MAX_JSON_BODY_BYTES} bytes`);
@@ -204,7 +214,7 @@ export function buildHandler<B, Q, P extends Principal | undefined, Params>(
   if (authentication) chain.use(authentication);
   const handler = chain
     .use(pathIds(paramNames))
-    .use(jsonBody(options.body !== undefined))
+    .use(jsonBody(options.body !== undefined, options.readBody))
     .handler(async (event, context) => {
       const body = options.body ? parseWith(options.body, event.inlet?.body) : (undefined as B);
       const rawQuery = event.queryStringParameters ?? {};

@@ -65,6 +65,12 @@ export async function processSubmission(submissionId: string, arrival: Arrival):
       log.info("submission is spam: nothing to do until it is released", fields);
       return;
     }
+    if (submission.imported) {
+      // The pipe's filter passes no imported submission; a release or a redelivery gets here: a
+      // submission brought from another service is never notified, qualified or delivered.
+      log.info("imported submission: nothing to send", fields);
+      return;
+    }
     if (submission.valuesDeletedAt) {
       log.info("submission's values were deleted (forward-only): nothing to send", fields);
       return;

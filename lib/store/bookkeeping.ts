@@ -76,7 +76,11 @@ const webhookId = (s: CountedSubmission) => `webhook ${s.siteId} ${s.webhookId}`
 
 /** The counter items a change touches: a stored submission counts on its day, form and webhook; a removed one only lowers its form's. */
 const countersOf = (c: CountedChange) =>
-  c.change === "stored" ? [dayId(c.submission), formId(c.submission), webhookId(c.submission)] : [formId(c.submission)];
+  c.change !== "stored"
+    ? [formId(c.submission)]
+    : c.submission.imported
+      ? [dayId(c.submission), formId(c.submission)]
+      : [dayId(c.submission), formId(c.submission), webhookId(c.submission)];
 
 function addStatuses(into: StatusDeltas, by: StatusDeltas | undefined) {
   for (const [status, n] of Object.entries(by ?? {}) as [keyof StatusDeltas, number][]) into[status] = (into[status] ?? 0) + n;
@@ -122,9 +126,10 @@ function sum(changes: readonly CountedChange[]): Map<string, Counter> {
     day.inbox += inbox;
     day.spam += spam;
     if (inbox) {
-      bump(day.bySource, s.webhookId, 1);
+      if (!s.imported) bump(day.bySource, s.webhookId, 1);
       bump(day.byForm, s.formId, 1);
     }
+    if (s.imported) continue;
     const hook = counters.get(webhookId(s)) as Extract<Counter, { kind: "webhook" }> | undefined;
     if (hook) {
       hook.received += 1;

@@ -21,7 +21,7 @@ let client: S3ObjectClient | undefined;
  * Built once from config (lib/aws/s3.ts: a signed fetch and presigned URLs, not the S3 client);
  * a local endpoint (the S3 emulator) is addressed path-style.
  */
-function s3(): S3ObjectClient {
+export function s3(): S3ObjectClient {
   if (!client) {
     const config = loadConfig();
     client = createS3Client({ region: config.AWS_REGION, endpoint: config.S3_ENDPOINT });
@@ -29,9 +29,9 @@ function s3(): S3ObjectClient {
   return client;
 }
 
-function bucket(): string {
+export function bucket(): string {
   const name = loadConfig().EXPORT_BUCKET;
-  // Only the export route is given the bucket (route entry `bucket: "write"`).
+  // Only the export and import routes and the consumer are given the bucket (route entry `bucket`, `imports`).
   if (!name) throw new Error("EXPORT_BUCKET is not configured for this function");
   return name;
 }

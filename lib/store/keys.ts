@@ -213,6 +213,15 @@ export const keys = {
    */
   retentionJob: (formId: string): Key => ({ pk: `RETENTION#${formId}`, sk: "RETENTION" }),
   /**
+   * A form's import job (lib/import-job.ts) in the form's import partition, by its time-ordered
+   * id: the form's imports newest first are one Query. Its lock (`RUNNING`) holds the one running
+   * import of the form.
+   */
+  importJob: (formId: string, importId: string): Key => ({ pk: `IMPORT#${formId}`, sk: `JOB#${importId}` }),
+  importPartition: (formId: string) => `IMPORT#${formId}`,
+  importJobPrefix: () => "JOB#",
+  importLock: (formId: string): Key => ({ pk: `IMPORT#${formId}`, sk: "RUNNING" }),
+  /**
    * A forward-only form's submission still holding its values (lib/store/forward-markers.ts): put
    * when the pipeline takes it up, deleted once its values are deleted; its `ttl` is the bound
    * after which the bookkeeper deletes them even while a delivery still retries.

@@ -65,7 +65,8 @@ export async function setSpamState(
   const TableName = tableName();
   const expiry = expiryUpdate(ttl);
   const Key = keys.submission(submission.id);
-  const release = !isSpam && submission.lead === undefined;
+  // An imported submission is never released into the pipeline (lib/import-job.ts).
+  const release = !isSpam && submission.lead === undefined && !submission.imported;
   if (release) {
     const cancelled = await transact([
       [

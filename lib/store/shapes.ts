@@ -15,6 +15,7 @@ export const PERMISSIONS = [
   "submissions.view",
   "submissions.export",
   "submissions.delete",
+  "submissions.import",
   "sites.view",
   "sites.create",
   "sites.edit",

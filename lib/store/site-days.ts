@@ -26,6 +26,11 @@ export interface CountedSubmission {
   webhookId: string;
   formId: string;
   createdAt: string;
+  /**
+   * Brought by an import (lib/import-job.ts): counted on its day and form, never by source (no
+   * webhook received it; `webhookId` is its import's id) nor on a webhook's counts.
+   */
+  imported?: unknown;
 }
 
 export interface SiteDay {
@@ -91,7 +96,7 @@ export function movedDeltas(submission: CountedSubmission, toSpam: boolean): Day
   return {
     inbox,
     spam: -inbox,
-    bySource: new Map([[submission.webhookId, inbox]]),
+    bySource: submission.imported ? new Map() : new Map([[submission.webhookId, inbox]]),
     byForm: new Map([[submission.formId, inbox]]),
   };
 }

@@ -88,6 +88,8 @@ export interface StoredSubmission extends Submission {
   /** When its status, owner or tags last changed: its `updatedAt` (the concurrency token of a change). */
   triagedAt?: string;
   noteCount?: number;
+  /** Brought by an import (lib/import-job.ts): never notified, qualified or delivered. */
+  imported?: { importId: string; source: string; line: number };
 }
 
 export const toSubmission = (item: Record<string, unknown>): StoredSubmission => {

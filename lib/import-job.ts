@@ -1,0 +1,128 @@
+import { IMPORT_LIMITS } from "./imports/limits";
+import type { ImportRow } from "./imports/rows";
+import { log } from "./log";
+import { expiryOf } from "./retention";
+import { SIGNALS, type SpamVerdict, scoreSpam } from "./spam/signals";
+import { IMPORT_CHUNK_ROWS, readImportRows } from "./store/import-files";
+import { type ImportJob, type ImportProblem, type PutOutcome, putImportedSubmission, recordImportPass } from "./store/imports";
+import { reserveReferenceNumbers } from "./store/sites";
+import type { Submission } from "./store/submissions";
+
+/** Conditional puts in flight at once within a pass (as the retention job's re-dating). */
+export const IMPORT_PARALLEL_WRITES = 25;
+/** A pass ends after this long (it finishes the group of writes in flight): well inside the consumer's 30 s. */
+export const IMPORT_PASS_MS = 10_000;
+
+/**
+ * What imported rows are scored on: the content signals only. An import has no request, so no
+ * honeypot, timing, referer, user agent, rate or captcha (docs/spam.md, "Imported submissions").
+ */
+const CONTENT_SIGNALS = SIGNALS.filter((s) => s.name === "excessive_urls" || s.name === "spam_phrases");
+
+/** The row's verdict: its content, and the source service's own verdict when its export says spam. */
+export function importVerdict(row: ImportRow, source: string): SpamVerdict {
+  const verdict = scoreSpam(
+    {
+      source: "generic",
+      data: row.data,
+      controls: {},
+      referer: undefined,
+      userAgent: undefined,
+      now: Date.parse(row.createdAt),
+      duplicate: false,
+      ipRate: { minute: 0, hour: 0 },
+    },
+    CONTENT_SIGNALS,
+  );
+  if (!row.sourceSpam) return verdict;
+  const signals = [...verdict.signals, { name: "source_spam", score: 100, detail: `marked spam in the ${source} export` }];
+  return { score: 100, isSpam: true, signals };
+}
+
+function submissionOf(job: ImportJob, row: ImportRow, reference: number, verdict: SpamVerdict, ttl: number | undefined): Submission {
+  return {
+    id: row.id,
+    orgId: job.orgId,
+    siteId: job.siteId,
+    formId: job.formId,
+    // An imported submission came through no webhook: its import stands in (docs/importing.md).
+    webhookId: job.id,
+    referenceId: `${job.referencePrefix}-${reference}`,
+    data: Object.assign(Object.create(null), row.data),
+    metadata: { source: "import", userAgent: null, referer: null, ip: null, droppedFiles: [], ignoredFields: [] },
+    spam: verdict,
+    createdAt: row.createdAt,
+    ...(ttl === undefined ? {} : { ttl }),
+  };
+}
+
+interface PassCounts {
+  imported: number;
+  duplicates: number;
+  spam: number;
+  skipped: number;
+  problems: ImportProblem[];
+}
+
+async function writeRow(job: ImportJob, row: ImportRow, reference: number, now: number, counts: PassCounts) {
+  const verdict = importVerdict(row, job.source);
+  const ttl = expiryOf(row.createdAt, verdict.isSpam, job.retention);
+  if (ttl !== undefined && ttl * 1000 <= now) {
+    counts.skipped++;
+    counts.problems.push({ line: row.line, code: "EXPIRED", message: "The row is older than the form's retention keeps submissions" });
+    return;
+  }
+  const outcome: PutOutcome = await putImportedSubmission(submissionOf(job, row, reference, verdict, ttl), {
+    importId: job.id,
+    source: job.source,
+    line: row.line,
+  });
+  if (outcome === "duplicate") {
+    counts.duplicates++;
+    return;
+  }
+  counts.imported++;
+  if (verdict.isSpam) counts.spam++;
+}
+
+/**
+ * One pass of an import (docs/importing.md, "The job"): the next rows from the job's cursor, up
+ * to the end of their chunk or IMPORT_PASS_MS, each a conditional put of its derived id
+ * (IMPORT_PARALLEL_WRITES at a time), numbered from one block of the site's reference numbers
+ * reserved for the pass, in the file's order; then the pass is recorded on the job, whose MODIFY
+ * queues the next. A pass that dies repeats: rows it stored are found as its own ("ours") and
+ * counted once; only the reserved numbers are lost (gaps).
+ */
+export async function runImportPass(job: ImportJob, started = Date.now()): Promise<"continued" | "finished" | "repeated"> {
+  if (job.status !== "running") return "finished";
+  const counts: PassCounts = { imported: 0, duplicates: 0, spam: 0, skipped: 0, problems: [] };
+  let cursor = job.cursor;
+  if (cursor < job.total) {
+    const chunk = Math.floor(cursor / IMPORT_CHUNK_ROWS);
+    const rows = (await readImportRows(job.orgId, job.formId, job.id, chunk)).slice(cursor - chunk * IMPORT_CHUNK_ROWS);
+    const { first } = await reserveReferenceNumbers(job.siteId, rows.length);
+    for (let at = 0; at < rows.length; at += IMPORT_PARALLEL_WRITES) {
+      if (at > 0 && Date.now() - started > IMPORT_PASS_MS) break;
+      const group = rows.slice(at, at + IMPORT_PARALLEL_WRITES);
+      const now = Date.now();
+      await Promise.all(group.map((row, i) => writeRow(job, row, first + at + i, now, counts)));
+      cursor += group.length;
+    }
+  }
+  const finishedAt = cursor >= job.total ? new Date().toISOString() : null;
+  const problems = [...job.problems, ...counts.problems.sort((a, b) => a.line - b.line)].slice(0, IMPORT_LIMITS.problems);
+  const recorded = await recordImportPass(job, { ...counts, problems, cursor, finishedAt });
+  if (!recorded) {
+    log.info("import pass recorded already", { importId: job.id, pass: job.passes + 1 });
+    return "repeated";
+  }
+  log.info(finishedAt ? "import finished" : "import pass", {
+    importId: job.id,
+    formId: job.formId,
+    pass: job.passes + 1,
+    cursor,
+    total: job.total,
+    ms: Date.now() - started,
+  });
+  return finishedAt ? "finished" : "continued";
+}
