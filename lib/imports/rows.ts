@@ -77,7 +77,8 @@ function normalizeRecord(input: NormalizeInput, cells: Record<string, string>): 
   if (roles.time !== null) {
     const cell = cells[roles.time] ?? "";
     const time = parseTime(cell, input.now);
-    if (!time) return { problem: { code: "INVALID_TIME", message: `"${cleanText(cell).slice(0, 40)}" in ${roles.time} is not a time` } };
+    if (!time)
+      return { problem: { code: "INVALID_TIME", message: `"${cleanText(cell).slice(0, 40)}" in ${roles.time} is not a time` } };
     createdAt = time;
   }
   const data: Record<string, string> = Object.create(null);
@@ -87,14 +88,21 @@ function normalizeRecord(input: NormalizeInput, cells: Record<string, string>): 
     const value = cleanText(cells[column] ?? "");
     if (value.trim() === "") continue;
     if ([...value].length > IMPORT_LIMITS.valueLength) {
-      return { problem: { code: "FIELD_VALUE_TOO_LONG", message: `${column} is longer than ${IMPORT_LIMITS.valueLength} characters` } };
+      return {
+        problem: { code: "FIELD_VALUE_TOO_LONG", message: `${column} is longer than ${IMPORT_LIMITS.valueLength} characters` },
+      };
     }
     data[key] = value;
     count++;
   }
   if (count === 0) return { problem: { code: "NO_DATA", message: "The row has no value to import" } };
   if (count > IMPORT_LIMITS.fields) {
-    return { problem: { code: "TOO_MANY_FIELDS", message: `The row has ${count} values; a submission holds at most ${IMPORT_LIMITS.fields}` } };
+    return {
+      problem: {
+        code: "TOO_MANY_FIELDS",
+        message: `The row has ${count} values; a submission holds at most ${IMPORT_LIMITS.fields}`,
+      },
+    };
   }
   if (Buffer.byteLength(JSON.stringify(data)) > IMPORT_LIMITS.storedBytes) {
     return { problem: { code: "ROW_TOO_LARGE", message: `The row's values are more than ${IMPORT_LIMITS.storedBytes} bytes` } };

@@ -93,7 +93,8 @@ export async function putImportJob(job: ImportJob, audit: AuditEntryInput, nowMs
     ["audit", auditEntryItem(audit)] as Named<"audit">,
   ]);
   if (!cancelled) return;
-  if (cancelled.refused("lock")) throw new AppError("IMPORT_IN_PROGRESS", "An import of this form is running: wait for it to finish");
+  if (cancelled.refused("lock"))
+    throw new AppError("IMPORT_IN_PROGRESS", "An import of this form is running: wait for it to finish");
   throw cancelled.error;
 }
 

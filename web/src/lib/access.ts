@@ -45,6 +45,7 @@ const WHY_NOT: Partial<Record<Permission, (me: Me) => string>> = {
   "sites.edit": roleCannot("change a site's settings"),
   "sites.delete": roleCannot("delete a site"),
   "submissions.delete": roleCannot("erase submissions"),
+  "submissions.import": roleCannot("import submissions"),
 };
 
 /** Why the signed-in person may not use a control that needs `permission`; undefined when they may. */

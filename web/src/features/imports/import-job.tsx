@@ -9,7 +9,7 @@ import { Muted } from "../../components/ui/text";
 import { formatDateTime } from "../../lib/format";
 import { count } from "../../lib/words";
 import { Problems } from "./import-preview";
-import { IMPORT_SOURCE_LABELS, type Import, importQuery, importsQuery } from "./queries";
+import { type Import, importQuery, importsQuery, sourceLabel } from "./queries";
 
 /** How far an import is: the rows it has dealt with (stored, already there, or skipped). */
 const done = (job: Import) => job.imported + job.duplicates + job.skipped;
@@ -77,7 +77,7 @@ export function PastImports({ formId }: { formId: string }) {
           <Cell className="whitespace-nowrap">
             <time dateTime={job.startedAt}>{formatDateTime(job.startedAt)}</time>
           </Cell>
-          <Cell>{IMPORT_SOURCE_LABELS[job.source]}</Cell>
+          <Cell>{sourceLabel(job.source)}</Cell>
           <Cell>{job.status === "running" ? `Running: ${done(job)} of ${job.rows}` : summary(job)}</Cell>
         </Row>
       ))}

@@ -6,15 +6,12 @@ import { Button } from "../../components/ui/button";
 import { FormError } from "../../components/ui/field";
 import { card, PageHeader } from "../../components/ui/page";
 import { Muted } from "../../components/ui/text";
-import { can, type Permission, useMe } from "../../lib/access";
+import { refusal, useMe } from "../../lib/access";
 import { count } from "../../lib/words";
 import { FilePicker } from "./file-picker";
 import { ImportProgress, PastImports } from "./import-job";
 import { describeFile, type FieldChoice, MappingTable, Problems, SampleRows } from "./import-preview";
 import { type ImportRequest, type ImportSource, previewImport, startImport } from "./queries";
-
-/** The permission to import (owners and admins, and API keys given it; members lack it). */
-const IMPORT = "submissions.import" as Permission;
 
 /**
  * A form's Import page (docs/importing.md): a file, its preview (the detected format, each column
@@ -46,14 +43,13 @@ export function ImportPage({ formId, fields }: { formId: string; fields: FieldCh
     start.reset();
     preview.mutate(next);
   };
-  if (!can(me, IMPORT)) {
+  // Owners and admins import (`submissions.import`, which API keys may be given); members read why not.
+  const why = refusal(me, "submissions.import");
+  if (why) {
     return (
       <>
         <PageHeader level={2} title="Import" />
-        <p className="text-sm">
-          Your role ({me.role}) cannot import submissions: importing is for the organization's owner and admins. Ask one of them
-          to import the file.
-        </p>
+        <p className="text-sm">{why} Importing another service's submissions is for the organization's owner and admins.</p>
       </>
     );
   }

@@ -1,6 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
 import { queryKeys } from "../../api/keys";
+import type { Answer } from "../../api/types";
 
 /** The file kinds the import reads (the API's `source`); undefined lets it detect the kind. */
 export type ImportSource = "formspree" | "basin" | "netlify" | "csv" | "json";
@@ -13,41 +14,15 @@ export const IMPORT_SOURCE_LABELS: Record<ImportSource, string> = {
   json: "JSON array of objects",
 };
 
-export interface ImportProblem {
-  line: number;
-  code: string;
-  message: string;
-}
-
 /** What an import would do, written nowhere yet (`preview: true`). */
-export interface ImportPreview {
-  source: ImportSource;
-  columns: { name: string; suggestedField: string | null; samples: string[] }[];
-  mapping: Record<string, string | null>;
-  timeColumn: string | null;
-  rows: number;
-  sample: { line: number; createdAt: string; data: Record<string, unknown> }[];
-  problems: ImportProblem[];
-  newFields: string[];
-}
+export type ImportPreview = Answer<"startImportResponse">;
 
 /** An import job (docs/importing.md). */
-export interface Import {
-  id: string;
-  formId: string;
-  status: "running" | "finished";
-  source: ImportSource;
-  fileName: string | null;
-  rows: number;
-  imported: number;
-  duplicates: number;
-  spam: number;
-  skipped: number;
-  problems: ImportProblem[];
-  createdBy: string;
-  startedAt: string;
-  finishedAt: string | null;
-}
+export type Import = Answer<"getImportResponse">["import"];
+export type ImportProblem = Import["problems"][number];
+
+/** An import's file kind in words (the API answers it as a string). */
+export const sourceLabel = (source: string): string => IMPORT_SOURCE_LABELS[source as ImportSource] ?? source;
 
 /** What the person chose on the page: the file, and what they changed of the detected reading. */
 export interface ImportRequest {
@@ -96,13 +71,7 @@ export const startImport = (formId: string, request: ImportRequest) =>
 export const importsQuery = (formId: string) =>
   queryOptions({
     queryKey: queryKeys.imports.ofForm(formId),
-    queryFn: async () =>
-      (await unwrap(
-        api.GET("/api/v1/forms/{formId}/imports" as never, { params: { path: { formId } } } as never),
-      )) as unknown as {
-        data: { imports: Import[] };
-      },
-    select: (r) => r.data.imports,
+    queryFn: async () => (await unwrap(api.GET("/api/v1/forms/{formId}/imports", { params: { path: { formId } } }))).data.imports,
   });
 
 /** One import, read every second while it runs. */
@@ -110,10 +79,7 @@ export const importQuery = (formId: string, importId: string) =>
   queryOptions({
     queryKey: queryKeys.imports.one(formId, importId),
     queryFn: async () =>
-      (
-        (await unwrap(
-          api.GET("/api/v1/forms/{formId}/imports/{importId}" as never, { params: { path: { formId, importId } } } as never),
-        )) as unknown as { data: { import: Import } }
-      ).data.import,
+      (await unwrap(api.GET("/api/v1/forms/{formId}/imports/{importId}", { params: { path: { formId, importId } } }))).data
+        .import,
     refetchInterval: (query) => (query.state.data?.status === "finished" ? false : 1000),
   });
