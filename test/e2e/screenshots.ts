@@ -10,6 +10,7 @@
  *   docs/screenshots/api-keys.png      Settings → API keys, with an active, a narrow and a revoked key
  *   docs/screenshots/triage-inbox.png  the inbox worked: statuses, owners, tags, unread rows, a selection
  *   docs/screenshots/lead.png          a lead's page: status, owner, tags, a note and the timeline
+ *   docs/screenshots/import.png        a form's Import page: a Formspree export previewed (mapping, first rows, a problem)
  * SCREENSHOT_PORT (default 3190) and CHROMIUM_PATH (default /usr/bin/chromium) change the defaults.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
@@ -58,6 +59,13 @@ const SUBMISSIONS: { fields: Record<string, string>; headers: Record<string, str
     headers: { "user-agent": "python-requests/2.31" },
   },
 ];
+/** A Formspree-style export for the Import page's picture: its Date and _replyto columns, and one row without a time. */
+const FORMSPREE_EXPORT = `Date,_replyto,name,message,_gotcha
+2025-09-14T09:12:00Z,mary@somerville.example,Mary Somerville,Do you build booking systems?,
+2025-10-02T15:40:00Z,charles@babbage.example,Charles Babbage,"Quote for a redesign, please.",
+2025-10-21T11:05:00Z,emmy@noether.example,Emmy Noether,Can we meet next week?,
+yesterday,hedy@lamarr.example,Hedy Lamarr,Following up on my call,
+`;
 const BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36";
 
 async function waitForStack(stack: ChildProcess) {
@@ -230,6 +238,15 @@ async function photograph({ siteId, formId, endpointId }: { siteId: string; form
     await page.goto(`${BASE}/forms/${formId}/webhooks/${endpointId}`);
     await page.getByRole("list", { name: "Deliveries" }).getByRole("table").first().waitFor();
     await page.screenshot({ path: join(OUT, "delivery-log.png"), fullPage: true });
+
+    await page.goto(`${BASE}/forms/${formId}/import`);
+    await page.getByLabel("Export file (CSV or JSON)").setInputFiles({
+      name: "formspree-export.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(FORMSPREE_EXPORT),
+    });
+    await page.getByRole("button", { name: /^Import \d+ rows$/ }).waitFor();
+    await page.screenshot({ path: join(OUT, "import.png"), fullPage: true });
   } finally {
     await browser.close();
   }
@@ -253,7 +270,7 @@ try {
   await createDemoKeys();
   await photograph(demo);
   console.log(
-    `Wrote ${["inbox.png", "triage-inbox.png", "lead.png", "overview.png", "source-setup.png", "delivery-log.png", "api-keys.png"].map((f) => join(OUT, f)).join(", ")}`,
+    `Wrote ${["inbox.png", "triage-inbox.png", "lead.png", "overview.png", "source-setup.png", "delivery-log.png", "api-keys.png", "import.png"].map((f) => join(OUT, f)).join(", ")}`,
   );
 } finally {
   stack.kill("SIGTERM");

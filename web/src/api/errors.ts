@@ -52,6 +52,7 @@ const MESSAGES: Record<string, string> = {
   SUBMISSION_IS_SPAM: "A submission in spam cannot be worked: mark it as not spam first.",
   NOTE_LIMIT_REACHED: "This lead already has 200 notes.",
   NOT_NOTE_AUTHOR: "Only the author of a note can edit it.",
+  IMPORT_IN_PROGRESS: "An import of this form is still running: wait until it finishes, then import the next file.",
   INTERNAL_ERROR: "Something went wrong on our side. Please try again.",
   SERVICE_UNAVAILABLE: "The service is busy. Please try again in a moment.",
   NETWORK_ERROR: "The service could not be reached. Check your connection and try again.",

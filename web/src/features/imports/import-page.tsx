@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { apiError } from "../../api/client";
 import { queryKeys } from "../../api/keys";
@@ -11,7 +11,7 @@ import { count } from "../../lib/words";
 import { FilePicker } from "./file-picker";
 import { ImportProgress, PastImports } from "./import-job";
 import { describeFile, type FieldChoice, MappingTable, Problems, SampleRows } from "./import-preview";
-import { type ImportRequest, type ImportSource, previewImport, startImport } from "./queries";
+import { type ImportRequest, type ImportSource, importsQuery, previewImport, startImport } from "./queries";
 
 /**
  * A form's Import page (docs/importing.md): a file, its preview (the detected format, each column
@@ -24,6 +24,9 @@ export function ImportPage({ formId, fields }: { formId: string; fields: FieldCh
   const [request, setRequest] = useState<ImportRequest>();
   const [source, setSource] = useState<ImportSource>();
   const [jobId, setJobId] = useState<string>();
+  // An import still running (started before this page was opened, here or elsewhere) shows its progress.
+  const running = useQuery(importsQuery(formId)).data?.find((job) => job.status === "running");
+  const shownJob = jobId ?? running?.id;
   const preview = useMutation({ mutationFn: (r: ImportRequest) => previewImport(formId, r) });
   const start = useMutation({
     mutationFn: (r: ImportRequest) => startImport(formId, r),
@@ -101,9 +104,9 @@ export function ImportPage({ formId, fields }: { formId: string; fields: FieldCh
             </div>
           </section>
         )}
-        {jobId && (
+        {shownJob && (
           <div ref={jobHeading} tabIndex={-1} className="outline-none">
-            <ImportProgress formId={formId} importId={jobId} />
+            <ImportProgress formId={formId} importId={shownJob} />
           </div>
         )}
         <section aria-labelledby="past-imports-heading" className="flex flex-col gap-2">
