@@ -1305,6 +1305,9 @@ export interface components {
                 isTest?: boolean;
                 replyTo?: string;
                 subject?: string;
+                fromName?: string;
+                cc?: string[];
+                ccIgnored?: number;
             };
             spam: {
                 score: number;
@@ -1709,6 +1712,9 @@ export interface components {
                         isTest?: boolean;
                         replyTo?: string;
                         subject?: string;
+                        fromName?: string;
+                        cc?: string[];
+                        ccIgnored?: number;
                     };
                     spam: {
                         score: number;
@@ -2023,6 +2029,9 @@ export interface components {
                         isTest?: boolean;
                         replyTo?: string;
                         subject?: string;
+                        fromName?: string;
+                        cc?: string[];
+                        ccIgnored?: number;
                     };
                     spam: {
                         score: number;
@@ -2088,6 +2097,9 @@ export interface components {
                         isTest?: boolean;
                         replyTo?: string;
                         subject?: string;
+                        fromName?: string;
+                        cc?: string[];
+                        ccIgnored?: number;
                     };
                     spam: {
                         score: number;
