@@ -59,7 +59,11 @@ export const IMPORT_OPERATIONS = {
       "The body may be sent `Content-Encoding: gzip`. 202 with the started import; with `preview: true`, 200 with the preview (docs/importing.md).",
     errors: ["INVALID_IMPORT_FILE", "IMPORT_TOO_LARGE", "IMPORT_IN_PROGRESS", "UNSUPPORTED_MEDIA_TYPE"],
     responses: {
-      "200": { description: "The preview (`preview: true`): nothing written", content: { "application/json": { schema: preview } } },
+      // Under allOf: the 202's body already holds the operation's `<id>Response` name (./document.ts).
+      "200": {
+        description: "The preview (`preview: true`): nothing written",
+        content: { "application/json": { schema: { allOf: [preview] } } },
+      },
     },
   },
   "GET /api/v1/forms/{formId}/imports": { summary: "A form's newest imports (at most 20)" },

@@ -625,6 +625,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/forms/{formId}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import another service's export into a form (preview: true answers what it would do, writing nothing)
+         * @description The body may be sent `Content-Encoding: gzip`. 202 with the started import; with `preview: true`, 200 with the preview (docs/importing.md).
+         */
+        post: operations["startImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/forms/{formId}/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A form's newest imports (at most 20) */
+        get: operations["listImports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/forms/{formId}/imports/{importId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an import: its progress and problems */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/submissions/{submissionId}": {
         parameters: {
             query?: never;
@@ -1332,6 +1386,11 @@ export interface components {
             /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
             updatedAt: string;
             noteCount: number;
+            imported: {
+                importId: string;
+                source: string;
+                line: number;
+            } | null;
         };
         Delivery: {
             id: string;
@@ -1413,7 +1472,7 @@ export interface components {
             id: string;
             name: string;
             keyPrefix: string;
-            permissions: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing" | "audit_log.read")[];
+            permissions: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "submissions.import" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing" | "audit_log.read")[];
             rateLimitPerMin: number;
             /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
             lastUsedAt: string | null;
@@ -1456,7 +1515,7 @@ export interface components {
             success: false;
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_CURSOR" | "RESTRICTED_PERMISSION" | "INVALID_BODY" | "NO_DATA_FIELDS" | "TOO_MANY_FIELDS" | "FIELD_NAME_TOO_LONG" | "FIELD_VALUE_TOO_LONG" | "INVALID_REDIRECT" | "INVALID_IDEMPOTENCY_KEY" | "CAPTCHA_REQUIRED" | "OUTBOUND_WEBHOOK_URL_NOT_ALLOWED" | "EMAIL_LINK_INVALID" | "DESTINATION_URL_NOT_ALLOWED" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED" | "WEBHOOK_KEY_REQUIRED" | "WEBHOOK_KEY_INVALID" | "SESSION_REQUIRED" | "ROLE_REQUIRED" | "PLAN_REQUIRED" | "PLATFORM_ADMIN_REQUIRED" | "CSRF_ORIGIN_MISMATCH" | "CURRENT_PASSWORD_INVALID" | "INSUFFICIENT_PERMISSION" | "SIGNUP_CLOSED" | "API_KEY_LIMIT_REACHED" | "CANNOT_CHANGE_OWNER" | "WEBHOOK_LIMIT_REACHED" | "OUTBOUND_WEBHOOK_LIMIT_REACHED" | "WEBHOOK_DISABLED" | "SITE_INACTIVE" | "CAPTCHA_FAILED" | "TAG_LIMIT_REACHED" | "NOTE_LIMIT_REACHED" | "NOT_NOTE_AUTHOR" | "EMAIL_LINK_OTHER_ACCOUNT" | "NOT_FOUND" | "EMAIL_TAKEN" | "EMAIL_ALREADY_VERIFIED" | "EMAIL_RECLAIMED" | "CONFLICT" | "API_KEY_NOT_REVOKED" | "SITE_NOT_EMPTY" | "WEBHOOK_NOT_ARCHIVED" | "WEBHOOK_RESTORE_REQUIRED" | "FORM_NOT_ARCHIVED" | "SITE_DOMAIN_REQUIRED" | "OUTBOUND_WEBHOOK_DISABLED" | "INVALID_STATUS_CHANGE" | "SUBMISSION_IS_SPAM" | "TAG_NAME_TAKEN" | "INVITE_INVALID" | "EMAIL_LINK_EXPIRED" | "WEBHOOK_ARCHIVED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "OWNER_NOT_A_MEMBER" | "UNKNOWN_TAG" | "TOO_MANY_TAGS" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "CAPTCHA_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_CURSOR" | "RESTRICTED_PERMISSION" | "INVALID_BODY" | "NO_DATA_FIELDS" | "TOO_MANY_FIELDS" | "FIELD_NAME_TOO_LONG" | "FIELD_VALUE_TOO_LONG" | "INVALID_REDIRECT" | "INVALID_IDEMPOTENCY_KEY" | "CAPTCHA_REQUIRED" | "OUTBOUND_WEBHOOK_URL_NOT_ALLOWED" | "EMAIL_LINK_INVALID" | "DESTINATION_URL_NOT_ALLOWED" | "INVALID_IMPORT_FILE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED" | "WEBHOOK_KEY_REQUIRED" | "WEBHOOK_KEY_INVALID" | "SESSION_REQUIRED" | "ROLE_REQUIRED" | "PLAN_REQUIRED" | "PLATFORM_ADMIN_REQUIRED" | "CSRF_ORIGIN_MISMATCH" | "CURRENT_PASSWORD_INVALID" | "INSUFFICIENT_PERMISSION" | "SIGNUP_CLOSED" | "API_KEY_LIMIT_REACHED" | "CANNOT_CHANGE_OWNER" | "WEBHOOK_LIMIT_REACHED" | "OUTBOUND_WEBHOOK_LIMIT_REACHED" | "WEBHOOK_DISABLED" | "SITE_INACTIVE" | "CAPTCHA_FAILED" | "TAG_LIMIT_REACHED" | "NOTE_LIMIT_REACHED" | "NOT_NOTE_AUTHOR" | "EMAIL_LINK_OTHER_ACCOUNT" | "NOT_FOUND" | "EMAIL_TAKEN" | "EMAIL_ALREADY_VERIFIED" | "EMAIL_RECLAIMED" | "CONFLICT" | "API_KEY_NOT_REVOKED" | "SITE_NOT_EMPTY" | "WEBHOOK_NOT_ARCHIVED" | "WEBHOOK_RESTORE_REQUIRED" | "FORM_NOT_ARCHIVED" | "SITE_DOMAIN_REQUIRED" | "OUTBOUND_WEBHOOK_DISABLED" | "INVALID_STATUS_CHANGE" | "SUBMISSION_IS_SPAM" | "TAG_NAME_TAKEN" | "IMPORT_IN_PROGRESS" | "INVITE_INVALID" | "EMAIL_LINK_EXPIRED" | "WEBHOOK_ARCHIVED" | "PAYLOAD_TOO_LARGE" | "IMPORT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "OWNER_NOT_A_MEMBER" | "UNKNOWN_TAG" | "TOO_MANY_TAGS" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "CAPTCHA_UNAVAILABLE";
                 message: string;
                 details?: {
                     path: string;
@@ -1524,7 +1583,7 @@ export interface components {
                 organization: components["schemas"]["Organization"];
                 /** @enum {string} */
                 role: "owner" | "admin" | "member";
-                permissions: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing" | "audit_log.read")[];
+                permissions: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "submissions.import" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing" | "audit_log.read")[];
                 platformAdmin: boolean;
             };
         };
@@ -1584,7 +1643,7 @@ export interface components {
                 organization: components["schemas"]["Organization"];
                 /** @enum {string} */
                 role: "owner" | "admin" | "member";
-                permissions: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing" | "audit_log.read")[];
+                permissions: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "submissions.import" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing" | "audit_log.read")[];
                 platformAdmin: boolean;
             };
         };
@@ -1736,6 +1795,11 @@ export interface components {
                     /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
                     updatedAt: string;
                     noteCount: number;
+                    imported: {
+                        importId: string;
+                        source: string;
+                        line: number;
+                    } | null;
                     siteName: string;
                     formName: string;
                 }[];
@@ -2032,10 +2096,137 @@ export interface components {
                     /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
                     updatedAt: string;
                     noteCount: number;
+                    imported: {
+                        importId: string;
+                        source: string;
+                        line: number;
+                    } | null;
                     /** @description Whether the calling member has not opened it (docs/triage.md); null for an API key */
                     unread: boolean | null;
                 }[];
                 nextCursor: string | null;
+            };
+        };
+        startImportResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                import: {
+                    id: string;
+                    formId: string;
+                    /** @enum {string} */
+                    status: "running" | "finished";
+                    source: string;
+                    fileName: string | null;
+                    rows: number;
+                    imported: number;
+                    duplicates: number;
+                    spam: number;
+                    skipped: number;
+                    /** @description The first 100 problems, by line */
+                    problems: {
+                        line: number;
+                        code: string;
+                        message: string;
+                    }[];
+                    createdBy: string;
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
+                    startedAt: string;
+                    /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
+                    finishedAt: string | null;
+                };
+            };
+        };
+        startImportResponse0: {
+            /** @constant */
+            success: true;
+            data: {
+                /** @enum {string} */
+                source: "formspree" | "basin" | "netlify" | "csv" | "json";
+                columns: {
+                    name: string;
+                    suggestedField: string | null;
+                    samples: string[];
+                }[];
+                mapping: {
+                    [key: string]: string | null;
+                };
+                timeColumn: string | null;
+                rows: number;
+                sample: {
+                    line: number;
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
+                    createdAt: string;
+                    data: {
+                        [key: string]: string;
+                    };
+                }[];
+                problems: {
+                    line: number;
+                    code: string;
+                    message: string;
+                }[];
+                newFields: string[];
+            };
+        };
+        listImportsResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                imports: {
+                    id: string;
+                    formId: string;
+                    /** @enum {string} */
+                    status: "running" | "finished";
+                    source: string;
+                    fileName: string | null;
+                    rows: number;
+                    imported: number;
+                    duplicates: number;
+                    spam: number;
+                    skipped: number;
+                    /** @description The first 100 problems, by line */
+                    problems: {
+                        line: number;
+                        code: string;
+                        message: string;
+                    }[];
+                    createdBy: string;
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
+                    startedAt: string;
+                    /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
+                    finishedAt: string | null;
+                }[];
+            };
+        };
+        getImportResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                import: {
+                    id: string;
+                    formId: string;
+                    /** @enum {string} */
+                    status: "running" | "finished";
+                    source: string;
+                    fileName: string | null;
+                    rows: number;
+                    imported: number;
+                    duplicates: number;
+                    spam: number;
+                    skipped: number;
+                    /** @description The first 100 problems, by line */
+                    problems: {
+                        line: number;
+                        code: string;
+                        message: string;
+                    }[];
+                    createdBy: string;
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
+                    startedAt: string;
+                    /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
+                    finishedAt: string | null;
+                };
             };
         };
         getSubmissionResponse: {
@@ -2097,6 +2288,11 @@ export interface components {
                     /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
                     updatedAt: string;
                     noteCount: number;
+                    imported: {
+                        importId: string;
+                        source: string;
+                        line: number;
+                    } | null;
                     /** @description Whether the calling member has not opened it (docs/triage.md); null for an API key */
                     unread: boolean | null;
                 };
@@ -2521,7 +2717,7 @@ export interface components {
                     name: string;
                     secretKey: string;
                     keyPrefix: string;
-                    permissions: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing" | "audit_log.read")[];
+                    permissions: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "submissions.import" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing" | "audit_log.read")[];
                     rateLimitPerMin: number;
                     /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
                     expiresAt: string | null;
@@ -9011,6 +9207,417 @@ export interface operations {
             };
         };
     };
+    startImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                formId: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON, at most 65536 bytes */
+        requestBody: {
+            content: {
+                "application/json": {
+                    file: string;
+                    fileName?: string;
+                    /** @enum {string} */
+                    source?: "formspree" | "basin" | "netlify" | "csv" | "json";
+                    mapping?: {
+                        [key: string]: string | null;
+                    };
+                    timeColumn?: string | null;
+                    preview?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The preview (`preview: true`): nothing written */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["startImportResponse0"];
+                };
+            };
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["startImportResponse"];
+                };
+            };
+            /** @description `INVALID_JSON`, `VALIDATION_ERROR`, `INVALID_IMPORT_FILE` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INVALID_JSON" | "VALIDATION_ERROR" | "INVALID_IMPORT_FILE";
+                        };
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `CSRF_ORIGIN_MISMATCH`, `PLAN_REQUIRED`, `INSUFFICIENT_PERMISSION` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CSRF_ORIGIN_MISMATCH" | "PLAN_REQUIRED" | "INSUFFICIENT_PERMISSION";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `IMPORT_IN_PROGRESS` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "IMPORT_IN_PROGRESS";
+                        };
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`, `IMPORT_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE" | "IMPORT_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listImports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                formId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["listImportsResponse"];
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `PLAN_REQUIRED`, `INSUFFICIENT_PERMISSION` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PLAN_REQUIRED" | "INSUFFICIENT_PERMISSION";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                formId: string;
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["getImportResponse"];
+                };
+            };
+            /** @description `UNAUTHORIZED`, `SESSION_EXPIRED`, `SESSION_ENDED`, `SESSION_COOKIE_AMBIGUOUS`, `API_KEY_EXPIRED`, `API_KEY_REVOKED`, `API_KEY_ORPHANED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED" | "SESSION_EXPIRED" | "SESSION_ENDED" | "SESSION_COOKIE_AMBIGUOUS" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "API_KEY_ORPHANED";
+                        };
+                    };
+                };
+            };
+            /** @description `PLAN_REQUIRED`, `INSUFFICIENT_PERMISSION` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PLAN_REQUIRED" | "INSUFFICIENT_PERMISSION";
+                        };
+                    };
+                };
+            };
+            /** @description `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description `RATE_LIMITED` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
     getSubmission: {
         parameters: {
             query?: never;
@@ -13466,7 +14073,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    permissions?: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing" | "audit_log.read")[];
+                    permissions?: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "submissions.import" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing" | "audit_log.read")[];
                     expiresInDays?: number;
                 };
             };
@@ -13737,7 +14344,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    permissions?: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing" | "audit_log.read")[];
+                    permissions?: ("forms.view" | "forms.create" | "forms.edit" | "forms.delete" | "forms.publish" | "submissions.view" | "submissions.export" | "submissions.delete" | "submissions.import" | "sites.view" | "sites.create" | "sites.edit" | "sites.delete" | "team.view" | "team.invite" | "team.manage" | "settings.org" | "settings.email" | "settings.billing" | "audit_log.read")[];
                     rateLimitPerMin?: number | null;
                 };
             };
@@ -14029,7 +14636,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
-                action?: "submissions.exported" | "submission.deleted" | "submissions.deleted" | "submissions.erased" | "submissions.access_requested" | "api_key.created" | "api_key.revoked" | "api_key.deleted" | "member.invited" | "member.removed" | "member.role_changed" | "form.retention_changed" | "form.forward_only_changed" | "site.captcha_secret_changed" | "webhook.secret_rotated" | "site.deleted" | "form.deleted" | "organization.plan_changed" | "submission.updated" | "submissions.updated" | "submission.note_added" | "submission.note_edited" | "submission.note_deleted" | "tag.created" | "tag.updated" | "tag.deleted";
+                action?: "submissions.exported" | "submission.deleted" | "submissions.deleted" | "submissions.erased" | "submissions.access_requested" | "submissions.imported" | "api_key.created" | "api_key.revoked" | "api_key.deleted" | "member.invited" | "member.removed" | "member.role_changed" | "form.retention_changed" | "form.forward_only_changed" | "site.captcha_secret_changed" | "webhook.secret_rotated" | "site.deleted" | "form.deleted" | "organization.plan_changed" | "submission.updated" | "submissions.updated" | "submission.note_added" | "submission.note_edited" | "submission.note_deleted" | "tag.created" | "tag.updated" | "tag.deleted";
                 actor?: string;
                 from?: string;
                 to?: string;
