@@ -34,9 +34,7 @@ const preview = describes<Preview>()(
     success: z.literal(true),
     data: z.strictObject({
       source: z.enum(IMPORT_SOURCES),
-      columns: z.array(
-        z.strictObject({ name: z.string(), suggestedField: z.nullable(z.string()), samples: z.array(z.string()) }),
-      ),
+      columns: z.array(z.strictObject({ name: z.string(), suggestedField: z.nullable(z.string()), samples: z.array(z.string()) })),
       mapping: z.record(z.string(), z.nullable(z.string())),
       timeColumn: z.nullable(z.string()),
       rows: count,
@@ -61,9 +59,10 @@ export const IMPORT_OPERATIONS = {
       "The body may be sent `Content-Encoding: gzip`. 202 with the started import; with `preview: true`, 200 with the preview (docs/importing.md).",
     errors: ["INVALID_IMPORT_FILE", "IMPORT_TOO_LARGE", "IMPORT_IN_PROGRESS", "UNSUPPORTED_MEDIA_TYPE"],
     responses: {
+      // Under allOf: the 202's body already holds the operation's `<id>Response` name (./document.ts).
       "200": {
         description: "The preview (`preview: true`): nothing written",
-        content: { "application/json": { schema: preview } },
+        content: { "application/json": { schema: { allOf: [preview] } } },
       },
     },
   },

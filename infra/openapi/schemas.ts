@@ -222,6 +222,9 @@ export const submission = z.strictObject({
     isTest: z.optional(z.boolean()),
     replyTo: z.optional(z.string()),
     subject: z.optional(z.string()),
+    fromName: z.optional(z.string()),
+    cc: z.optional(z.array(z.string())),
+    ccIgnored: z.optional(z.number()),
   }),
   spam: z.strictObject({
     score: z.number(),

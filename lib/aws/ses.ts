@@ -23,6 +23,8 @@ export const KIND_TAG = "inlet-kind";
 /** One email as SES sends it (lib/notifications/email.ts renders a submission's). */
 export interface EmailMessage {
   to: string[];
+  /** Carbon copies (a notification's addresses a submission's `_cc` picked: lib/notifications/email.ts). */
+  cc?: string[];
   /** The submitter's `_replyto` address, when it is a plain address. */
   replyTo?: string;
   subject: string;
@@ -51,7 +53,7 @@ export interface SendEmailInput {
   FromEmailAddress: string;
   ConfigurationSetName?: string;
   EmailTags?: { Name: string; Value: string }[];
-  Destination: { ToAddresses: string[] };
+  Destination: { ToAddresses: string[]; CcAddresses?: string[] };
   ReplyToAddresses?: string[];
   Content: {
     Simple: { Subject: Content; Body: { Html: Content; Text: Content }; Headers?: { Name: string; Value: string }[] };
@@ -162,7 +164,7 @@ export async function sendEmail(email: EmailMessage): Promise<string | undefined
       FromEmailAddress: email.fromName ? withDisplayName(email.fromName, config.NOTIFY_FROM) : config.NOTIFY_FROM,
       ...(config.SES_CONFIGURATION_SET ? { ConfigurationSetName: config.SES_CONFIGURATION_SET } : {}),
       EmailTags: tags,
-      Destination: { ToAddresses: email.to },
+      Destination: { ToAddresses: email.to, ...(email.cc && email.cc.length > 0 ? { CcAddresses: email.cc } : {}) },
       ...(email.replyTo ? { ReplyToAddresses: [email.replyTo] } : {}),
       Content: {
         Simple: {

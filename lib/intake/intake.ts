@@ -1,4 +1,5 @@
 import { AppError, notFound } from "../errors";
+import { oneLine, SUBJECT_MAX, senderName } from "../header-text";
 import { newId } from "../ids";
 import { setSource } from "../metrics/invocation";
 import * as metrics from "../metrics/record";
@@ -14,6 +15,7 @@ import type { Submission } from "../store/submissions";
 import type { Webhook } from "../store/webhooks";
 import { formFor } from "./auto-form";
 import { parseIntakeBody } from "./body";
+import { type CompatControls, carbonCopies, RELATIVE_NEXT, takeCompatControls } from "./compat";
 import { type NormalizedSubmission, normalizeSubmission } from "./fields";
 import {
   checkSecret,
@@ -27,6 +29,7 @@ import {
   readSiteAndForm,
   readWebhook,
 } from "./intake-config";
+import type { ParsedBody } from "./limits";
 import { mapToForm } from "./mapping";
 import { redirectProblem, redirectTarget, validateRedirect } from "./redirect";
 import { holdReferenceNumber, takeReferenceNumber } from "./reference-numbers";
@@ -115,7 +118,7 @@ function formRedirectOf(form: Form | undefined, siteDomain: string | null | unde
  */
 export async function receiveSubmission(req: IntakeRequest): Promise<IntakeOutcome> {
   const now = req.now ?? Date.now();
-  const { webhook, kept, readAt, parsed, submission } = await authenticateSubmission(req);
+  const { webhook, kept, readAt, parsed, submission, compat } = await authenticateSubmission(req);
   const tokens = takeCaptchaTokens(submission.data);
   if (Object.keys(submission.data).length === 0) throw new AppError("NO_DATA_FIELDS", "The submission has no data fields");
   const idempotencyKey = header(req.headers, "idempotency-key");
@@ -133,8 +136,7 @@ export async function receiveSubmission(req: IntakeRequest): Promise<IntakeOutco
   }
   // Checked before a repeat is answered too: a repeat may not redirect anywhere a first post may not.
   // A blank `_redirect` (a template's empty hidden input) is no redirect.
-  const redirectControl = submission.controls.redirect?.trim() || submission.controls.next?.trim() || undefined;
-  const redirect = redirectControl === undefined ? undefined : validateRedirect(redirectControl, site.domain);
+  const redirect = redirectOf(submission, compat, webhook, site, header(req.headers, "referer"));
   const formRedirect = redirect ? undefined : formRedirectOf(config.form, site.domain);
   if (first) return withRedirect(first, false, redirect, formRedirect);
   // Server-to-server sources cannot solve a captcha; they are authenticated by the secret.
@@ -146,12 +148,13 @@ export async function receiveSubmission(req: IntakeRequest): Promise<IntakeOutco
     source: webhook.source,
     data: submission.data,
     controls: submission.controls,
+    honeypots: compat.honeypots,
     referer: header(req.headers, "referer"),
     userAgent: header(req.headers, "user-agent"),
     now,
     ...evidence,
   });
-  const { stored, result, form, newFields } = await placeInForm(req, config, site, submission, parsed.droppedFiles, {
+  const { stored, result, form, newFields } = await placeInForm(req, config, site, { submission, compat }, parsed.droppedFiles, {
     spam,
     now,
   });
@@ -167,6 +170,41 @@ export async function receiveSubmission(req: IntakeRequest): Promise<IntakeOutco
       : await storeWithDuplicateMarker(webhook, stored, result, print, now);
   if (outcome.stored) metrics.submissionStored(spam);
   return withRedirect(outcome.result, outcome.stored, redirect, formRedirect);
+}
+
+/**
+ * Where a successful post sends the browser: `_redirect`, else `_next` (under formspree or
+ * formsubmit compatibility either may be a path relative to the Referer), else web3forms'
+ * `redirect`; each checked against the site's domain (400 INVALID_REDIRECT).
+ */
+function redirectOf(
+  submission: NormalizedSubmission,
+  compat: CompatControls,
+  webhook: Webhook,
+  site: Site,
+  referer: string | undefined,
+): URL | undefined {
+  const own = submission.controls.redirect?.trim() || submission.controls.next?.trim() || undefined;
+  const service = webhook.compatibility?.service;
+  if (own !== undefined) {
+    return validateRedirect(own, site.domain, service && RELATIVE_NEXT.has(service) ? { base: referer ?? "" } : {});
+  }
+  const theirs = compat.redirect?.trim() || undefined;
+  return theirs === undefined ? undefined : validateRedirect(theirs, site.domain, { name: "redirect" });
+}
+
+/**
+ * The submission as the webhook's compatibility setting reads it: its data without the service's
+ * control fields, what they said, and the secret whichever comes first of `?key=`,
+ * `X-Webhook-Key`, an ads payload's key and (under web3forms) the body's `access_key`.
+ */
+function readSubmission(req: IntakeRequest, parsed: ParsedBody, webhook: Webhook) {
+  const submission = normalizeSubmission(parsed);
+  const compat = takeCompatControls(submission, webhook.compatibility);
+  // An empty `?key=` does not hide the header; the body's key counts only in an ads payload or
+  // under web3forms compatibility.
+  const secret = req.query.key || header(req.headers, "x-webhook-key") || submission.ads?.key || compat.secret || undefined;
+  return { submission, compat, secret };
 }
 
 /**
@@ -187,16 +225,18 @@ async function authenticateSubmission(req: IntakeRequest) {
   if (!found) throw notFound("Webhook");
   setSource(found.source);
   if ("error" in parsed) throw parsed.error;
-  const submission = normalizeSubmission(parsed.value);
-  // An empty `?key=` does not hide the header; the body's key counts only in an ads payload.
-  const secret = req.query.key || header(req.headers, "x-webhook-key") || submission.ads?.key;
-  if (kept && keptAccepts(kept, secret)) return { webhook: kept.webhook, kept, readAt, parsed: parsed.value, submission };
+  let read = readSubmission(req, parsed.value, found);
+  if (kept && keptAccepts(kept, read.secret)) return { webhook: kept.webhook, kept, readAt, parsed: parsed.value, ...read };
   if (kept) readAt = Date.now();
   const webhook = kept ? await readWebhook(req.webhookId) : found;
   if (!webhook) throw notFound("Webhook");
-  checkSecret(webhook, secret);
+  // The setting changed since the kept copy was read: the fresh one decides which names are controls.
+  if (webhook !== found && JSON.stringify(webhook.compatibility ?? null) !== JSON.stringify(found.compatibility ?? null)) {
+    read = readSubmission(req, parsed.value, webhook);
+  }
+  checkSecret(webhook, read.secret);
   checkWebhookState(webhook);
-  return { webhook, kept: undefined, readAt, parsed: parsed.value, submission };
+  return { webhook, kept: undefined, readAt, parsed: parsed.value, ...read };
 }
 
 /**
@@ -228,13 +268,15 @@ async function placeInForm(
   req: IntakeRequest,
   config: IntakeConfig,
   site: Site,
-  submission: NormalizedSubmission,
+  { submission, compat }: { submission: NormalizedSubmission; compat: CompatControls },
   droppedFiles: string[],
   { spam, now }: { spam: Submission["spam"]; now: number },
 ) {
   const { webhook } = config;
+  const { controls } = submission;
   const hints = { labels: submission.ads?.labels ?? {}, types: submission.ads?.types ?? {} };
-  const formName = (submission.controls.form?.trim() || webhook.name).slice(0, 255);
+  // `_form` wins over netlify's `form-name`.
+  const formName = (controls.form?.trim() || compat.formName?.trim() || webhook.name).slice(0, 255);
   // Side by side: each is a round trip only sometimes (a first submission; a request with
   // repeat markers on an instance that holds no number).
   const [targetForm, referenceNumber] = await Promise.all([
@@ -242,6 +284,11 @@ async function placeInForm(
     takeReferenceNumber(webhook.siteId),
   ]);
   const mapping = mapToForm(targetForm, submission.data, hints);
+  // The underscore names win over the service's own.
+  const replyTo = controls.replyto || compat.replyTo;
+  const subject = oneLine(controls.subject || compat.subject || "", SUBJECT_MAX);
+  const fromName = compat.fromName === undefined ? undefined : senderName(compat.fromName);
+  const copies = carbonCopies([controls.cc, compat.cc], targetForm.settings?.notifyEmails ?? []);
   const stored: Submission = {
     id: newId("submission"),
     orgId: webhook.orgId,
@@ -258,8 +305,10 @@ async function placeInForm(
       droppedFiles,
       ignoredFields: submission.ignoredFields,
       ...(submission.ads ? { ads: submission.ads.metadata, isTest: submission.ads.isTest } : {}),
-      ...(submission.controls.replyto ? { replyTo: submission.controls.replyto } : {}),
-      ...(submission.controls.subject ? { subject: submission.controls.subject } : {}),
+      ...(replyTo ? { replyTo } : {}),
+      ...(subject ? { subject } : {}),
+      ...(fromName ? { fromName } : {}),
+      ...copies,
     },
     spam,
     createdAt: new Date(now).toISOString(),

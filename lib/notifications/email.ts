@@ -1,5 +1,6 @@
 import type { EmailContent as NotificationEmail } from "../aws/ses";
 import { isPlainAddress } from "../email-address";
+import { oneLine, SUBJECT_MAX, senderName } from "../header-text";
 import type { Lead } from "../leads";
 import type { Form } from "../store/forms";
 import type { RawValue } from "../store/shapes";
@@ -21,13 +22,6 @@ export function escapeHtml(text: string): string {
     .replaceAll('"', "&quot;")
     .replaceAll("'", "&#39;");
 }
-
-/** One header line: control characters (CR, LF, ...) become spaces, runs of spaces one. */
-const oneLine = (text: string, max: number) => {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-  const flat = text.replace(/[\u0000-\u001f\u007f\s]+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-};
 
 const valuesOf = (value: RawValue) => (Array.isArray(value) ? value : [value]);
 
@@ -54,7 +48,10 @@ const leadLine = (lead: Lead) => `Lead: ${lead.grade}, ${lead.score}/100${lead.t
 export function notificationEmail(submission: StoredSubmission, form: Form, lead: Lead): NotificationEmail {
   const formName = oneLine(form.name, 200) || "Untitled form";
   const reference = oneLine(submission.referenceId, 100);
-  const subject = `New submission to ${formName} (${reference})`;
+  // The submitter's own subject (`_subject`, or a service's under its compatibility), one line.
+  const asked = oneLine(submission.metadata?.subject ?? "", SUBJECT_MAX);
+  const subject = asked ? `${asked} (${reference})` : `New submission to ${formName} (${reference})`;
+  const fromName = senderName(submission.metadata?.fromName ?? "");
   const fields = labelledFields(submission, form);
   const replyTo = submission.metadata?.replyTo?.trim();
 
@@ -102,8 +99,22 @@ export function notificationEmail(submission: StoredSubmission, form: Form, lead
   return {
     to: [...form.settings.notifyEmails],
     ...(replyTo && isPlainAddress(replyTo) ? { replyTo } : {}),
+    ...(fromName ? { fromName } : {}),
     subject,
     html,
     text,
   };
+}
+
+/**
+ * The notification's recipients split into To and Cc: the addresses a carbon-copy field picked
+ * (`metadata.cc`, always among the form's own notification addresses: lib/intake/compat.ts) move
+ * from To to Cc of the same one email, when they are still among `to` (members' choices and
+ * suppressions applied). Nobody is added; when every recipient was picked, all stay in To.
+ */
+export function carbonCopied(to: readonly string[], submission: Pick<StoredSubmission, "metadata">) {
+  const picked = new Set((submission.metadata?.cc ?? []).map((address) => address.toLowerCase()));
+  const cc = to.filter((address) => picked.has(address.toLowerCase()));
+  const rest = to.filter((address) => !picked.has(address.toLowerCase()));
+  return cc.length > 0 && rest.length > 0 ? { to: rest, cc } : { to: [...to] };
 }

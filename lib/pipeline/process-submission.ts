@@ -2,7 +2,7 @@ import { type Lead, qualifyLead } from "../leads";
 import { log } from "../log";
 import * as metrics from "../metrics/record";
 import { CONFIRM_ACTION } from "../notifications/confirmation-notes";
-import { notificationEmail } from "../notifications/email";
+import { carbonCopied, notificationEmail } from "../notifications/email";
 import { anyRecipient, submissionRecipients } from "../notifications/member-choices";
 import { sendRecorded } from "../notifications/send-recorded";
 import { EMAIL_KINDS } from "../notifications/suppression";
@@ -148,12 +148,16 @@ async function notify(
   const { to, suppressed } = submissionRecipients(form, members);
   metrics.notifications("suppressed", suppressed);
   if (to.length === 0) return;
-  const email = { ...notificationEmail(submission, form, submission.lead), to, kind: EMAIL_KINDS.notification };
+  const email = {
+    ...notificationEmail(submission, form, submission.lead),
+    ...carbonCopied(to, submission),
+    kind: EMAIL_KINDS.notification,
+  };
   const messageId = await sendRecorded(email, { formId: form.id, submissionId: submission.id }, to).catch((error: unknown) => {
-    metrics.notifications("failed", email.to.length);
+    metrics.notifications("failed", to.length);
     throw error;
   });
-  metrics.notifications("sent", email.to.length);
+  metrics.notifications("sent", to.length);
   log.info("notification email sent", { submissionId: submission.id, sesMessageId: messageId });
 }
 

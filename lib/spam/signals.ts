@@ -11,6 +11,11 @@ export interface SpamContext {
   source: WebhookSource;
   data: Record<string, RawValue>;
   controls: Record<string, string>;
+  /**
+   * Honeypots filled outside the `_` names, as posted: those of the webhook's compatibility
+   * setting (web3forms' `botcheck`, netlify's `bot-field`, the setting's `honeypotField`).
+   */
+  honeypots?: readonly string[];
   referer: string | undefined;
   userAgent: string | undefined;
   /** Receive time, epoch milliseconds. */
@@ -37,8 +42,11 @@ const ALL: readonly WebhookSource[] = ["generic", "partner_ads", "partner_automa
 /** Browser signals describe browsers: server-to-server senders authenticated by key have none. */
 const BROWSERS: readonly WebhookSource[] = ["generic"];
 
-/** Honeypot field names: the spec's `_hp`, and `_gotcha`, the name most form backends use. */
-export const HONEYPOT_FIELDS = ["hp", "gotcha"] as const;
+/**
+ * Honeypot field names: the spec's `_hp`, `_gotcha` (the name most form backends use) and
+ * FormSubmit's `_honey`.
+ */
+export const HONEYPOT_FIELDS = ["hp", "gotcha", "honey"] as const;
 
 /** The control field carrying when the form was shown: epoch milliseconds. */
 export const SHOWN_AT_FIELD = "ts";
@@ -148,7 +156,10 @@ export const foundPhrases = (data: Record<string, RawValue>) => {
   });
 };
 
-const filledHoneypots = (ctx: SpamContext) => HONEYPOT_FIELDS.filter((f) => (ctx.controls[f] ?? "").trim() !== "");
+const filledHoneypots = (ctx: SpamContext) => [
+  ...HONEYPOT_FIELDS.filter((f) => (ctx.controls[f] ?? "").trim() !== "").map((f) => `_${f}`),
+  ...(ctx.honeypots ?? []),
+];
 
 function shownFor(ctx: SpamContext): number | undefined {
   const raw = ctx.controls[SHOWN_AT_FIELD];
@@ -165,10 +176,7 @@ export const SIGNALS: readonly SpamSignal[] = [
     score: 100,
     appliesTo: ALL,
     points: (ctx) => (filledHoneypots(ctx).length > 0 ? 100 : 0),
-    detail: (ctx) =>
-      `${filledHoneypots(ctx)
-        .map((f) => `_${f}`)
-        .join(", ")} filled`,
+    detail: (ctx) => `${filledHoneypots(ctx).join(", ")} filled`,
   },
   {
     name: "too_fast",

@@ -80,7 +80,7 @@ export async function deleteForwardMarker(submissionId: string): Promise<void> {
  * optional. `source`, `droppedFiles`, `ignoredFields` and `isTest` describe the form, and stay.
  */
 const NULLED_METADATA = ["ip", "userAgent", "referer"] as const;
-const REMOVED_METADATA = ["replyTo", "subject", "ads"] as const;
+const REMOVED_METADATA = ["replyTo", "subject", "fromName", "ads"] as const;
 
 /** The top-level attributes a strip names (the bookkeeper's grant: infra/table-grants.ts). */
 export const STRIPPED_ATTRIBUTES = ["data", "metadata", "valuesDeletedAt", "valuesDeleted"] as const;

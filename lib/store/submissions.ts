@@ -29,7 +29,14 @@ export interface SubmissionMetadata {
   ads?: Record<string, string | boolean>;
   isTest?: boolean;
   replyTo?: string;
+  /** The submitter's subject for the notification: one line, at most 200 characters. */
   subject?: string;
+  /** The submitter's sender display name for the notification (web3forms' `from_name`), cleaned. */
+  fromName?: string;
+  /** Notification addresses of the form a carbon-copy field picked (`_cc`, `ccemail`): Cc instead of To. */
+  cc?: string[];
+  /** How many carbon-copy entries named no notification address of the form, and were ignored. */
+  ccIgnored?: number;
 }
 
 export interface Submission {

@@ -134,7 +134,7 @@ describe("control fields", () => {
     expect((await linkedForm(unnamed.webhook.id)).name).toBe("Landing page");
   });
 
-  test.each(["_hp", "_gotcha"])(
+  test.each(["_hp", "_gotcha", "_honey"])(
     "honeypot %s: the answer looks like any success; the submission is flagged silently",
     async (field) => {
       const t = await target("honeypot");

@@ -1359,6 +1359,9 @@ export interface components {
                 isTest?: boolean;
                 replyTo?: string;
                 subject?: string;
+                fromName?: string;
+                cc?: string[];
+                ccIgnored?: number;
             };
             spam: {
                 score: number;
@@ -1768,6 +1771,9 @@ export interface components {
                         isTest?: boolean;
                         replyTo?: string;
                         subject?: string;
+                        fromName?: string;
+                        cc?: string[];
+                        ccIgnored?: number;
                     };
                     spam: {
                         score: number;
@@ -2087,6 +2093,9 @@ export interface components {
                         isTest?: boolean;
                         replyTo?: string;
                         subject?: string;
+                        fromName?: string;
+                        cc?: string[];
+                        ccIgnored?: number;
                     };
                     spam: {
                         score: number;
@@ -2132,6 +2141,36 @@ export interface components {
             };
         };
         startImportResponse: {
+            /** @constant */
+            success: true;
+            data: {
+                import: {
+                    id: string;
+                    formId: string;
+                    /** @enum {string} */
+                    status: "running" | "finished";
+                    source: string;
+                    fileName: string | null;
+                    rows: number;
+                    imported: number;
+                    duplicates: number;
+                    spam: number;
+                    skipped: number;
+                    /** @description The first 100 problems, by line */
+                    problems: {
+                        line: number;
+                        code: string;
+                        message: string;
+                    }[];
+                    createdBy: string;
+                    /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
+                    startedAt: string;
+                    /** @description When a forward-only form's submission had its values deleted (data is then {}); null while kept */
+                    finishedAt: string | null;
+                };
+            };
+        };
+        startImportResponse0: {
             /** @constant */
             success: true;
             data: {
@@ -2249,6 +2288,9 @@ export interface components {
                         isTest?: boolean;
                         replyTo?: string;
                         subject?: string;
+                        fromName?: string;
+                        cc?: string[];
+                        ccIgnored?: number;
                     };
                     spam: {
                         score: number;
@@ -9245,7 +9287,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["startImportResponse"];
+                    "application/json": components["schemas"]["startImportResponse0"];
                 };
             };
             /** @description Success */

@@ -1,0 +1,58 @@
+import { gzipSync } from "node:zlib";
+import { type Account, api } from "./api";
+import { eventually } from "./eventually";
+
+/**
+ * Export files as the services write them (docs/importing.md, "Sources": the layouts and how sure
+ * we are of each), and the calls of the import API.
+ */
+
+const csvCell = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+export const csvLines = (rows: string[][]) => `${rows.map((r) => r.map(csvCell).join(",")).join("\r\n")}\r\n`;
+
+/** Formspree's CSV export: `_date` first, the fields, Formspree's own `_replyto`/`_subject` kept as columns. */
+export function formspreeCsv(rows: { date: string; email: string; name: string; message: string }[]) {
+  return csvLines([
+    ["_date", "email", "name", "message", "_subject"],
+    ...rows.map((r) => [r.date, r.email, r.name, r.message, "New lead"]),
+  ]);
+}
+
+/** Netlify's CSV download: the fields, then its bookkeeping (`form_name`, `ip`, `user_agent`, `referrer`), `created_at` and `id`. */
+export function netlifyCsv(rows: { id: string; createdAt: string; name: string; email: string; message: string }[]) {
+  return csvLines([
+    ["name", "email", "message", "form_name", "ip", "user_agent", "referrer", "created_at", "id"],
+    ...rows.map((r) => [r.name, r.email, r.message, "contact", "203.0.113.9", "Mozilla/5.0", "https://example.com/", r.createdAt, r.id]),
+  ]);
+}
+
+/** Basin's CSV export: `id`, `submitted_at`, the fields, `spam`, `ip`, `user_agent`, `referrer`. */
+export function basinCsv(rows: { id: string; submittedAt: string; email: string; message: string; spam?: boolean }[]) {
+  return csvLines([
+    ["id", "submitted_at", "email", "message", "spam", "ip", "user_agent", "referrer"],
+    ...rows.map((r) => [r.id, r.submittedAt, r.email, r.message, r.spam ? "true" : "false", "198.51.100.4", "Mozilla/5.0", "https://example.com/"]),
+  ]);
+}
+
+export const importPath = (formId: string) => `/api/v1/forms/${formId}/import`;
+
+export function postImport(token: string, formId: string, body: Record<string, unknown>, { gzip = false } = {}) {
+  if (!gzip) return api("POST", importPath(formId), { token, body });
+  return api("POST", importPath(formId), {
+    token,
+    rawBody: gzipSync(JSON.stringify(body)),
+    headers: { "content-type": "application/json", "content-encoding": "gzip" },
+  });
+}
+
+/** The import once its job has finished (polling GET /imports/{id}, as the dashboard does). */
+export async function importFinished(account: Account, formId: string, importId: string, timeoutMs = 60_000) {
+  return eventually(
+    `import ${importId} finished`,
+    async () => {
+      const res = await api("GET", `/api/v1/forms/${formId}/imports/${importId}`, { token: account.token });
+      return res.body?.data?.import?.status === "finished" ? res.body.data.import : undefined;
+    },
+    { timeoutMs, intervalMs: 200 },
+  );
+}
