@@ -79,10 +79,29 @@ test("picking a service shows what to change and the form converted; the switch 
   await web3Switch.click();
   await expect(web3Switch).toBeChecked();
   expect(await compatibility(page, account, siteId, source.id)).toEqual({ service: "web3forms", honeypotField: null });
+  // The converted form's post, as a browser sends it: the secret in access_key, the subject honoured, neither stored.
+  const post = (extra: Record<string, string> = {}) =>
+    request.post(source.url, {
+      form: { access_key: source.secret, subject: "Moving in from Web3Forms", name: "Ada", email: "ada@example.com", ...extra },
+      headers: { accept: "application/json" },
+    });
+  const accepted = await post();
+  expect(accepted.status(), await accepted.text()).toBe(200);
+  const { submissionId } = (await accepted.json()) as { submissionId: string };
+  const { submission } = await apiAs<{ submission: { data: Record<string, unknown>; metadata: { subject?: string } } }>(
+    request,
+    account,
+    "GET",
+    `/api/v1/submissions/${submissionId}`,
+  );
+  expect(submission.metadata.subject).toBe("Moving in from Web3Forms");
+  expect(submission.data).toEqual({ name: "Ada", email: "ada@example.com" });
   await web3Switch.click();
   await expect(dialog.getByRole("status").filter({ hasText: "reads Inlet's own field names only" })).toBeVisible();
   await expect(web3Switch).not.toBeChecked();
   expect(await compatibility(page, account, siteId, source.id)).toBeNull();
+  // Switched off, access_key is an ordinary field again: without ?key= the post has no secret.
+  expect((await post()).status()).toBe(401);
 
   // The old submissions: the form's Import page.
   await dialog.getByRole("link", { name: "Import old submissions into this source's form" }).click();

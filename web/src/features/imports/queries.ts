@@ -1,6 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import { api, unwrap } from "../../api/client";
 import { queryKeys } from "../../api/keys";
+import type { paths } from "../../api/schema";
 import type { Answer } from "../../api/types";
 
 /** The file kinds the import reads (the API's `source`); undefined lets it detect the kind. */
@@ -14,8 +15,11 @@ export const IMPORT_SOURCE_LABELS: Record<ImportSource, string> = {
   json: "JSON array of objects",
 };
 
+/** The import route's answers: 200 with the preview, 202 with the started job. */
+type ImportAnswers = paths["/api/v1/forms/{formId}/import"]["post"]["responses"];
+
 /** What an import would do, written nowhere yet (`preview: true`). */
-export type ImportPreview = Answer<"startImportResponse">;
+export type ImportPreview = ImportAnswers[200]["content"]["application/json"]["data"];
 
 /** An import job (docs/importing.md). */
 export type Import = Answer<"getImportResponse">["import"];
@@ -65,7 +69,9 @@ export const previewImport = (formId: string, request: ImportRequest) =>
   postImport<ImportPreview>(formId, { ...request, preview: true });
 
 export const startImport = (formId: string, request: ImportRequest) =>
-  postImport<{ import: Import }>(formId, { ...request, preview: false }).then((r) => r.import);
+  postImport<ImportAnswers[202]["content"]["application/json"]["data"]>(formId, { ...request, preview: false }).then(
+    (r) => r.import,
+  );
 
 /** The form's imports, newest first (at most 20). */
 export const importsQuery = (formId: string) =>

@@ -52,7 +52,10 @@ const SUBJECT = "the notification's subject: one line, length-limited, shown as 
 const REPLY_TO = "the notification's reply-to: one valid address, or none";
 const HONEYPOT = "a honeypot: a filled one files the submission in spam, silently";
 const CC =
-  "a copy of the notification to addresses already among the form's notification recipients; any other address is ignored, and the submission's metadata says so";
+  "carbon copies: picks addresses already among the form's notification recipients, who then get the notification in Cc; any other address is ignored, never mailed, and the submission's metadata counts it";
+const EMAIL = "stays an ordinary field; also the notification's reply-to when no reply-to field is sent";
+const RELATIVE_NEXT =
+  "A `_next` must be an absolute URL on the site's domain; with the setting on, a relative one (`./thank-you.html`) is resolved against the page the form was on.";
 
 export const SERVICES: readonly Service[] = [
   {
@@ -61,8 +64,9 @@ export const SERVICES: readonly Service[] = [
     oldAction: "https://formspree.io/f/<form id>",
     change: [
       "Replace the form's `action` (`https://formspree.io/f/…`) with the source's intake URL, followed by `?key=` and the source's secret.",
-      'Keep `method="POST"` and every field as it is: Formspree\'s special fields all start with `_`, which Inlet reads on every source, so the compatibility setting is optional.',
-      "A `_next` must be an absolute URL on the site's domain (Formspree also took a relative one).",
+      'Keep `method="POST"` and every field as it is: Formspree\'s special fields start with `_`, which Inlet reads on every source.',
+      "Turn on the Formspree setting below for a relative `_next` and for `email` as the reply-to.",
+      RELATIVE_NEXT,
     ],
     fields: [
       { name: "_next", meaning: REDIRECT },
@@ -70,8 +74,9 @@ export const SERVICES: readonly Service[] = [
       { name: "_replyto", meaning: REPLY_TO },
       { name: "_gotcha", meaning: HONEYPOT },
       { name: "_cc", meaning: CC },
+      { name: "email", meaning: EMAIL, needsSetting: true },
     ],
-    ignored: ["`_format` and `_language`: not stored, no effect", "`email` stays an ordinary field (stored with the submission)"],
+    ignored: ["`_format` and `_language`: not stored, no effect"],
     reenter: [
       "the notification emails: the form's Settings → Notification recipients",
       "the autoresponse: the form's Settings → Confirmation email",
@@ -82,7 +87,7 @@ export const SERVICES: readonly Service[] = [
       "Export the form's submissions as CSV from Formspree, then open the form's Import page in Inlet: the file is recognised as Formspree's, its columns mapped to the form's fields and the original dates kept.",
     importSource: "formspree",
     unverified:
-      "Formspree's current Special Fields page was only partly readable; `_format` and `_language` are confirmed only in its 2019 open-source code. Where its CSV export sits in its dashboard was not checked.",
+      "Formspree's current Special Fields page was only partly readable; `_format` and `_language` are confirmed only in its 2019 open-source code. Where its CSV export sits in its dashboard, and its exact columns, were not checked.",
     defaultHoneypot: null,
   },
   {
@@ -92,7 +97,8 @@ export const SERVICES: readonly Service[] = [
     change: [
       "Replace the form's `action` (`https://formsubmit.co/you@example.com`) with the source's intake URL, followed by `?key=` and the source's secret.",
       "Your address was in the URL: add it to the form's notification recipients in Inlet instead.",
-      "A `_next` must be an absolute URL on the site's domain (a relative one like `./thank-you.html` is refused).",
+      "Turn on the FormSubmit setting below if your `_next` is a relative path.",
+      RELATIVE_NEXT,
     ],
     fields: [
       { name: "_next", meaning: REDIRECT },
@@ -126,9 +132,13 @@ export const SERVICES: readonly Service[] = [
       "Replace the form's `action` (`https://usebasin.com/f/…`) with the source's intake URL, followed by `?key=` and the source's secret.",
       "Remove `data-basin-form` and Basin's script; add a hidden `_gotcha` input as the honeypot.",
       "Basin's captcha tokens only verify with Basin's site keys: set a captcha with keys of your own in the site's settings.",
+      "Turn on the Basin setting below for `email` as the reply-to.",
     ],
-    fields: [{ name: "_gotcha", meaning: `${HONEYPOT} (Inlet's; add it to the form)` }],
-    ignored: ["`email` and `source_url` stay ordinary fields (stored with the submission)"],
+    fields: [
+      { name: "_gotcha", meaning: `${HONEYPOT} (Inlet's; add it to the form)` },
+      { name: "email", meaning: EMAIL, needsSetting: true },
+    ],
+    ignored: ["`source_url` stays an ordinary field (stored with the submission)"],
     reenter: [
       "the redirect: the form's Settings → Redirect after submission",
       "the notification emails and CC/BCC: the form's Settings → Notification recipients",
@@ -138,7 +148,8 @@ export const SERVICES: readonly Service[] = [
     bringSubmissions:
       "Export the form's submissions as CSV from Basin, then open the form's Import page in Inlet: the file is recognised as Basin's and the original dates kept.",
     importSource: "basin",
-    unverified: "The name of Basin's own honeypot field and of its Turnstile token were not found in its documentation.",
+    unverified:
+      "The name of Basin's own honeypot field and of its Turnstile token were not found in its documentation, nor its export's exact columns.",
     defaultHoneypot: null,
   },
   {
@@ -147,7 +158,7 @@ export const SERVICES: readonly Service[] = [
     oldAction: "https://getform.io/f/<form id>",
     change: [
       "Replace the form's `action` (`https://getform.io/f/…`) with the source's intake URL, followed by `?key=` and the source's secret.",
-      "Keep the fields; `_gotcha` stays the honeypot.",
+      "Keep the fields; `_gotcha` stays the honeypot. The Getform setting changes nothing at intake.",
     ],
     fields: [{ name: "_gotcha", meaning: HONEYPOT }],
     ignored: ["any other `_` name: not stored, no effect"],
@@ -174,16 +185,27 @@ export const SERVICES: readonly Service[] = [
       "A `redirect` must be an absolute URL on the site's domain (Web3Forms' paid plans allowed another domain).",
     ],
     fields: [
-      { name: "access_key", meaning: "the source's secret: compared in constant time, never stored", needsSetting: true },
+      {
+        name: "access_key",
+        meaning:
+          "the source's secret (also under its old name `apikey`): compared in constant time, never stored; a wrong one is refused",
+        needsSetting: true,
+      },
       { name: "subject", meaning: SUBJECT, needsSetting: true },
       { name: "replyto", meaning: REPLY_TO, needsSetting: true },
-      { name: "from_name", meaning: "the notification sender's display name (the address stays Inlet's)", needsSetting: true },
+      {
+        name: "from_name",
+        meaning:
+          "the notification sender's display name: one line, at most 64 characters, never an address (the address stays Inlet's)",
+        needsSetting: true,
+      },
       { name: "redirect", meaning: REDIRECT, needsSetting: true },
-      { name: "botcheck", meaning: `${HONEYPOT} (any value, a ticked checkbox included)`, needsSetting: true },
+      { name: "botcheck", meaning: `${HONEYPOT} (a ticked checkbox)`, needsSetting: true },
       { name: "ccemail", meaning: CC, needsSetting: true },
+      { name: "email", meaning: EMAIL, needsSetting: true },
       { name: "_cc", meaning: CC },
     ],
-    ignored: ["`webhook`: never called; use the form's Webhooks tab", "`email` stays an ordinary field"],
+    ignored: ["`webhook`: never stored, never called; use the form's Webhooks tab"],
     reenter: [
       "the notification emails: the form's Settings → Notification recipients",
       "the autoresponder: the form's Settings → Confirmation email",
@@ -213,9 +235,12 @@ export const SERVICES: readonly Service[] = [
         needsSetting: true,
       },
       { name: "bot-field", meaning: `${HONEYPOT}; another name can be set below`, needsSetting: true },
-      { name: "subject", meaning: SUBJECT, needsSetting: true },
+      { name: "email", meaning: EMAIL, needsSetting: true },
     ],
-    ignored: ["`email` stays an ordinary field", "`g-recaptcha-response` is read only by the site's own captcha"],
+    ignored: [
+      "`subject` stays an ordinary field (its `%{formName}` variables would show as written)",
+      "`g-recaptcha-response` is read only by the site's own captcha",
+    ],
     reenter: [
       "the notification emails: the form's Settings → Notification recipients",
       "reCAPTCHA: the site's Settings → Captcha, with keys of your own",
@@ -224,7 +249,7 @@ export const SERVICES: readonly Service[] = [
     bringSubmissions:
       "Download the form's submissions as CSV from Netlify, then open the form's Import page in Inlet: the file is recognised as Netlify's and the original dates kept.",
     importSource: "netlify",
-    unverified: "Netlify's subject variables (`%{formName}` and the like) are not expanded by Inlet.",
+    unverified: "Netlify's CSV export columns were not checked against a real export.",
     defaultHoneypot: "bot-field",
   },
 ];
