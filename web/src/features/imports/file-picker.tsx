@@ -63,7 +63,11 @@ export function FilePicker({
           disabled={disabled}
           aria-describedby={`${id}-hint${problem ? ` ${id}-error` : ""}`}
           {...(problem ? { "aria-invalid": true as const } : {})}
-          onChange={(e) => void read(e.target.files?.[0])}
+          onChange={(e) => {
+            void read(e.target.files?.[0]);
+            // Emptied once read, so the same file chosen again (after fixing it, say) is read again.
+            e.target.value = "";
+          }}
           className="text-sm"
         />
         <p id={`${id}-hint`} className="text-xs text-slate-600 dark:text-slate-400">
