@@ -145,6 +145,25 @@ test("a file with bad rows: problems by line, the good rows imported, the same f
   expect(imports.map((i) => i.imported)).toEqual([0, 2]);
 });
 
+test("a larger file shows its progress while it runs, then its summary", async ({ signedIn: page, request, account }) => {
+  test.setTimeout(90_000);
+  await openImport(page, request, account);
+  const rows = Array.from(
+    { length: 1000 },
+    (_, i) => `lead${i}@example.com,Message ${i},${new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString()}`,
+  );
+  await chooseFile(page, "big.csv", `email,message,created_at\n${rows.join("\n")}\n`);
+  await page.getByRole("button", { name: "Import 1000 rows" }).click();
+  const job = page.getByRole("region", { name: /Import(ing…| finished)/ });
+  // While it runs: the bar, named by the words beside it.
+  await expect(job.getByRole("progressbar", { name: /^\d+ of 1000 rows done\.$/ })).toBeVisible();
+  await expect(job.getByRole("status")).toHaveText(
+    "Finished: 1000 rows imported (0 of them in spam), 0 duplicates already there, 0 skipped.",
+    { timeout: 60_000 },
+  );
+  await expect(job.getByRole("progressbar")).toHaveAttribute("value", "1000");
+});
+
 test("a member reads why the Import page is not theirs", async ({ page, request, account }) => {
   const siteId = await createSite(request, account);
   const form = await createForm(request, account, siteId, { name: "Contact" });
