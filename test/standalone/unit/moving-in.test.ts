@@ -45,6 +45,13 @@ describe("docs/moving-in.md and the dashboard's moving-in panel", () => {
         expect(html).toContain(`action="${url}?key=inlet_whsk_k"`);
       }
     }
+    // A redirect must be on the site's domain: the example's thank-you page is on it.
+    expect(convertedForm("web3forms", { url, key: "k", domain: "shop.example" })).toContain(
+      'name="redirect" value="https://shop.example/success"',
+    );
+    expect(convertedForm("formsubmit", { url, key: "k", domain: "shop.example" })).toContain(
+      'name="_next" value="https://shop.example/thank-you"',
+    );
     expect(convertedForm("netlify", { url, key: "k", honeypotField: "trap" })).toContain('name="trap"');
     expect(convertedForm("netlify", { url, key: "k" })).toContain('name="form-name" value="contact"');
     expect(convertedForm("netlify", { url, key: "k" })).toContain('name="bot-field"');

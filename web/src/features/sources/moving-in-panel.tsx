@@ -9,37 +9,9 @@ import { FormError, SelectField, TextField } from "../../components/ui/field";
 import { Muted } from "../../components/ui/text";
 import { refusal, useMe } from "../../lib/access";
 import { convertedForm, SERVICES, type ServiceId, serviceById } from "./moving-in";
+import { List, Words } from "./moving-in-words";
 import { compatibilityOf, type Source, setCompatibility } from "./queries";
 import { SECRET_PLACEHOLDER } from "./snippets";
-
-/** Text with `code` spans, as moving-in.ts writes it. */
-function Words({ text }: { text: string }) {
-  return (
-    <>
-      {text.split("`").map((part, i) =>
-        // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed sentence, never reordered
-        i % 2 === 1 ? <code key={i}>{part}</code> : <span key={i}>{part}</span>,
-      )}
-    </>
-  );
-}
-
-/** A titled list of sentences. */
-function List({ title, items, ordered = false }: { title: string; items: string[]; ordered?: boolean }) {
-  const Tag = ordered ? "ol" : "ul";
-  return (
-    <div>
-      <h4 className="font-medium">{title}</h4>
-      <Tag className={`ml-5 mt-1 flex flex-col gap-1 text-sm ${ordered ? "list-decimal" : "list-disc"}`}>
-        {items.map((item) => (
-          <li key={item}>
-            <Words text={item} />
-          </li>
-        ))}
-      </Tag>
-    </div>
-  );
-}
 
 /** The honeypot name a form's `netlify-honeypot` attribute gave (never posted): 1 to 100 characters, no `_` first. */
 const honeypotProblem = (name: string) =>
@@ -54,7 +26,18 @@ const honeypotProblem = (name: string) =>
  * form posted to, then what to change in it, the fields Inlet understands, the form converted,
  * the switch that makes this source read that service's field names, and the form's Import page.
  */
-export function MovingIn({ siteId, source, secret }: { siteId: string; source: Source; secret?: string | undefined }) {
+export function MovingIn({
+  siteId,
+  source,
+  secret,
+  domain,
+}: {
+  siteId: string;
+  source: Source;
+  secret?: string | undefined;
+  /** The site's domain, where the converted form's thank-you page is. */
+  domain?: string | null | undefined;
+}) {
   const me = useMe();
   const queryClient = useQueryClient();
   const current = compatibilityOf(source);
@@ -115,6 +98,7 @@ export function MovingIn({ siteId, source, secret }: { siteId: string; source: S
             url: source.webhookUrl,
             key: secret ?? SECRET_PLACEHOLDER,
             honeypotField: honeypot.trim(),
+            domain,
           })}
           multiline
         />

@@ -264,8 +264,15 @@ const HIDDEN = 'tabindex="-1" autocomplete="off" style="position:absolute;left:-
  */
 export function convertedForm(
   service: ServiceId,
-  { url, key, honeypotField }: { url: string; key: string; honeypotField?: string | null | undefined },
+  {
+    url,
+    key,
+    honeypotField,
+    domain,
+  }: { url: string; key: string; honeypotField?: string | null | undefined; domain?: string | null | undefined },
 ): string {
+  // A redirect must be on the site's domain: the example's thank-you page is on it.
+  const site = `https://${domain || "www.example.com"}`;
   const action = service === "web3forms" ? url : `${url}?key=${key}`;
   const fields = `  <input type="text" name="name" required>
   <input type="email" name="email" required>
@@ -283,7 +290,7 @@ export function convertedForm(
     case "formsubmit":
       return `<form action="${action}" method="POST">
 ${fields}
-  <input type="hidden" name="_next" value="https://www.example.com/thank-you">
+  <input type="hidden" name="_next" value="${site}/thank-you">
   <input type="text" name="_honey" ${HIDDEN}>
   <button type="submit">Send Message</button>
 </form>`;
@@ -298,7 +305,7 @@ ${fields}
       return `<form action="${action}" method="POST">
   <input type="hidden" name="access_key" value="${key}">
 ${fields}
-  <input type="hidden" name="redirect" value="https://www.example.com/success">
+  <input type="hidden" name="redirect" value="${site}/success">
   <input type="checkbox" name="${honeypotField || "botcheck"}" class="hidden" style="display: none;">
   <button type="submit">Submit Form</button>
 </form>`;

@@ -58,7 +58,7 @@ export function SourceSetup({
           </Tabs.Content>
         ))}
       </Tabs.Root>
-      {movingIn && <MovingIn siteId={movingIn.siteId} source={movingIn.source} secret={secret} />}
+      {movingIn && <MovingIn siteId={movingIn.siteId} source={movingIn.source} secret={secret} domain={domain} />}
     </div>
   );
 }
