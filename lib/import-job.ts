@@ -39,7 +39,13 @@ export function importVerdict(row: ImportRow, source: string): SpamVerdict {
   return { score: 100, isSpam: true, signals };
 }
 
-function submissionOf(job: ImportJob, row: ImportRow, reference: number, verdict: SpamVerdict, ttl: number | undefined): Submission {
+function submissionOf(
+  job: ImportJob,
+  row: ImportRow,
+  reference: number,
+  verdict: SpamVerdict,
+  ttl: number | undefined,
+): Submission {
   return {
     id: row.id,
     orgId: job.orgId,
@@ -69,7 +75,11 @@ async function writeRow(job: ImportJob, row: ImportRow, reference: number, now: 
   const ttl = expiryOf(row.createdAt, verdict.isSpam, job.retention);
   if (ttl !== undefined && ttl * 1000 <= now) {
     counts.skipped++;
-    counts.problems.push({ line: row.line, code: "EXPIRED", message: "The row is older than the form's retention keeps submissions" });
+    counts.problems.push({
+      line: row.line,
+      code: "EXPIRED",
+      message: "The row is older than the form's retention keeps submissions",
+    });
     return;
   }
   const outcome: PutOutcome = await putImportedSubmission(submissionOf(job, row, reference, verdict, ttl), {

@@ -34,7 +34,9 @@ const preview = describes<Preview>()(
     success: z.literal(true),
     data: z.strictObject({
       source: z.enum(IMPORT_SOURCES),
-      columns: z.array(z.strictObject({ name: z.string(), suggestedField: z.nullable(z.string()), samples: z.array(z.string()) })),
+      columns: z.array(
+        z.strictObject({ name: z.string(), suggestedField: z.nullable(z.string()), samples: z.array(z.string()) }),
+      ),
       mapping: z.record(z.string(), z.nullable(z.string())),
       timeColumn: z.nullable(z.string()),
       rows: count,

@@ -1,7 +1,7 @@
 import type { RouteKey } from "../../functions/routes";
 import type { ErrorCode } from "../../lib/errors";
-import { exportJson } from "./schemas";
 import { IMPORT_OPERATIONS } from "./imports";
+import { exportJson } from "./schemas";
 import { TRIAGE_OPERATIONS } from "./triage";
 
 /** The routes the document describes: every route of the table but `$default`, the gateway's catch-all 404. */

@@ -52,6 +52,7 @@ import type {
   rotateWebhookSecret,
 } from "../../lib/webhooks";
 import { auditLogPage } from "./audit-log";
+import { IMPORT_BODIES } from "./imports";
 import type { DocumentedRouteKey } from "./operations";
 import {
   apiKey,
@@ -92,7 +93,6 @@ import {
   webhookFields,
   webhookListFields,
 } from "./schemas";
-import { IMPORT_BODIES } from "./imports";
 import { TRIAGE_BODIES } from "./triage";
 import { answers, type Described, describes } from "./views";
 

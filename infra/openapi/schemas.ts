@@ -254,7 +254,8 @@ export const submission = z.strictObject({
   noteCount: count,
   imported: z.nullable(
     z.strictObject({ importId: id, source: z.string(), line: count }).register(z.globalRegistry, {
-      description: "The import that brought it (docs/importing.md): its id, the source service and the file's line; null otherwise",
+      description:
+        "The import that brought it (docs/importing.md): its id, the source service and the file's line; null otherwise",
     }),
   ),
 });

@@ -121,7 +121,11 @@ export function createS3Client(options: S3ClientOptions): S3ObjectClient {
       const response = await send(aws, objectUrl(bucket, key), { method: "GET", signal: AbortSignal.timeout(timeoutMs) });
       if (!response.ok) {
         const { code, message } = parseError(await response.text());
-        throw new S3RequestError(code ?? `Http${response.status}`, response.status, `S3 GET ${key} failed: ${message ?? response.status}`);
+        throw new S3RequestError(
+          code ?? `Http${response.status}`,
+          response.status,
+          `S3 GET ${key} failed: ${message ?? response.status}`,
+        );
       }
       return new Uint8Array(await response.arrayBuffer());
     },

@@ -181,10 +181,10 @@ export function readJson(text: string): FileTable {
   } catch {
     throw invalidFile("The file is not valid JSON");
   }
-  const list =
-    Array.isArray(parsed) ? parsed
+  const list = Array.isArray(parsed)
+    ? parsed
     : typeof parsed === "object" && parsed !== null && Array.isArray((parsed as { submissions?: unknown }).submissions)
-      ? ((parsed as { submissions: unknown[] }).submissions)
+      ? (parsed as { submissions: unknown[] }).submissions
       : undefined;
   if (!list) throw invalidFile("A JSON file is an array of objects, or an object whose `submissions` is one");
   if (list.length > IMPORT_LIMITS.rows) throw tooLarge();

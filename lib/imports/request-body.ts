@@ -24,7 +24,9 @@ function inflate(bytes: Buffer): Buffer {
     return gunzipSync(bytes, { maxOutputLength });
   } catch (error) {
     if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE" || error instanceof RangeError) {
-      throw tooLarge(`The file is larger than ${IMPORT_LIMITS.fileBytes / 1024 / 1024} MB uncompressed: split it and import each part`);
+      throw tooLarge(
+        `The file is larger than ${IMPORT_LIMITS.fileBytes / 1024 / 1024} MB uncompressed: split it and import each part`,
+      );
     }
     throw new AppError("INVALID_IMPORT_FILE", "The body says Content-Encoding: gzip but is not gzip data");
   }

@@ -1,6 +1,7 @@
 import { sha256Base62 } from "../ids";
 import { expiryOf, type Retention } from "../retention";
 import { canonicalData } from "../spam/evidence";
+import type { ImportRow } from "../store/imports";
 import { IMPORT_LIMITS } from "./limits";
 import { cleanText, type FileTable, type RowProblem } from "./read-file";
 import type { ColumnRoles } from "./sources";
@@ -11,15 +12,7 @@ import type { ColumnRoles } from "./sources";
  * row that cannot be one is a problem of its line; the others go on.
  */
 
-export interface ImportRow {
-  line: number;
-  /** The submission's id, derived from the form and the row's identity: the same row always gets the same id. */
-  id: string;
-  createdAt: string;
-  data: Record<string, string>;
-  /** The source service said the row is spam. */
-  sourceSpam: boolean;
-}
+export type { ImportRow } from "../store/imports";
 
 export interface NormalizedRows {
   rows: ImportRow[];
@@ -77,7 +70,8 @@ function normalizeRecord(input: NormalizeInput, cells: Record<string, string>): 
   if (roles.time !== null) {
     const cell = cells[roles.time] ?? "";
     const time = parseTime(cell, input.now);
-    if (!time) return { problem: { code: "INVALID_TIME", message: `"${cleanText(cell).slice(0, 40)}" in ${roles.time} is not a time` } };
+    if (!time)
+      return { problem: { code: "INVALID_TIME", message: `"${cleanText(cell).slice(0, 40)}" in ${roles.time} is not a time` } };
     createdAt = time;
   }
   const data: Record<string, string> = Object.create(null);
@@ -87,14 +81,21 @@ function normalizeRecord(input: NormalizeInput, cells: Record<string, string>): 
     const value = cleanText(cells[column] ?? "");
     if (value.trim() === "") continue;
     if ([...value].length > IMPORT_LIMITS.valueLength) {
-      return { problem: { code: "FIELD_VALUE_TOO_LONG", message: `${column} is longer than ${IMPORT_LIMITS.valueLength} characters` } };
+      return {
+        problem: { code: "FIELD_VALUE_TOO_LONG", message: `${column} is longer than ${IMPORT_LIMITS.valueLength} characters` },
+      };
     }
     data[key] = value;
     count++;
   }
   if (count === 0) return { problem: { code: "NO_DATA", message: "The row has no value to import" } };
   if (count > IMPORT_LIMITS.fields) {
-    return { problem: { code: "TOO_MANY_FIELDS", message: `The row has ${count} values; a submission holds at most ${IMPORT_LIMITS.fields}` } };
+    return {
+      problem: {
+        code: "TOO_MANY_FIELDS",
+        message: `The row has ${count} values; a submission holds at most ${IMPORT_LIMITS.fields}`,
+      },
+    };
   }
   if (Buffer.byteLength(JSON.stringify(data)) > IMPORT_LIMITS.storedBytes) {
     return { problem: { code: "ROW_TOO_LARGE", message: `The row's values are more than ${IMPORT_LIMITS.storedBytes} bytes` } };

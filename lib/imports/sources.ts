@@ -31,7 +31,19 @@ const GENERIC_TIME = ["createdat", "date", "submittedat", "timestamp", "time", "
 const GENERIC_ID = ["id", "submissionid", "entryid", "responseid"];
 const GENERIC_SPAM = ["spam", "isspam"];
 /** Inlet's own export's columns that are no data (lib/export.ts). */
-const INLET_META = ["referenceid", "expiresat", "formid", "siteid", "webhookid", "releasedat", "updatedat", "status", "ownerid", "notecount", "valuesdeletedat"];
+const INLET_META = [
+  "referenceid",
+  "expiresat",
+  "formid",
+  "siteid",
+  "webhookid",
+  "releasedat",
+  "updatedat",
+  "status",
+  "ownerid",
+  "notecount",
+  "valuesdeletedat",
+];
 
 export const SOURCE_LAYOUTS: Record<ImportSource, SourceLayout> = {
   formspree: {
@@ -49,11 +61,27 @@ export const SOURCE_LAYOUTS: Record<ImportSource, SourceLayout> = {
     meta: ["ip", "useragent", "referrer", "referer", "gotcha", "formid"],
   },
   netlify: {
-    detect: (c) => c.has("createdat") && ["formname", "siteurl", "humanfields", "orderedhumanfields", "formid"].some((n) => c.has(n)),
+    detect: (c) =>
+      c.has("createdat") && ["formname", "siteurl", "humanfields", "orderedhumanfields", "formid"].some((n) => c.has(n)),
     time: ["createdat"],
     id: ["id"],
     spam: [],
-    meta: ["number", "formid", "formname", "siteurl", "ip", "useragent", "referrer", "summary", "title", "body", "humanfields", "orderedhumanfields", "botfield", "formname"],
+    meta: [
+      "number",
+      "formid",
+      "formname",
+      "siteurl",
+      "ip",
+      "useragent",
+      "referrer",
+      "summary",
+      "title",
+      "body",
+      "humanfields",
+      "orderedhumanfields",
+      "botfield",
+      "formname",
+    ],
   },
   csv: { detect: () => true, time: GENERIC_TIME, id: GENERIC_ID, spam: GENERIC_SPAM, meta: INLET_META },
   json: { detect: () => true, time: GENERIC_TIME, id: GENERIC_ID, spam: GENERIC_SPAM, meta: INLET_META },
@@ -83,7 +111,8 @@ const FORBIDDEN_SEGMENTS = new Set(["__proto__", "constructor", "prototype"]);
 /** Whether `key` is a field key intake would store data under (lib/form-inputs.ts's rule). */
 export function fieldKeyProblem(key: string): string | undefined {
   if (key.trim() !== key || key.length === 0) return "A field key is 1-100 characters without surrounding spaces";
-  if ([...key].length > IMPORT_LIMITS.fieldNameLength) return `A field key is at most ${IMPORT_LIMITS.fieldNameLength} characters`;
+  if ([...key].length > IMPORT_LIMITS.fieldNameLength)
+    return `A field key is at most ${IMPORT_LIMITS.fieldNameLength} characters`;
   if (key.startsWith("_")) return "A field key cannot start with _ (reserved for control fields)";
   if (key.split(".").some((s) => FORBIDDEN_SEGMENTS.has(s))) return "This field key is reserved";
   return undefined;

@@ -22,7 +22,17 @@ export function formspreeCsv(rows: { date: string; email: string; name: string; 
 export function netlifyCsv(rows: { id: string; createdAt: string; name: string; email: string; message: string }[]) {
   return csvLines([
     ["name", "email", "message", "form_name", "ip", "user_agent", "referrer", "created_at", "id"],
-    ...rows.map((r) => [r.name, r.email, r.message, "contact", "203.0.113.9", "Mozilla/5.0", "https://example.com/", r.createdAt, r.id]),
+    ...rows.map((r) => [
+      r.name,
+      r.email,
+      r.message,
+      "contact",
+      "203.0.113.9",
+      "Mozilla/5.0",
+      "https://example.com/",
+      r.createdAt,
+      r.id,
+    ]),
   ]);
 }
 
@@ -30,7 +40,16 @@ export function netlifyCsv(rows: { id: string; createdAt: string; name: string; 
 export function basinCsv(rows: { id: string; submittedAt: string; email: string; message: string; spam?: boolean }[]) {
   return csvLines([
     ["id", "submitted_at", "email", "message", "spam", "ip", "user_agent", "referrer"],
-    ...rows.map((r) => [r.id, r.submittedAt, r.email, r.message, r.spam ? "true" : "false", "198.51.100.4", "Mozilla/5.0", "https://example.com/"]),
+    ...rows.map((r) => [
+      r.id,
+      r.submittedAt,
+      r.email,
+      r.message,
+      r.spam ? "true" : "false",
+      "198.51.100.4",
+      "Mozilla/5.0",
+      "https://example.com/",
+    ]),
   ]);
 }
 

@@ -31,7 +31,12 @@ function hostileFile(): { text: string; goodRows: number } {
   const rows: string[][] = [];
   let goodRows = 0;
   for (let i = 0; i < 200; i++) {
-    rows.push([when(i), `row${i}@example.com`, ["=HYPERLINK(\"http://evil.example\",\"x\")", "+1+2", "@SUM(A1)", "-3"][i % 4] as string, "p"]);
+    rows.push([
+      when(i),
+      `row${i}@example.com`,
+      ['=HYPERLINK("http://evil.example","x")', "+1+2", "@SUM(A1)", "-3"][i % 4] as string,
+      "p",
+    ]);
     goodRows++;
   }
   rows.push([when(1), "nul@example.com", "a\u0000b\u0001c\u001fd\u007f", "p"]);
@@ -80,12 +85,21 @@ describe("a 10 MB file of hostile cells", () => {
     const byEmail = new Map(page.body.data.submissions.map((s: { data: Record<string, string> }) => [s.data.email, s.data]));
     // Stored as sent, control characters gone; the export neutralizes formulas (lib/export.ts).
     expect(byEmail.get("nul@example.com")).toEqual({ email: "nul@example.com", message: "abcd", proto: "p" });
-    expect(byEmail.get("row0@example.com")).toEqual({ email: "row0@example.com", message: '\uFFFD(=HYPERLINK("http://evil.example","x")', proto: "p" });
+    expect(byEmail.get("row0@example.com")).toEqual({
+      email: "row0@example.com",
+      message: '\uFFFD(=HYPERLINK("http://evil.example","x")',
+      proto: "p",
+    });
   }, 180_000);
 
   test("10,000 columns: 400 INVALID_IMPORT_FILE", async () => {
     const header = Array.from({ length: 10_000 }, (_, i) => `c${i}`).join(",");
-    const res = await postImport(owner.token, form.id, { file: `${header}\n${"1,".repeat(9_999)}1\n`, preview: true }, { gzip: true });
+    const res = await postImport(
+      owner.token,
+      form.id,
+      { file: `${header}\n${"1,".repeat(9_999)}1\n`, preview: true },
+      { gzip: true },
+    );
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("INVALID_IMPORT_FILE");
   });
@@ -122,7 +136,12 @@ describe("a 10 MB file of hostile cells", () => {
 
   test("a second import while one runs: 409 IMPORT_IN_PROGRESS", async () => {
     const other = await insertForm(owner, siteId, { name: "Busy", fields: FIELDS });
-    const rows = Array.from({ length: 3000 }, (_, i) => ({ date: when(i % 48), email: `r${i}@example.com`, name: "R", message: "m" }));
+    const rows = Array.from({ length: 3000 }, (_, i) => ({
+      date: when(i % 48),
+      email: `r${i}@example.com`,
+      name: "R",
+      message: "m",
+    }));
     const first = await postImport(owner.token, other.id, { file: formspreeCsv(rows) }, { gzip: true });
     expect(first.status).toBe(202);
     const second = await postImport(owner.token, other.id, { file: formspreeCsv(rows.slice(0, 1)) });

@@ -48,9 +48,17 @@ describe("Formspree's export", () => {
     expect(preview.source).toBe("formspree");
     expect(preview.timeColumn).toBe("_date");
     expect(preview.mapping).toEqual({ _date: null, email: "email", name: "name", message: "message", _subject: null });
-    expect(preview.columns[1]).toEqual({ name: "email", suggestedField: "email", samples: ["ada@example.com", "bob@example.com", "cy@example.com"] });
+    expect(preview.columns[1]).toEqual({
+      name: "email",
+      suggestedField: "email",
+      samples: ["ada@example.com", "bob@example.com", "cy@example.com"],
+    });
     expect(preview.rows).toBe(3);
-    expect(preview.sample[0]).toEqual({ line: 2, createdAt: rows[0]?.date, data: { email: "ada@example.com", name: "Ada", message: "Hello" } });
+    expect(preview.sample[0]).toEqual({
+      line: 2,
+      createdAt: rows[0]?.date,
+      data: { email: "ada@example.com", name: "Ada", message: "Hello" },
+    });
     expect(preview.problems).toEqual([]);
     expect(preview.newFields).toEqual([]);
     const list = await api("GET", `/api/v1/forms/${form.id}/imports`, { token: owner.token });
@@ -76,7 +84,9 @@ describe("Formspree's export", () => {
       expect(s.metadata.source).toBe("import");
     }
     // References in the file's row order.
-    const byLine = [...stored].sort((a, b) => a.imported.line - b.imported.line).map((s) => Number(s.referenceId.split("-").pop()));
+    const byLine = [...stored]
+      .sort((a, b) => a.imported.line - b.imported.line)
+      .map((s) => Number(s.referenceId.split("-").pop()));
     expect(byLine).toEqual([...byLine].sort((a, b) => a - b));
     expect(new Set(byLine).size).toBe(3);
 
@@ -107,7 +117,14 @@ describe("Netlify's and Basin's exports", () => {
     const preview = await postImport(owner.token, form.id, { file, preview: true });
     expect(preview.body.data.source).toBe("netlify");
     expect(preview.body.data.timeColumn).toBe("created_at");
-    expect(preview.body.data.mapping).toMatchObject({ form_name: null, ip: null, user_agent: null, referrer: null, id: null, created_at: null });
+    expect(preview.body.data.mapping).toMatchObject({
+      form_name: null,
+      ip: null,
+      user_agent: null,
+      referrer: null,
+      id: null,
+      created_at: null,
+    });
     const started = await postImport(owner.token, form.id, { file });
     const done = await importFinished(owner, form.id, started.body.data.import.id);
     expect(done).toMatchObject({ rows: 3, imported: 2, duplicates: 1 });
@@ -151,7 +168,12 @@ describe("plain CSV and JSON", () => {
     ].join("\n");
     const preview = await postImport(owner.token, form.id, { file, preview: true, timeColumn: "When" });
     expect(preview.body.data.source).toBe("csv");
-    expect(preview.body.data.mapping).toEqual({ When: null, "E-mail Address": "e_mail_address", "Company Name": "company_name", Notes: "notes" });
+    expect(preview.body.data.mapping).toEqual({
+      When: null,
+      "E-mail Address": "e_mail_address",
+      "Company Name": "company_name",
+      Notes: "notes",
+    });
     expect(preview.body.data.problems).toEqual([
       { line: 3, code: "INVALID_TIME", message: expect.any(String) },
       { line: 4, code: "NO_DATA", message: expect.any(String) },
@@ -171,31 +193,61 @@ describe("plain CSV and JSON", () => {
     const file = JSON.stringify({
       form: { id: "form_x", name: "Old", fields: [] },
       submissions: [
-        { id: "sub_old1", referenceId: "OLD-1", createdAt: daysAgo(6), data: { email: "j1@example.com", message: "one" }, spam: { isSpam: false } },
+        {
+          id: "sub_old1",
+          referenceId: "OLD-1",
+          createdAt: daysAgo(6),
+          data: { email: "j1@example.com", message: "one" },
+          spam: { isSpam: false },
+        },
         "not an object",
-        { id: "sub_old2", referenceId: "OLD-2", createdAt: daysAgo(5), data: { email: "j2@example.com", PROTO: "x", tags: ["a", "b"] } },
+        {
+          id: "sub_old2",
+          referenceId: "OLD-2",
+          createdAt: daysAgo(5),
+          data: { email: "j2@example.com", PROTO: "x", tags: ["a", "b"] },
+        },
       ],
     }).replace('"PROTO"', '"__proto__"');
     const preview = await postImport(owner.token, form.id, { file, preview: true });
     expect(preview.body.data).toMatchObject({ source: "json", timeColumn: "createdAt", rows: 3 });
-    expect(preview.body.data.mapping).toMatchObject({ id: null, referenceId: null, createdAt: null, email: "email", tags: "tags", __proto__: "proto" });
+    expect(preview.body.data.mapping).toMatchObject({
+      id: null,
+      referenceId: null,
+      createdAt: null,
+      email: "email",
+      tags: "tags",
+      __proto__: "proto",
+    });
     expect(preview.body.data.problems).toEqual([{ line: 2, code: "NOT_AN_OBJECT", message: expect.any(String) }]);
     const started = await postImport(owner.token, form.id, { file, source: "json" });
     const done = await importFinished(owner, form.id, started.body.data.import.id);
     expect(done).toMatchObject({ imported: 2, skipped: 1 });
     const stored = await formSubmissions(form.id);
-    expect(stored.find((s) => s.data.email === "j2@example.com")?.data).toEqual({ email: "j2@example.com", proto: "x", tags: "a, b" });
+    expect(stored.find((s) => s.data.email === "j2@example.com")?.data).toEqual({
+      email: "j2@example.com",
+      proto: "x",
+      tags: "a, b",
+    });
   });
 
   test("a row older than the form's retention is EXPIRED, never stored", async () => {
-    const form = await insertForm(owner, siteId, { name: "Short retention", fields: FIELDS, retention: { inboxDays: 30, spamDays: 30 } });
+    const form = await insertForm(owner, siteId, {
+      name: "Short retention",
+      fields: FIELDS,
+      retention: { inboxDays: 30, spamDays: 30 },
+    });
     const file = formspreeCsv([
       { date: daysAgo(40), email: "old@example.com", name: "Old", message: "too old" },
       { date: daysAgo(10), email: "new@example.com", name: "New", message: "kept" },
     ]);
     const started = await postImport(owner.token, form.id, { file });
     const done = await importFinished(owner, form.id, started.body.data.import.id);
-    expect(done).toMatchObject({ imported: 1, skipped: 1, problems: [{ line: 2, code: "EXPIRED", message: expect.any(String) }] });
+    expect(done).toMatchObject({
+      imported: 1,
+      skipped: 1,
+      problems: [{ line: 2, code: "EXPIRED", message: expect.any(String) }],
+    });
     const [kept] = await formSubmissions(form.id);
     expect(kept?.expiresAt).not.toBeNull();
   });
@@ -209,16 +261,28 @@ describe("validation and access", () => {
   const file = formspreeCsv([{ date: daysAgo(1), email: "a@example.com", name: "A", message: "m" }]);
 
   test("a mapping naming a column the file lacks, or a key that is no field key: 400 VALIDATION_ERROR with paths", async () => {
-    const res = await postImport(owner.token, form.id, { file, preview: true, mapping: { nope: "x", email: "_bad", name: "email" } });
+    const res = await postImport(owner.token, form.id, {
+      file,
+      preview: true,
+      mapping: { nope: "x", email: "_bad", name: "email" },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("VALIDATION_ERROR");
-    expect(res.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(["mapping.email", "mapping.name", "mapping.nope"]);
+    expect(res.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual([
+      "mapping.email",
+      "mapping.name",
+      "mapping.nope",
+    ]);
   });
 
   test("no header, not JSON: 400 INVALID_IMPORT_FILE", async () => {
-    expect((await postImport(owner.token, form.id, { file: "   \n", preview: true })).body.error.code).toBe("INVALID_IMPORT_FILE");
+    expect((await postImport(owner.token, form.id, { file: "   \n", preview: true })).body.error.code).toBe(
+      "INVALID_IMPORT_FILE",
+    );
     expect((await postImport(owner.token, form.id, { file: "[1,2", preview: true })).body.error.code).toBe("INVALID_IMPORT_FILE");
-    expect((await postImport(owner.token, form.id, { file: '{"a": 1}', preview: true })).body.error.code).toBe("INVALID_IMPORT_FILE");
+    expect((await postImport(owner.token, form.id, { file: '{"a": 1}', preview: true })).body.error.code).toBe(
+      "INVALID_IMPORT_FILE",
+    );
   });
 
   test("a member 403; a read-only key 403; a key with submissions.import imports; a foreign form 404", async () => {
@@ -236,7 +300,9 @@ describe("validation and access", () => {
     const stranger = await signupOwner("import-stranger");
     expect((await postImport(stranger.token, form.id, { file, preview: true })).status).toBe(404);
     expect((await api("GET", `/api/v1/forms/${form.id}/imports/${done.id}`, { token: stranger.token })).status).toBe(404);
-    expect((await api("GET", `/api/v1/forms/${form.id}/imports/imp_00000000000000000000zz`, { token: owner.token })).status).toBe(404);
+    expect((await api("GET", `/api/v1/forms/${form.id}/imports/imp_00000000000000000000zz`, { token: owner.token })).status).toBe(
+      404,
+    );
     expect((await api("POST", importPath(form.id), { body: { file } })).status).toBe(401);
   });
 });
@@ -271,7 +337,9 @@ describe("speed", () => {
       timeoutMs: ROWS * MS_PER_ROW,
     });
     const settled = Date.now() - began;
-    console.log(`import of ${ROWS} rows: answered in ${answered} ms, finished in ${finished} ms (${(finished / ROWS).toFixed(2)} ms a row), counts settled in ${settled} ms`);
+    console.log(
+      `import of ${ROWS} rows: answered in ${answered} ms, finished in ${finished} ms (${(finished / ROWS).toFixed(2)} ms a row), counts settled in ${settled} ms`,
+    );
     expect(settled / ROWS).toBeLessThanOrEqual(MS_PER_ROW);
   }, 300_000);
 });

@@ -32,12 +32,22 @@ describe("the intake filter list, as the local follower applies it", () => {
   });
 
   test("passes running import jobs, inserted and modified; never a finished one, nor its lock", () => {
-    const job = { pk: "IMPORT#frm_1", sk: "JOB#imp_1", type: "import", id: "imp_1", formId: "frm_1", status: "running", cursor: 0 };
+    const job = {
+      pk: "IMPORT#frm_1",
+      sk: "JOB#imp_1",
+      type: "import",
+      id: "imp_1",
+      formId: "frm_1",
+      status: "running",
+      cursor: 0,
+    };
     expect(passes(streamRecord("INSERT", job))).toBe(true);
     expect(passes(streamRecord("MODIFY", { ...job, cursor: 1000 }, job))).toBe(true);
     expect(passes(streamRecord("MODIFY", { ...job, status: "finished" }, job))).toBe(false);
     expect(passes(streamRecord("REMOVE", job))).toBe(false);
-    expect(passes(streamRecord("INSERT", { pk: "IMPORT#frm_1", sk: "RUNNING", type: "import_lock", importId: "imp_1" }))).toBe(false);
+    expect(passes(streamRecord("INSERT", { pk: "IMPORT#frm_1", sk: "RUNNING", type: "import_lock", importId: "imp_1" }))).toBe(
+      false,
+    );
   });
 
   test("drops spam, and submissions whose spam flag is missing or not a boolean", () => {

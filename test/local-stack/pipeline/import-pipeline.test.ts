@@ -3,8 +3,8 @@ import { keys } from "../../../lib/store/keys";
 import { getSubmissionConsistent } from "../../../lib/store/submissions";
 import { type Account, api, createSite, signupOwner } from "../../support/api";
 import { countsSettle } from "../../support/bookkeeping";
-import { submitTo } from "../../support/submissions";
 import { formspreeCsv, importFinished, postImport } from "../../support/imports";
+import { submitTo } from "../../support/submissions";
 import { pipelineBarrier } from "./support/barrier";
 import { emailsTo, HOT_LEAD, notifyingForm, rawItem, recipient, waitForEmails } from "./support/emails";
 
@@ -73,10 +73,7 @@ test("the consumer's guard: an imported submission handed to it anyway is left a
 test("unflagging an imported spam submission moves its counts and puts no release marker", async () => {
   const to = recipient("import-unflag");
   const { formId } = await notifyingForm(owner, siteId, [to]);
-  const file = [
-    "id,submitted_at,email,message,spam",
-    `b-1,${daysAgo(1)},spam@example.com,cheap pills,true`,
-  ].join("\n");
+  const file = ["id,submitted_at,email,message,spam", `b-1,${daysAgo(1)},spam@example.com,cheap pills,true`].join("\n");
   const started = await postImport(owner.token, formId, { file, source: "basin" });
   const done = await importFinished(owner, formId, started.body.data.import.id);
   expect(done).toMatchObject({ imported: 1, spam: 1 });

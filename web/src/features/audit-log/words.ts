@@ -7,6 +7,7 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   "submissions.deleted": "Deleted submissions (bulk)",
   "submissions.erased": "Erased submissions by email",
   "submissions.access_requested": "Answered an access request",
+  "submissions.imported": "Imported submissions",
   "api_key.created": "Created an API key",
   "api_key.revoked": "Revoked an API key",
   "api_key.deleted": "Deleted an API key",
