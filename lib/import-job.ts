@@ -96,10 +96,10 @@ async function writeRow(job: ImportJob, row: ImportRow, reference: number, now: 
 }
 
 /**
- * One pass of an import (docs/importing.md, "The job"): the next rows from the job's cursor, up
- * to the end of their chunk or IMPORT_PASS_MS, each a conditional put of its derived id
+ * One pass of an import (docs/importing.md, "The job"): the next rows from the job's cursor, chunk
+ * after chunk for IMPORT_PASS_MS (the group of writes in flight then finishes), each a conditional put of its derived id
  * (IMPORT_PARALLEL_WRITES at a time), numbered from one block of the site's reference numbers
- * reserved for the pass, in the file's order; then the pass is recorded on the job, whose MODIFY
+ * reserved per chunk, in the file's order; then the pass is recorded on the job, whose MODIFY
  * queues the next. A pass that dies repeats: rows it stored are found as its own ("ours") and
  * counted once; only the reserved numbers are lost (gaps).
  */
@@ -107,12 +107,14 @@ export async function runImportPass(job: ImportJob, started = Date.now()): Promi
   if (job.status !== "running") return "finished";
   const counts: PassCounts = { imported: 0, duplicates: 0, spam: 0, skipped: 0, problems: [] };
   let cursor = job.cursor;
-  if (cursor < job.total) {
+  const due = () => Date.now() - started > IMPORT_PASS_MS;
+  // Chunk after chunk until the time is up: a pass moves as far as the writes allow.
+  while (cursor < job.total && !due()) {
     const chunk = Math.floor(cursor / IMPORT_CHUNK_ROWS);
     const rows = (await readImportRows(job.orgId, job.formId, job.id, chunk)).slice(cursor - chunk * IMPORT_CHUNK_ROWS);
     const { first } = await reserveReferenceNumbers(job.siteId, rows.length);
     for (let at = 0; at < rows.length; at += IMPORT_PARALLEL_WRITES) {
-      if (at > 0 && Date.now() - started > IMPORT_PASS_MS) break;
+      if (at > 0 && due()) break;
       const group = rows.slice(at, at + IMPORT_PARALLEL_WRITES);
       const now = Date.now();
       await Promise.all(group.map((row, i) => writeRow(job, row, first + at + i, now, counts)));

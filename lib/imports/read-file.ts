@@ -77,6 +77,9 @@ const startLine = (endLine: number, raw: string | undefined) => {
   return Math.max(1, endLine - breaks);
 };
 
+/** The line of a character offset (1-based). */
+const lineAt = (text: string, offset: number) => text.slice(0, offset).split("\n").length;
+
 const CSV_ERRORS: Record<string, string> = {
   CSV_QUOTE_NOT_CLOSED: "A quoted cell is never closed (the rest of the file is part of this row)",
   CSV_INVALID_CLOSING_QUOTE: "A quote closes a cell in the middle of it",
@@ -100,7 +103,10 @@ export function readCsv(text: string): FileTable {
       max_record_size: IMPORT_LIMITS.recordChars,
       on_skip: (error: CsvError | undefined, raw: string | undefined) => {
         skipped++;
-        const line = startLine(error?.lines ?? 0, raw);
+        // An unclosed quote takes the rest of the file, whose line count csv-parse reports
+        // inconsistently there: the record starts where that rest does.
+        const rest = error?.code === "CSV_QUOTE_NOT_CLOSED" && raw && text.endsWith(raw) ? text.length - raw.length : -1;
+        const line = rest >= 0 ? lineAt(text, rest) : startLine(error?.lines ?? 0, raw);
         problems.push({
           line,
           code: "INVALID_ROW",

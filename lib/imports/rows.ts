@@ -1,6 +1,7 @@
 import { sha256Base62 } from "../ids";
 import { expiryOf, type Retention } from "../retention";
 import { canonicalData } from "../spam/evidence";
+import type { ImportRow } from "../store/imports";
 import { IMPORT_LIMITS } from "./limits";
 import { cleanText, type FileTable, type RowProblem } from "./read-file";
 import type { ColumnRoles } from "./sources";
@@ -11,15 +12,7 @@ import type { ColumnRoles } from "./sources";
  * row that cannot be one is a problem of its line; the others go on.
  */
 
-export interface ImportRow {
-  line: number;
-  /** The submission's id, derived from the form and the row's identity: the same row always gets the same id. */
-  id: string;
-  createdAt: string;
-  data: Record<string, string>;
-  /** The source service said the row is spam. */
-  sourceSpam: boolean;
-}
+export type { ImportRow } from "../store/imports";
 
 export interface NormalizedRows {
   rows: ImportRow[];

@@ -1,6 +1,6 @@
 import { gunzipSync, gzipSync } from "node:zlib";
-import type { ImportRow } from "../imports/rows";
 import { bucket, s3 } from "./exports";
+import type { ImportRow } from "./imports";
 
 /**
  * An import's rows, as the route read them, in the exports bucket (infra/exports.ts) under

@@ -22,6 +22,17 @@ export interface ImportProblem {
   message: string;
 }
 
+/** A file's row as the import route normalized it (lib/imports/rows.ts) and stored it for the job (./import-files.ts). */
+export interface ImportRow {
+  line: number;
+  /** The submission's id, derived from the form and the row's identity: the same row always gets the same id. */
+  id: string;
+  createdAt: string;
+  data: Record<string, string>;
+  /** The source service said the row is spam. */
+  sourceSpam: boolean;
+}
+
 /** An imported submission's mark (the API's `imported`; null on every other submission). */
 export interface ImportedMark {
   importId: string;

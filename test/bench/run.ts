@@ -4,10 +4,11 @@
  * Writes .bench/result.json and prints a table per section.
  *
  *   npm run bench                               everything
- *   npm run bench -- --only cold,db             some sections (cold, db, cost, throughput, batching, digest, filters);
+ *   npm run bench -- --only cold,db             some sections (cold, db, cost, throughput, batching, digest, filters, import);
  *                                               the others keep their last values in the JSON
  *   npm run bench -- --only batching --rate 50 --batching-seconds 20
  *                                               the queue's batches at a sustained rate
+ *   npm run bench -- --only import              a 50,000-row import (--import-rows N for another size)
  *   npm run bench -- --runs 31 --seconds 20     more cold-start runs (default 25, at least 15), longer load runs
  *   npm run bench -- --only cold --functions forms/,intake/
  *                                               cold starts of some functions only (a look while
@@ -29,6 +30,7 @@ const { values } = parseArgs({
     functions: { type: "string" },
     rate: { type: "string", default: "50" },
     "batching-seconds": { type: "string", default: "20" },
+    "import-rows": { type: "string", default: "50000" },
   },
 });
 const sections = new Set((values.only ?? "cold,db,cost,digest,filters,throughput,batching").split(",").map((s) => s.trim()));
@@ -201,6 +203,27 @@ if (sections.has("filters")) {
     save();
   } finally {
     await emulated.stop();
+  }
+}
+
+// An import of 50,000 rows through the whole local stack (docs/performance.md, "Importing").
+if (sections.has("import")) {
+  const { startBenchStack } = await import("./stack");
+  log("starting the local stack for the import...");
+  const stack = await startBenchStack();
+  try {
+    const { setDb } = await import("../../lib/aws/dynamodb");
+    const { documentClient } = await import("./emulated");
+    const { createSite, signupOwner } = await import("../support/api");
+    const { measureImport } = await import("./import");
+    setDb(documentClient(stack.info.dynamodbEndpoint));
+    const owner = await signupOwner("bench-import");
+    const siteId = await createSite(owner, "Import bench");
+    result.import = await measureImport({ owner, siteId, rows: Number(values["import-rows"]), log });
+    save();
+    process.stdout.write(`${JSON.stringify(result.import, null, 2)}\n`);
+  } finally {
+    await stack.stop();
   }
 }
 

@@ -91,9 +91,9 @@ describe("Formspree's export", () => {
     expect(new Set(byLine).size).toBe(3);
 
     // Counted on the form and on their own days (the bookkeeper, from the stream).
-    await eventually("form counts", async () => Number((await formCountsItem(form.id))?.inbox) === 3);
+    await eventually("form counts", async () => Number((await formCountsItem(form.id))?.inbox) === 3, { timeoutMs: 90_000 });
     const day3 = (rows[0]?.date ?? "").slice(0, 10);
-    await eventually("day counts", async () => Number((await siteDayItem(siteId, day3))?.inbox) >= 2);
+    await eventually("day counts", async () => Number((await siteDayItem(siteId, day3))?.inbox) >= 2, { timeoutMs: 90_000 });
 
     const again = await postImport(owner.token, form.id, { file: formspreeCsv(rows), fileName: "export.csv" });
     expect(again.status).toBe(202);
@@ -103,7 +103,7 @@ describe("Formspree's export", () => {
 
     const list = await api("GET", `/api/v1/forms/${form.id}/imports`, { token: owner.token });
     expect(list.body.data.imports.map((i: { id: string }) => i.id)).toEqual([again.body.data.import.id, job.id]);
-  });
+  }, 240_000);
 });
 
 describe("Netlify's and Basin's exports", () => {
@@ -305,4 +305,41 @@ describe("validation and access", () => {
     );
     expect((await api("POST", importPath(form.id), { body: { file } })).status).toBe(401);
   });
+});
+
+describe("speed", () => {
+  /**
+   * The large export test's budget: 300 s for 10,000 rows, 30 ms a row (test/local-stack/http/export.test.ts).
+   * An import of a few thousand rows, from the request to its last pass, stays under it; the
+   * counts settle within the same budget (docs/performance.md, "Importing").
+   */
+  const ROWS = 3_000;
+  const MS_PER_ROW = 30;
+  test(`${ROWS} rows import at most ${MS_PER_ROW} ms a row, their counts settled`, async () => {
+    const form = await insertForm(owner, siteId, { name: "Speed", fields: FIELDS });
+    const file = netlifyCsv(
+      Array.from({ length: ROWS }, (_, i) => ({
+        id: `speed-${i}`,
+        createdAt: daysAgo(1 + (i % 60)),
+        name: `Person ${i}`,
+        email: `p${i}@example.com`,
+        message: `Message number ${i}`,
+      })),
+    );
+    const began = Date.now();
+    const started = await postImport(owner.token, form.id, { file }, { gzip: true });
+    expect(started.status).toBe(202);
+    const answered = Date.now() - began;
+    const done = await importFinished(owner, form.id, started.body.data.import.id, ROWS * MS_PER_ROW);
+    const finished = Date.now() - began;
+    expect(done).toMatchObject({ imported: ROWS, skipped: 0 });
+    await eventually("form counts", async () => Number((await formCountsItem(form.id))?.inbox) === ROWS, {
+      timeoutMs: ROWS * MS_PER_ROW,
+    });
+    const settled = Date.now() - began;
+    console.log(
+      `import of ${ROWS} rows: answered in ${answered} ms, finished in ${finished} ms (${(finished / ROWS).toFixed(2)} ms a row), counts settled in ${settled} ms`,
+    );
+    expect(settled / ROWS).toBeLessThanOrEqual(MS_PER_ROW);
+  }, 300_000);
 });

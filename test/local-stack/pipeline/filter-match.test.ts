@@ -25,6 +25,31 @@ describe("the intake filter list, as the local follower applies it", () => {
     expect(passes(streamRecord("INSERT", submission()))).toBe(true);
   });
 
+  test("drops an imported submission, spam or not: it is never notified or delivered (lib/import-job.ts)", () => {
+    const imported = { imported: { importId: "imp_1", source: "formspree", line: 2 } };
+    expect(passes(streamRecord("INSERT", submission(imported)))).toBe(false);
+    expect(passes(streamRecord("INSERT", submission({ ...imported, isSpam: true })))).toBe(false);
+  });
+
+  test("passes running import jobs, inserted and modified; never a finished one, nor its lock", () => {
+    const job = {
+      pk: "IMPORT#frm_1",
+      sk: "JOB#imp_1",
+      type: "import",
+      id: "imp_1",
+      formId: "frm_1",
+      status: "running",
+      cursor: 0,
+    };
+    expect(passes(streamRecord("INSERT", job))).toBe(true);
+    expect(passes(streamRecord("MODIFY", { ...job, cursor: 1000 }, job))).toBe(true);
+    expect(passes(streamRecord("MODIFY", { ...job, status: "finished" }, job))).toBe(false);
+    expect(passes(streamRecord("REMOVE", job))).toBe(false);
+    expect(passes(streamRecord("INSERT", { pk: "IMPORT#frm_1", sk: "RUNNING", type: "import_lock", importId: "imp_1" }))).toBe(
+      false,
+    );
+  });
+
   test("drops spam, and submissions whose spam flag is missing or not a boolean", () => {
     expect(passes(streamRecord("INSERT", submission({ isSpam: true })))).toBe(false);
     expect(passes(streamRecord("INSERT", submission({ isSpam: undefined })))).toBe(false);
@@ -160,9 +185,23 @@ describe("the pattern matcher", () => {
     expect(matchesPattern({ constructor: { name: ["Object"] } }, {})).toBe(false);
   });
 
+  test("exists: false matches an absent field, and a nested pattern of absent leaves an absent object; exists: true a present one", () => {
+    const absent = { a: ["x"], m: { k: { S: [{ exists: false }] } } };
+    expect(matchesPattern(absent, { a: "x" })).toBe(true);
+    expect(matchesPattern(absent, { a: "x", m: {} })).toBe(true);
+    expect(matchesPattern(absent, { a: "x", m: { k: {} } })).toBe(true);
+    expect(matchesPattern(absent, { a: "x", m: { k: { S: "v" } } })).toBe(false);
+    expect(matchesPattern(absent, { a: "y" })).toBe(false);
+    expect(matchesPattern({ v: [{ exists: true }] }, { v: "anything" })).toBe(true);
+    expect(matchesPattern({ v: [{ exists: true }] }, {})).toBe(false);
+    // A nested pattern with a literal leaf still needs its object.
+    expect(matchesPattern({ m: { k: ["x"], j: [{ exists: false }] } }, {})).toBe(false);
+  });
+
   test("content filters it does not implement are refused, not misread", () => {
     expect(() => assertSupportedPattern({ type: [{ prefix: "sub" }] })).toThrow(/literal values/);
-    expect(() => assertSupportedPattern({ type: [{ exists: true }] })).toThrow(/literal values/);
+    expect(() => assertSupportedPattern({ type: [{ exists: "yes" }] })).toThrow(/literal values/);
+    expect(() => assertSupportedPattern({ type: [{ exists: true, prefix: "x" }] })).toThrow(/literal values/);
     expect(() => assertSupportedPattern({ type: [] })).toThrow(/literal values/);
     expect(() => assertSupportedPattern({})).toThrow(/non-empty object/);
     expect(() => assertSupportedPattern({ a: { b: "x" } })).toThrow(/non-empty object/);

@@ -100,13 +100,23 @@ describe("export bucket", () => {
     expect(statements.filter((st) => st.Effect === "Allow" && !isAutoDeleteStatement(st))).toEqual([]);
   });
 
-  test("only routes with bucket: write may use it: put and get under exports/, and EXPORT_BUCKET", () => {
+  test("only routes with bucket: write may use it: put and get under exports/, and EXPORT_BUCKET; the import route puts under imports/", () => {
     const writers = routes.filter((r) => r.bucket === "write");
     expect(writers.map((r) => r.route)).toEqual(["GET /api/v1/forms/{formId}/submissions/export"]);
     for (const route of routes) {
       const statements = statementsOf(route).filter((st) => asList(st.Action).some((a) => a.startsWith("s3:")));
       const vars = functionOf(route)[1].Properties.Environment.Variables;
-      if (route.bucket === "write") {
+      if (route.imports === "write") {
+        // The import route puts an import's rows under imports/, nothing else of the bucket.
+        expect(statements).toEqual([
+          expect.objectContaining({
+            Effect: "Allow",
+            Action: "s3:PutObject",
+            Resource: { "Fn::Join": ["", [{ "Fn::GetAtt": [bucketId(), "Arn"] }, "/imports/*"]] },
+          }),
+        ]);
+        expect(vars.EXPORT_BUCKET).toEqual({ Ref: bucketId() });
+      } else if (route.bucket === "write") {
         expect(statements).toEqual([
           expect.objectContaining({
             Effect: "Allow",

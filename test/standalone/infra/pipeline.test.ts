@@ -96,15 +96,24 @@ describe("intake pipeline", () => {
     expect(filters.length).toBeLessThanOrEqual(5);
   });
 
-  test("the filter patterns pass inserted non-spam submissions, inserted or modified purge jobs, inserted release markers and submission changes, running retention jobs", () => {
+  test("the filter patterns pass inserted non-spam submissions not imported, inserted or modified purge jobs, inserted release markers and submission changes, running retention and import jobs", () => {
     expect(INTAKE_FILTER_PATTERNS).toEqual([
       {
         eventName: ["INSERT"],
-        dynamodb: { NewImage: { type: { S: ["submission"] }, isSpam: { BOOL: [false] } } },
+        dynamodb: {
+          NewImage: {
+            type: { S: ["submission"] },
+            isSpam: { BOOL: [false] },
+            imported: { M: { importId: { S: [{ exists: false }] } } },
+          },
+        },
       },
       { eventName: ["INSERT", "MODIFY"], dynamodb: { NewImage: { type: { S: ["purge"] } } } },
       { eventName: ["INSERT"], dynamodb: { NewImage: { type: { S: ["release", "submission_change"] } } } },
-      { eventName: ["INSERT", "MODIFY"], dynamodb: { NewImage: { type: { S: ["retention"] }, status: { S: ["running"] } } } },
+      {
+        eventName: ["INSERT", "MODIFY"],
+        dynamodb: { NewImage: { type: { S: ["retention", "import"] }, status: { S: ["running"] } } },
+      },
     ]);
   });
 
@@ -212,6 +221,14 @@ describe("intake consumer", () => {
     expect(visibility).toBeGreaterThanOrEqual(6 * (fn.Properties.Timeout as number));
   });
 
+  test("reads an import's rows: s3:GetObject under the export bucket's imports/, nothing else of S3", () => {
+    const s3 = consumerStatements().filter((st) => actionsOf([st]).some((a) => a.startsWith("s3:")));
+    expect(s3).toHaveLength(1);
+    expect(actionsOf(s3)).toEqual(["s3:GetObject"]);
+    expect(JSON.stringify(s3[0]?.Resource)).toContain("/imports/*");
+    expect(consumer()[1].Properties.Environment.Variables.EXPORT_BUCKET).toBeDefined();
+  });
+
   test("writes only its own partitions: each write operation conditioned on the partitions of TABLE_WRITES", () => {
     const writes = consumerStatements().filter((st) =>
       actionsOf([st]).some((a) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(a)),
@@ -237,10 +254,11 @@ describe("intake consumer", () => {
           .sort(),
       ),
     );
-    // It deletes claims, releases, purge and retention jobs and forward-only markers; it never deletes accounts, keys, sites or webhooks.
+    // It deletes claims, releases, purge and retention jobs, import locks and forward-only markers; it never deletes accounts, keys, sites or webhooks.
     expect([...(granted.get("DeleteItem") ?? [])].sort()).toEqual([
       "ACTION#*",
       "FORWARD#*",
+      "IMPORT#*",
       "PURGE#*",
       "RELEASE#*",
       "RETENTION#*",
