@@ -12,8 +12,8 @@ import { widths } from "./support/triage";
  * imports the good ones; a member reads why the page is not theirs; axe in both themes; a phone.
  */
 
-/** A Formspree-style export: its `Date` and `_replyto` columns, a quoted cell across two lines. */
-const FORMSPREE_CSV = `Date,_replyto,name,message,_gotcha
+/** A Formspree-style export: its `_date` and `_replyto` columns, a quoted cell across two lines. */
+const FORMSPREE_CSV = `_date,_replyto,name,message,_gotcha
 2024-03-01T10:15:00Z,ada@example.com,Ada Lovelace,Hello from March,
 2024-04-02T08:00:00Z,alan@example.com,Alan Turing,"Line one
 line two",
@@ -71,7 +71,7 @@ test("a Formspree export: preview, a mapping changed, imported with progress, in
   const preview = page.getByRole("region", { name: "Preview of formspree-export.csv" });
   await expect(preview.getByText("Detected: Formspree export (CSV) · 3 rows")).toBeVisible();
   const columns = preview.getByRole("table", { name: "Columns of the file and the fields they fill" });
-  await expect(preview.getByLabel("Time column (when each submission arrived)")).toHaveValue("Date");
+  await expect(preview.getByLabel("Time column (when each submission arrived)")).toHaveValue("_date");
   await expect(columns.getByLabel("Import “name” as")).toHaveValue("name");
   await expect(columns.getByLabel("Import “_gotcha” as")).toHaveValue("");
   // `_replyto` would make a new field: it goes into the form's Email field instead.

@@ -59,8 +59,8 @@ const SUBMISSIONS: { fields: Record<string, string>; headers: Record<string, str
     headers: { "user-agent": "python-requests/2.31" },
   },
 ];
-/** A Formspree-style export for the Import page's picture: its Date and _replyto columns, and one row without a time. */
-const FORMSPREE_EXPORT = `Date,_replyto,name,message,_gotcha
+/** A Formspree-style export for the Import page's picture: its _date and _replyto columns, and one row without a time. */
+const FORMSPREE_EXPORT = `_date,_replyto,name,message,_gotcha
 2025-09-14T09:12:00Z,mary@somerville.example,Mary Somerville,Do you build booking systems?,
 2025-10-02T15:40:00Z,charles@babbage.example,Charles Babbage,"Quote for a redesign, please.",
 2025-10-21T11:05:00Z,emmy@noether.example,Emmy Noether,Can we meet next week?,
