@@ -164,6 +164,31 @@ test("a larger file shows its progress while it runs, then its summary", async (
   await expect(job.getByRole("progressbar")).toHaveAttribute("value", "1000");
 });
 
+test("a file the import cannot read says why; one over 20 MB is refused before it is sent", async ({
+  signedIn: page,
+  request,
+  account,
+}) => {
+  await openImport(page, request, account);
+  await page.getByLabel("Format").selectOption({ label: "JSON array of objects" });
+  await page.getByLabel("Export file (CSV or JSON)").setInputFiles({
+    name: "export.json",
+    mimeType: "application/json",
+    buffer: Buffer.from('{"not": "an array"}'),
+  });
+  await expect(page.getByRole("alert")).toHaveText(/A JSON file is an array of objects/);
+  await expect(page.getByRole("button", { name: /^Import \d+ rows?$/ })).toHaveCount(0);
+
+  let posted = 0;
+  page.on("request", (r) => {
+    if (r.method() === "POST" && r.url().endsWith("/import")) posted++;
+  });
+  const input = page.getByLabel("Export file (CSV or JSON)");
+  await input.setInputFiles({ name: "huge.csv", mimeType: "text/csv", buffer: Buffer.alloc(21 * 1024 * 1024, "a") });
+  await expect(input).toHaveAccessibleDescription(/huge\.csv is 21 MB: the import reads files up to 20 MB/);
+  expect(posted).toBe(0);
+});
+
 test("a member reads why the Import page is not theirs", async ({ page, request, account }) => {
   const siteId = await createSite(request, account);
   const form = await createForm(request, account, siteId, { name: "Contact" });
