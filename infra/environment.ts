@@ -198,20 +198,21 @@ export function bindBucket(fn: LambdaFunction, bucket: IBucket | undefined, acce
     new PolicyStatement({ actions: ["s3:PutObject", "s3:GetObject"], resources: [bucket.arnForObjects(`${EXPORT_PREFIX}*`)] }),
   );
   setEnvironment(fn, { EXPORT_BUCKET: bucket.bucketName });
-  if (fn.role) {
-    NagSuppressions.addResourceSuppressions(
-      fn.role,
-      [
-        {
-          id: "AwsSolutions-IAM5",
-          reason:
-            "Each export is a new object with a random name under the export bucket's `exports/` prefix; the function may put and get objects there only, in this one bucket.",
-          appliesTo: [{ regex: "/^Resource::<[A-Za-z0-9]+\\.?Arn>\\/exports\\/\\*$/" }],
-        },
-      ],
-      true,
-    );
-  }
+  allowPrefixWildcard(
+    fn,
+    "exports",
+    "Each export is a new object with a random name under the export bucket's `exports/` prefix; the function may put and get objects there only, in this one bucket.",
+  );
+}
+
+/** cdk-nag's IAM5 (a wildcard resource) accepted for the bucket's objects under `<prefix>/`, with why. */
+function allowPrefixWildcard(fn: LambdaFunction, prefix: string, reason: string): void {
+  if (!fn.role) return;
+  NagSuppressions.addResourceSuppressions(
+    fn.role,
+    [{ id: "AwsSolutions-IAM5", reason, appliesTo: [{ regex: `/^Resource::<[A-Za-z0-9]+\\.?Arn>\\/${prefix}\\/\\*$/` }] }],
+    true,
+  );
 }
 
 /**
@@ -224,20 +225,11 @@ export function bindImports(fn: LambdaFunction, bucket: IBucket | undefined, acc
   const actions = access === "write" ? ["s3:PutObject"] : ["s3:GetObject"];
   fn.addToRolePolicy(new PolicyStatement({ actions, resources: [bucket.arnForObjects(`${IMPORT_PREFIX}*`)] }));
   setEnvironment(fn, { EXPORT_BUCKET: bucket.bucketName });
-  if (fn.role) {
-    NagSuppressions.addResourceSuppressions(
-      fn.role,
-      [
-        {
-          id: "AwsSolutions-IAM5",
-          reason:
-            "Each import's rows are objects with a random name under the export bucket's `imports/` prefix; the route may only put them, the consumer only get them, in this one bucket.",
-          appliesTo: [{ regex: "/^Resource::<[A-Za-z0-9]+\\.?Arn>\\/imports\\/\\*$/" }],
-        },
-      ],
-      true,
-    );
-  }
+  allowPrefixWildcard(
+    fn,
+    "imports",
+    "Each import's rows are objects with a random name under the export bucket's `imports/` prefix; the route may only put them, the consumer only get them, in this one bucket.",
+  );
 }
 
 /**

@@ -53,7 +53,18 @@ async function formTarget(label: string, forwardOnly: boolean): Promise<Target> 
     if (set.status !== 200) throw new Error(`forward-only failed: ${set.status} ${set.text}`);
   }
   // A server-to-server source: browser-only spam signals would flag many submissions from 127.0.0.1.
-  return { owner, formId, webhook: await newWebhook(owner, siteId, { name: "Leads", formId, source: "partner_automation" }) };
+  // Under web3forms compatibility its `email` is the reply-to and `subject`, `from_name` are kept
+  // in the metadata: what a strip must remove.
+  return {
+    owner,
+    formId,
+    webhook: await newWebhook(owner, siteId, {
+      name: "Leads",
+      formId,
+      source: "partner_automation",
+      compatibility: { service: "web3forms" },
+    }),
+  };
 }
 
 async function addEndpoint(t: Target, path: string): Promise<string> {
@@ -70,7 +81,7 @@ async function submit(t: Target) {
   const email = `grace.${unique}@compilers.example.com`;
   const sent = accepted(
     await postIntake(t.webhook, {
-      json: { name: "Grace Hopper", email, message: `Order ${unique}` },
+      json: { name: "Grace Hopper", email, message: `Order ${unique}`, subject: "An order", from_name: "Grace" },
       headers: { "user-agent": "forward-only-test/1.0", referer: "https://www.example.com/contact" },
     }),
   );
@@ -103,7 +114,7 @@ async function expectStripped(t: Target, submissionId: string) {
   const stored = await getSubmission(submissionId);
   expect(stored?.data).toEqual({});
   expect(stored?.metadata).toMatchObject({ ip: null, userAgent: null, referer: null, source: "partner_automation" });
-  expect(stored?.metadata).not.toHaveProperty("replyTo");
+  for (const personal of ["replyTo", "subject", "fromName"]) expect(stored?.metadata).not.toHaveProperty(personal);
   expect(stored?.lead?.grade).toBeDefined();
   const view = await viewOf(t, submissionId);
   expect(view).toMatchObject({ id: submissionId, data: {}, metadata: { ip: null } });
@@ -209,6 +220,8 @@ describe("forward-only forms", () => {
     await bookkeepingBarrier();
     const stored = await getSubmission(sent.submissionId);
     expect(stored?.data.email).toBe(sent.email);
+    // What a forward-only form's strip removes is there on a normal form.
+    expect(stored?.metadata).toMatchObject({ replyTo: sent.email, subject: "An order", fromName: "Grace" });
     expect(stored?.valuesDeletedAt).toBeUndefined();
     expect(await getForwardMarker(sent.submissionId)).toBeUndefined();
     expect((await viewOf(t, sent.submissionId)).valuesDeletedAt).toBeNull();
