@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { convertedForm, SERVICES } from "../../../web/src/features/sources/moving-in";
 
 /**
@@ -7,7 +6,8 @@ import { convertedForm, SERVICES } from "../../../web/src/features/sources/movin
  * docs/moving-in.md say the same thing: each service has its section in the document, and that
  * section names every field the panel lists, the import's file kind and the same "Unverified" words.
  */
-const doc = readFileSync(join(__dirname, "../../../docs/moving-in.md"), "utf8");
+// Jest runs from the repository root (as errors.test.ts reads docs/api.md).
+const doc = readFileSync("docs/moving-in.md", "utf8");
 
 /** The text of the document's `## <title>` section, up to the next `## `. */
 function section(title: string): string {
