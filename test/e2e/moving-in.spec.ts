@@ -67,6 +67,21 @@ test("picking a service shows what to change and the form converted; the switch 
   await expect
     .poll(() => compatibility(page, account, siteId, source.id))
     .toEqual({ service: "netlify", honeypotField: "website-url" });
+  // The converted Netlify form's post: form-name read, and the honeypot named here honoured (filled: spam, silently).
+  const trapped = await request.post(`${source.url}?key=${source.secret}`, {
+    form: { "form-name": "contact", name: "Bot", email: "bot@example.com", "website-url": "http://spam.example" },
+    headers: { accept: "application/json" },
+  });
+  expect(trapped.status(), await trapped.text()).toBe(200);
+  const { submissionId: botId } = (await trapped.json()) as { submissionId: string };
+  const { submission: bot } = await apiAs<{
+    submission: { data: Record<string, unknown>; spam: { isSpam: boolean; signals: { name: string; detail: string }[] } };
+  }>(request, account, "GET", `/api/v1/submissions/${botId}`);
+  expect(bot.spam.isSpam).toBe(true);
+  expect(bot.spam.signals).toContainEqual(
+    expect.objectContaining({ name: "honeypot", detail: expect.stringContaining("website-url") }),
+  );
+  expect(bot.data).toEqual({ name: "Bot", email: "bot@example.com" });
 
   // Web3Forms: the key moves into access_key; turning it on replaces Netlify.
   await picker.selectOption({ label: "Web3Forms" });
