@@ -211,6 +211,25 @@ test("on a phone the preview fits the screen's width", async ({ signedIn: page, 
 test.describe("accessibility", () => {
   test.use({ bypassCSP: true });
 
+  test("the preview and the summary at 390 px fit and pass axe in light and dark", async ({
+    signedIn: page,
+    request,
+    account,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openImport(page, request, account);
+    await chooseFile(page, "formspree-export.csv", FORMSPREE_CSV);
+    await expect(page.getByRole("button", { name: "Import 3 rows" })).toBeVisible();
+    await expectAccessibleInBothThemes(page, "the Import page's preview on a phone");
+    await page.getByRole("button", { name: "Import 3 rows" }).click();
+    await expect(page.getByRole("table", { name: "Past imports of this form" })).toContainText("3 rows imported", {
+      timeout: 30_000,
+    });
+    const { scroll, inner } = await widths(page);
+    expect(scroll).toBeLessThanOrEqual(inner);
+    await expectAccessibleInBothThemes(page, "the Import page's summary and past imports on a phone");
+  });
+
   test("the Import page with a preview, then its summary, and an imported lead pass axe in light and dark", async ({
     signedIn: page,
     request,

@@ -3,6 +3,7 @@ import { expectAccessibleInBothThemes } from "./support/a11y";
 import { type Account, apiAs, counted, expect, signIn, submit, test } from "./support/fixtures";
 import { addMember } from "./support/settings";
 import { openSiteWithOneSource, shown } from "./support/sources";
+import { widths } from "./support/triage";
 
 /**
  * A source's "Coming from another service?" (docs/moving-in.md): the service's words, its form
@@ -138,7 +139,11 @@ test("a member reads the panel; the switch is disabled with the reason beside it
 test.describe("accessibility", () => {
   test.use({ bypassCSP: true });
 
-  test("the panel open, with a service on, passes axe in light and dark", async ({ signedIn: page, request, account }) => {
+  test("the panel open, with a service on, passes axe in light and dark, also on a phone", async ({
+    signedIn: page,
+    request,
+    account,
+  }) => {
     const { siteId, source } = await openSiteWithOneSource(page, request, account);
     await apiAs(request, account, "PUT", `/api/v1/sites/${siteId}/webhooks/${source.id}`, {
       compatibility: { service: "netlify", honeypotField: null },
@@ -148,5 +153,11 @@ test.describe("accessibility", () => {
     await dialog.getByLabel("The service your form posts to now").selectOption({ label: "Netlify Forms" });
     await expect(dialog.getByRole("switch", { name: "Read Netlify Forms fields on this source" })).toBeChecked();
     await expectAccessibleInBothThemes(page, "a source's setup with Coming from another service? open");
+    // On a phone: nothing scrolls sideways, and the same holds.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await dialog.getByLabel("The service your form posts to now").selectOption({ label: "Web3Forms" });
+    const { scroll, inner } = await widths(page);
+    expect(scroll).toBeLessThanOrEqual(inner);
+    await expectAccessibleInBothThemes(page, "a source's setup with Coming from another service? open, on a phone");
   });
 });

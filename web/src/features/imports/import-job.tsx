@@ -73,8 +73,8 @@ export function PastImports({ formId }: { formId: string }) {
     >
       {list.data.map((job) => (
         <Row key={job.id}>
-          <RowHeader className="break-all">{job.fileName ?? job.id}</RowHeader>
-          <Cell className="whitespace-nowrap">
+          <RowHeader className="wrap-anywhere">{job.fileName ?? job.id}</RowHeader>
+          <Cell className="sm:whitespace-nowrap">
             <time dateTime={job.startedAt}>{formatDateTime(job.startedAt)}</time>
           </Cell>
           <Cell>{sourceLabel(job.source)}</Cell>

@@ -65,7 +65,7 @@ export function MappingTable({
       </div>
       <Table
         caption="Columns of the file and the fields they fill"
-        columns={[{ label: "Column" }, { label: "Samples" }, { label: "Imported as" }]}
+        columns={[{ label: "Column" }, { label: "Samples", className: "hidden sm:table-cell" }, { label: "Imported as" }]}
       >
         {preview.columns.map((column) => {
           const chosen = preview.mapping[column.name] ?? null;
@@ -76,11 +76,13 @@ export function MappingTable({
                 <code className="break-all">{column.name}</code>
                 {isTime && <Muted as="span"> (the time column)</Muted>}
               </RowHeader>
-              <Cell className="max-w-xs break-words">{column.samples.join(" · ") || <Muted as="span">(empty)</Muted>}</Cell>
+              <Cell className="hidden max-w-xs wrap-anywhere sm:table-cell">
+                {column.samples.join(" · ") || <Muted as="span">(empty)</Muted>}
+              </Cell>
               <Cell>
                 <select
                   aria-label={`Import “${column.name}” as`}
-                  className={select}
+                  className={`${select} max-w-40 sm:max-w-none`}
                   value={chosen ?? SKIP}
                   disabled={disabled}
                   onChange={(e) => onMap(column.name, e.target.value === SKIP ? null : e.target.value)}
@@ -120,10 +122,10 @@ export function SampleRows({ preview }: { preview: ImportPreview }) {
       {preview.sample.map((row) => (
         <Row key={row.line}>
           <RowHeader>{row.line}</RowHeader>
-          <Cell className="whitespace-nowrap">
+          <Cell className="sm:whitespace-nowrap">
             <time dateTime={row.createdAt}>{formatDateTime(row.createdAt)}</time>
           </Cell>
-          <Cell className="break-words">{pairs(row.data)}</Cell>
+          <Cell className="wrap-anywhere">{pairs(row.data)}</Cell>
         </Row>
       ))}
     </Table>
