@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { expectAccessibleInBothThemes } from "./support/a11y";
 import { apiAs, expect, signIn, test } from "./support/fixtures";
 import { createForm, createSite } from "./support/forms";
+import { chooseFile, openImport } from "./support/import";
 import { addMember } from "./support/settings";
 import { widths } from "./support/triage";
 
@@ -27,25 +28,6 @@ bad@example.com,bad time,not a date
 ,,2024-01-02T00:00:00Z
 also-ok@example.com,fine too,2024-01-03T00:00:00Z
 `;
-
-/** A site and a built form with name, email and message; its Import page open. */
-async function openImport(page: Page, request: Parameters<typeof createSite>[0], account: Parameters<typeof createSite>[1]) {
-  const siteId = await createSite(request, account, "example.com");
-  const form = await createForm(request, account, siteId, {
-    name: "Contact",
-    fields: [
-      { key: "name", label: "Name", type: "name", required: false },
-      { key: "email", label: "Email", type: "email", required: false },
-      { key: "message", label: "Message", type: "textarea", required: false },
-    ],
-  });
-  await page.goto(`/forms/${form.id}/import`);
-  await expect(page.getByRole("heading", { name: "Import", level: 2 })).toBeVisible();
-  return form.id;
-}
-
-const chooseFile = (page: Page, name: string, text: string) =>
-  page.getByLabel("Export file (CSV or JSON)").setInputFiles({ name, mimeType: "text/csv", buffer: Buffer.from(text) });
 
 /** Drops a file on the picker's box, as a person dragging it from their desktop. */
 async function dropFile(page: Page, name: string, text: string) {
@@ -143,25 +125,6 @@ test("a file with bad rows: problems by line, the good rows imported, the same f
     `/api/v1/forms/${formId}/imports`,
   );
   expect(imports.map((i) => i.imported)).toEqual([0, 2]);
-});
-
-test("a larger file shows its progress while it runs, then its summary", async ({ signedIn: page, request, account }) => {
-  test.setTimeout(90_000);
-  await openImport(page, request, account);
-  const rows = Array.from(
-    { length: 1000 },
-    (_, i) => `lead${i}@example.com,Message ${i},${new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString()}`,
-  );
-  await chooseFile(page, "big.csv", `email,message,created_at\n${rows.join("\n")}\n`);
-  await page.getByRole("button", { name: "Import 1000 rows" }).click();
-  const job = page.getByRole("region", { name: /Import(ing…| finished)/ });
-  // While it runs: the bar, named by the words beside it.
-  await expect(job.getByRole("progressbar", { name: /^\d+ of 1000 rows done\.$/ })).toBeVisible();
-  await expect(job.getByRole("status")).toHaveText(
-    "Finished: 1000 rows imported (0 of them in spam), 0 duplicates already there, 0 skipped.",
-    { timeout: 60_000 },
-  );
-  await expect(job.getByRole("progressbar")).toHaveAttribute("value", "1000");
 });
 
 test("a file the import cannot read says why; one over 20 MB is refused before it is sent", async ({

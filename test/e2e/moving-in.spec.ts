@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expectAccessibleInBothThemes } from "./support/a11y";
-import { type Account, apiAs, counted, expect, signIn, submit, test } from "./support/fixtures";
+import { type Account, apiAs, expect, signIn, submit, test } from "./support/fixtures";
 import { addMember } from "./support/settings";
 import { openSiteWithOneSource, shown } from "./support/sources";
 import { widths } from "./support/triage";
@@ -34,7 +34,12 @@ test("picking a service shows what to change and the form converted; the switch 
   const { siteId, source } = await openSiteWithOneSource(page, request, account);
   // A first submission makes the source's form, whose Import page the panel links to.
   await submit(request, source, { email: "ada@example.com" });
-  await counted(request, account, siteId, source.id, 1);
+  await expect
+    .poll(
+      async () =>
+        (await apiAs<{ formId: string | null }>(request, account, "GET", `/api/v1/sites/${siteId}/webhooks/${source.id}`)).formId,
+    )
+    .toBeTruthy();
   await page.reload();
 
   const dialog = await openMovingIn(page);
