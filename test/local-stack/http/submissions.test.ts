@@ -58,6 +58,8 @@ describe("reading submissions", () => {
       tags: [],
       updatedAt: res.body.data.submission.createdAt,
       noteCount: 0,
+      // Not brought by an import (docs/importing.md).
+      imported: null,
     });
     const list = await api("GET", listPath(formId), { token: owner.token });
     expect(list.body.data.submissions).toEqual([expect.objectContaining(submission)]);
