@@ -1,6 +1,6 @@
 import type { Form } from "../../../lib/store/forms";
 import { type Account, addMember, api, createSite, signupOwner } from "../../support/api";
-import { formCountsItem, siteDayItem } from "../../support/bookkeeping";
+import { formCountsItem, siteDayItem, webhookCountsItem } from "../../support/bookkeeping";
 import { eventually } from "../../support/eventually";
 import { apiKeyWith, insertForm } from "../../support/fixtures";
 import { basinCsv, formspreeCsv, importFinished, importPath, netlifyCsv, postImport } from "../../support/imports";
@@ -94,6 +94,11 @@ describe("Formspree's export", () => {
     await eventually("form counts", async () => Number((await formCountsItem(form.id))?.inbox) === 3, { timeoutMs: 90_000 });
     const day3 = (rows[0]?.date ?? "").slice(0, 10);
     await eventually("day counts", async () => Number((await siteDayItem(siteId, day3))?.inbox) >= 2, { timeoutMs: 90_000 });
+    // Counted on its day and form, never by source nor on a webhook's counts: no webhook received it.
+    const day = await siteDayItem(siteId, day3);
+    expect(day?.[`f:${form.id}`]).toBe(2);
+    expect(Object.keys(day ?? {}).filter((k) => k.startsWith("w:"))).toEqual([]);
+    expect(await webhookCountsItem(siteId, job.id)).toBeUndefined();
 
     const again = await postImport(owner.token, form.id, { file: formspreeCsv(rows), fileName: "export.csv" });
     expect(again.status).toBe(202);
