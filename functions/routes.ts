@@ -122,8 +122,9 @@ export const ROUTES = [
   { route: "GET /api/v1/forms/{formId}/submissions/export", handler: "submissions/export-submissions", ...BEARER, permission: "submissions.export", ...WRITE, bucket: "write", memoryMb: 1024, timeoutSeconds: 29 },
   // Importing another service's export (docs/api.md, "Imports"; docs/importing.md): the route reads
   // the whole file (up to 20 MB inflated) and stores its rows in the exports bucket under imports/;
-  // the consumer's job writes them. Reading the imports needs what reading the form needs.
-  { route: "POST /api/v1/forms/{formId}/import", handler: "imports/start-import", ...BEARER, permission: "submissions.import", ...WRITE, imports: "write", memoryMb: 1024, timeoutSeconds: 29 },
+  // the consumer's job writes them. An import is a file upload: a dashboard session's (spec 5.2
+  // rule 3). Reading the imports needs what reading the form needs.
+  { route: "POST /api/v1/forms/{formId}/import", handler: "imports/start-import", ...SESSION, permission: "submissions.import", ...WRITE, imports: "write", memoryMb: 1024, timeoutSeconds: 29 },
   { route: "GET /api/v1/forms/{formId}/imports", handler: "imports/list-imports", ...BEARER, permission: "forms.view", ...READ },
   { route: "GET /api/v1/forms/{formId}/imports/{importId}", handler: "imports/get-import", ...BEARER, permission: "forms.view", ...READ },
   { route: "GET /api/v1/submissions/{submissionId}", handler: "submissions/get-submission", ...BEARER, permission: "submissions.view", ...READ },

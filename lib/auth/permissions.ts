@@ -12,6 +12,8 @@ export const RESTRICTED_PERMISSIONS: ReadonlySet<Permission> = new Set([
   "team.manage",
   // The audit log names members, their addresses and IPs: owners and admins read it in the dashboard (docs/privacy.md, "Audit log").
   "audit_log.read",
+  // Spec 5.2 rule 3: file uploads are dashboard-session actions; an import uploads another service's export (docs/importing.md).
+  "submissions.import",
 ]);
 
 /**

@@ -18,7 +18,15 @@ export const DEFAULT_PERMISSIONS = [
   "sites.delete",
   "team.view",
 ];
-export const RESTRICTED = ["settings.email", "settings.billing", "settings.org", "team.invite", "team.manage", "audit_log.read"];
+export const RESTRICTED = [
+  "settings.email",
+  "settings.billing",
+  "settings.org",
+  "team.invite",
+  "team.manage",
+  "audit_log.read",
+  "submissions.import",
+];
 export const LIST_ITEM_FIELDS = [
   "createdAt",
   "createdBy",

@@ -1,6 +1,21 @@
 import { gzipSync } from "node:zlib";
+import type { Form } from "../../lib/store/forms";
 import { type Account, api } from "./api";
 import { eventually } from "./eventually";
+
+/** The contact form the import tests import into. */
+export const IMPORT_FIELDS: Form["fields"] = {
+  name: { label: "Name", type: "name", required: false, order: 1 },
+  email: { label: "Email", type: "email", required: true, order: 2 },
+  message: { label: "Message", type: "textarea", required: false, order: 3 },
+};
+
+/** `n` days ago at `hour`:15 UTC, as ISO text. */
+export const daysAgo = (n: number, hour = 10) => {
+  const d = new Date(Date.now() - n * 86_400_000);
+  d.setUTCHours(hour, 15, 0, 0);
+  return d.toISOString();
+};
 
 /**
  * Export files as the services write them (docs/importing.md, "Sources": the layouts and how sure

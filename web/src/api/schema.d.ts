@@ -9327,7 +9327,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `CSRF_ORIGIN_MISMATCH`, `PLAN_REQUIRED`, `INSUFFICIENT_PERMISSION` */
+            /** @description `CSRF_ORIGIN_MISMATCH`, `SESSION_REQUIRED`, `PLAN_REQUIRED`, `INSUFFICIENT_PERMISSION` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9336,7 +9336,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "CSRF_ORIGIN_MISMATCH" | "PLAN_REQUIRED" | "INSUFFICIENT_PERMISSION";
+                            code?: "CSRF_ORIGIN_MISMATCH" | "SESSION_REQUIRED" | "PLAN_REQUIRED" | "INSUFFICIENT_PERMISSION";
                         };
                     };
                 };

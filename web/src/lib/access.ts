@@ -25,6 +25,7 @@ export const RESTRICTED_KEY_PERMISSIONS: readonly Permission[] = [
   "team.invite",
   "team.manage",
   "audit_log.read",
+  "submissions.import",
 ];
 
 /** The signed-in person (the app's route loads it before any page renders). */

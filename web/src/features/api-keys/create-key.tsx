@@ -25,7 +25,7 @@ function RestrictedNote() {
         </span>
       ))}
       . No API key may hold them: they decide who belongs to the organization and how it is run (its email, billing and settings),
-      so they stay with the owner and admins, signed in.
+      or upload files (an import), so they stay with the owner and admins, signed in.
     </Muted>
   );
 }
