@@ -183,10 +183,10 @@ export async function importSubmissions(
     retention: retentionOf(form),
     referencePrefix: site.referencePrefix,
   };
-  // The rows first (the job's INSERT starts the consumer), and the form's new fields: a
-  // submission is never stored with fields its form's schema lacks.
+  // The rows first: the job's INSERT starts the consumer, which reads them. (A request refused
+  // below for a running import leaves its object behind, unreferenced, until the bucket's
+  // one-day expiry.)
   if (job.total > 0) await storeImportRows(job.orgId, job.formId, job.id, normalized.rows);
-  if (Object.keys(newFields).length > 0) await addFormFields(form.id, newFields, startedAt);
   const audit = audited(
     principal,
     sourceIp,
@@ -195,6 +195,11 @@ export async function importSubmissions(
     { importId: job.id, source, rows: table.rows, fileName: job.fileName },
   );
   await putImportJob(job, audit, now);
+  // The form's new fields once the import is sure to run, so that a refused one (409) changes
+  // nothing. The first pass comes through the stream and the queue, well after this one write;
+  // were it ever first, its submissions would hold keys the schema gains a moment later, which
+  // every reader already handles (as for a form at its 500-field limit, docs/intake.md).
+  if (Object.keys(newFields).length > 0) await addFormFields(form.id, newFields, startedAt);
   return { import: importView(job) };
 }
 
