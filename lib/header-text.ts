@@ -8,9 +8,12 @@
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const BREAKS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\s]+/g;
 
+/** The text on one line: control characters, line separators and runs of white space become one space. */
+export const flatLine = (text: string) => text.replace(BREAKS, " ").trim();
+
 /** One line of at most `max` characters (code points), cut with `…` when longer. */
 export function oneLine(text: string, max: number): string {
-  const flat = text.replace(BREAKS, " ").trim();
+  const flat = flatLine(text);
   const chars = [...flat];
   return chars.length > max
     ? `${chars

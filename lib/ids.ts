@@ -36,6 +36,16 @@ export function newId(kind: IdKind): string {
   return `${ID_PREFIXES[kind]}_${randomBase62(22)}`;
 }
 
+/**
+ * An id whose 22 characters start with 8 of the time (ms, base62), so ids of one kind sort by
+ * when they were made, then 14 random ones (~83 bits): an import's (lib/imports.ts).
+ */
+export function newTimeOrderedId(kind: IdKind, now: number): string {
+  let time = "";
+  for (let n = now, i = 0; i < 8; i++, n = Math.floor(n / 62)) time = ALPHABET[n % 62] + time;
+  return `${ID_PREFIXES[kind]}_${time}${randomBase62(14)}`;
+}
+
 export function isId(kind: IdKind, value: string): boolean {
   return new RegExp(`^${ID_PREFIXES[kind]}_[0-9A-Za-z]{22}$`).test(value);
 }

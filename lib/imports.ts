@@ -2,7 +2,7 @@ import { audited } from "./audit";
 import type { Principal } from "./auth/principal";
 import { AppError, type ErrorDetail, notFound } from "./errors";
 import { findForm } from "./forms";
-import { ID_PREFIXES, randomBase62 } from "./ids";
+import { newTimeOrderedId } from "./ids";
 import { IMPORT_LIMITS } from "./imports/limits";
 import { cleanText, type FileTable, readFile } from "./imports/read-file";
 import { type NormalizedRows, normalizeRows } from "./imports/rows";
@@ -30,13 +30,6 @@ export interface ImportRequest {
   preview?: boolean | undefined;
 }
 
-/** `imp_` and 22 base62 characters: 8 of the time (ms, so ids sort by start), 14 random. */
-export function newImportId(now: number): string {
-  const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-  let time = "";
-  for (let n = now, i = 0; i < 8; i++, n = Math.floor(n / 62)) time = alphabet[n % 62] + time;
-  return `${ID_PREFIXES.import}_${time}${randomBase62(14)}`;
-}
 
 /** The API's import. */
 export const importView = (job: ImportJob) => ({
@@ -161,7 +154,8 @@ export async function importSubmissions(
   const site = await getSite(form.orgId, form.siteId);
   if (!site) throw notFound("Form");
   const job: ImportJob = {
-    id: newImportId(now),
+    // Time first in the id: a form's imports list newest first (listImportJobs).
+    id: newTimeOrderedId("import", now),
     formId: form.id,
     orgId: form.orgId,
     siteId: form.siteId,

@@ -1,5 +1,6 @@
 import type { EmailContent } from "../aws/ses";
 import { isPlainAddress, looksLikeEmail } from "../email-address";
+import { flatLine } from "../header-text";
 import type { ConfirmationSettings, Form } from "../store/forms";
 import type { RawValue } from "../store/shapes";
 import type { StoredSubmission } from "../store/submissions";
@@ -34,7 +35,6 @@ const firstText = (value: RawValue | undefined) => (Array.isArray(value) ? (valu
 
 /** Control characters (CR, LF, tab...) and runs of spaces become one space. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\s]+/g, " ").trim();
 
 /** The form's keys of `type` in its order, then the submission's other keys that `key` names. */
 function candidates(submission: Pick<StoredSubmission, "data">, form: Pick<Form, "fields">, type: string, key: RegExp) {
@@ -71,7 +71,7 @@ const NOT_A_NAME = /[<>"@/\\:]|www\.|[a-z0-9-]+\.[a-z]{2,}/i;
 /** The submitter's name for `{name}`: the first name field's value if it looks like a name, else "". */
 export function submitterName(submission: Pick<StoredSubmission, "data">, form: Pick<Form, "fields">): string {
   const [first] = candidates(submission, form, "name", /^(your[-_ ]?)?(full[-_ ]?|first[-_ ]?)?name$/i);
-  const name = oneLine(first ?? "");
+  const name = flatLine(first ?? "");
   return name.length > CONFIRMATION_LIMITS.name || NOT_A_NAME.test(name) ? "" : name;
 }
 
@@ -116,8 +116,8 @@ export function placeholderValues(
 ) {
   return {
     name: submitterName(submission, form),
-    reference: oneLine(submission.referenceId),
-    form: oneLine(form.name).slice(0, 200) || "our form",
+    reference: flatLine(submission.referenceId),
+    form: flatLine(form.name).slice(0, 200) || "our form",
   } satisfies ConfirmationValues;
 }
 
@@ -132,7 +132,7 @@ export function confirmationEmail(
   to: string,
   siteDomain: string,
 ): EmailContent {
-  const subject = oneLine(fillPlaceholders(settings.subject, values)).slice(0, CONFIRMATION_LIMITS.subject);
+  const subject = flatLine(fillPlaceholders(settings.subject, values)).slice(0, CONFIRMATION_LIMITS.subject);
   const message = fillPlaceholders(settings.message, values).replace(/\r\n?/g, "\n");
   const why = `You receive this email because this address was entered in the form "${values.form}" on ${siteDomain}. If that was not you, ignore it: nothing else will be sent to you about it.`;
   const paragraphs = message

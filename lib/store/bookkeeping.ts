@@ -78,9 +78,7 @@ const webhookId = (s: CountedSubmission) => `webhook ${s.siteId} ${s.webhookId}`
 const countersOf = (c: CountedChange) =>
   c.change !== "stored"
     ? [formId(c.submission)]
-    : c.submission.imported
-      ? [dayId(c.submission), formId(c.submission)]
-      : [dayId(c.submission), formId(c.submission), webhookId(c.submission)];
+    : [dayId(c.submission), formId(c.submission), ...(c.submission.imported ? [] : [webhookId(c.submission)])];
 
 function addStatuses(into: StatusDeltas, by: StatusDeltas | undefined) {
   for (const [status, n] of Object.entries(by ?? {}) as [keyof StatusDeltas, number][]) into[status] = (into[status] ?? 0) + n;
