@@ -30,7 +30,6 @@ export interface ImportRequest {
   preview?: boolean | undefined;
 }
 
-
 /** The API's import. */
 export const importView = (job: ImportJob) => ({
   id: job.id,
