@@ -48,8 +48,11 @@ export async function siteDayItem(siteId: string, day: string) {
   return item(keys.siteDay(siteId, day));
 }
 
-/** Waits until the stack's bookkeeper has brought the form's counts to `expected`. */
-export async function countsSettle(formId: string, expected: { inbox: number; spam: number }, timeoutMs = 10_000) {
+/**
+ * Waits until the stack's bookkeeper has brought the form's counts to `expected`: up to 20 s, as
+ * another file's seeding can keep the shared bookkeeper busy for seconds (within a test's 30 s).
+ */
+export async function countsSettle(formId: string, expected: { inbox: number; spam: number }, timeoutMs = 20_000) {
   return eventually(
     `form ${formId} counts ${JSON.stringify(expected)}`,
     async () => {
