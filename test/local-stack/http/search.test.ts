@@ -9,10 +9,11 @@ import { createHook, formOfHook, type Hook, makeSubmission, putSubmissions, subm
 /**
  * The inbox's search (docs/api.md, "Searching submissions") with the whole local stack: intake
  * stores, the stream follower's bookkeeper keeps the form's search index, the list's `q` reads
- * it. The index is eventually consistent (within seconds), so each search waits for its answer.
+ * it. The index is eventually consistent (within seconds), so each search waits for its answer:
+ * up to 20 s, as another file's seeding can keep the shared bookkeeper busy for seconds.
  */
 
-const SETTLE_MS = 5_000;
+const SETTLE_MS = 20_000;
 const listPath = (formId: string, query: string) => `/api/v1/forms/${formId}/submissions${query}`;
 
 let owner: Account;

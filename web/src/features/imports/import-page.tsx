@@ -46,7 +46,7 @@ export function ImportPage({ formId, fields }: { formId: string; fields: FieldCh
     start.reset();
     preview.mutate(next);
   };
-  // Owners and admins import (`submissions.import`, which API keys may be given); members read why not.
+  // Owners and admins import (`submissions.import`, a session's only: no API key may hold it); members read why not.
   const why = refusal(me, "submissions.import");
   if (why) {
     return (
