@@ -1,10 +1,13 @@
 import { IMPORT_LIMITS } from "./imports/limits";
 import type { ImportRow } from "./imports/rows";
 import { log } from "./log";
-import { expiryOf } from "./retention";
+import { expiryOf, type Retention, retentionOf } from "./retention";
+import { redate } from "./retention-job";
 import { SIGNALS, type SpamVerdict, scoreSpam } from "./spam/signals";
+import { getFormRetention } from "./store/forms";
 import { IMPORT_CHUNK_ROWS, readImportRows } from "./store/import-files";
-import { type ImportJob, type ImportProblem, type PutOutcome, putImportedSubmission, recordImportPass } from "./store/imports";
+import { type ImportJob, type ImportProblem, putImportedSubmission, recordImportPass } from "./store/imports";
+import type { DatedSubmission } from "./store/retention-jobs";
 import { reserveReferenceNumbers } from "./store/sites";
 import type { Submission } from "./store/submissions";
 
@@ -68,11 +71,28 @@ interface PassCounts {
   spam: number;
   skipped: number;
   problems: ImportProblem[];
+  /** The rows this import holds that the pass wrote or found written, with their `ttl` as stored. */
+  written: DatedSubmission[];
 }
 
-async function writeRow(job: ImportJob, row: ImportRow, reference: number, now: number, counts: PassCounts) {
+/** The retention a pass dates its rows by, and its generation (null: the form's retention never changed). */
+interface Dating {
+  retention: Retention;
+  generation: number | null;
+}
+
+/**
+ * The form's retention now (one strongly consistent read of the form); the job's, from when it
+ * started, if the form is gone (its purge then deletes what the pass writes).
+ */
+async function datingNow(job: ImportJob): Promise<Dating> {
+  const now = await getFormRetention(job.formId);
+  return now ? { retention: retentionOf(now), generation: now.generation } : { retention: job.retention, generation: null };
+}
+
+async function writeRow(job: ImportJob, dating: Dating, row: ImportRow, reference: number, now: number, counts: PassCounts) {
   const verdict = importVerdict(row, job.source);
-  const ttl = expiryOf(row.createdAt, verdict.isSpam, job.retention);
+  const ttl = expiryOf(row.createdAt, verdict.isSpam, dating.retention);
   if (ttl !== undefined && ttl * 1000 <= now) {
     counts.skipped++;
     counts.problems.push({
@@ -82,17 +102,31 @@ async function writeRow(job: ImportJob, row: ImportRow, reference: number, now: 
     });
     return;
   }
-  const outcome: PutOutcome = await putImportedSubmission(submissionOf(job, row, reference, verdict, ttl), {
-    importId: job.id,
-    source: job.source,
-    line: row.line,
-  });
-  if (outcome === "duplicate") {
+  const put = await putImportedSubmission(
+    submissionOf(job, row, reference, verdict, ttl),
+    { importId: job.id, source: job.source, line: row.line },
+    dating.generation,
+  );
+  if (put.outcome === "duplicate") {
     counts.duplicates++;
     return;
   }
+  counts.written.push({ id: row.id, createdAt: row.createdAt, isSpam: verdict.isSpam, ttl: put.ttl });
   counts.imported++;
   if (verdict.isSpam) counts.spam++;
+}
+
+/**
+ * After a pass's writes: if the form's retention changed meanwhile (or before this attempt, for
+ * rows an earlier attempt wrote), the rows of the pass get the expiry it gives them. The change's
+ * retention job reads the form's submissions oldest first and may have passed their dates before
+ * they were written (imported rows keep their original times), so it would miss them. One read of
+ * the form; writes only when something changed.
+ */
+async function keepRetention(job: ImportJob, written: DatedSubmission[]): Promise<number> {
+  const now = await datingNow(job);
+  if (now.generation === null) return 0;
+  return redate(written, { retention: now.retention, generation: now.generation });
 }
 
 /**
@@ -105,7 +139,8 @@ async function writeRow(job: ImportJob, row: ImportRow, reference: number, now: 
  */
 export async function runImportPass(job: ImportJob, started = Date.now()): Promise<"continued" | "finished" | "repeated"> {
   if (job.status !== "running") return "finished";
-  const counts: PassCounts = { imported: 0, duplicates: 0, spam: 0, skipped: 0, problems: [] };
+  const counts: PassCounts = { imported: 0, duplicates: 0, spam: 0, skipped: 0, problems: [], written: [] };
+  const dating = await datingNow(job);
   let cursor = job.cursor;
   const due = () => Date.now() - started > IMPORT_PASS_MS;
   // Chunk after chunk until the time is up: a pass moves as far as the writes allow.
@@ -117,13 +152,15 @@ export async function runImportPass(job: ImportJob, started = Date.now()): Promi
       if (at > 0 && due()) break;
       const group = rows.slice(at, at + IMPORT_PARALLEL_WRITES);
       const now = Date.now();
-      await Promise.all(group.map((row, i) => writeRow(job, row, first + at + i, now, counts)));
+      await Promise.all(group.map((row, i) => writeRow(job, dating, row, first + at + i, now, counts)));
       cursor += group.length;
     }
   }
+  const redated = await keepRetention(job, counts.written);
   const finishedAt = cursor >= job.total ? new Date().toISOString() : null;
   const problems = [...job.problems, ...counts.problems.sort((a, b) => a.line - b.line)].slice(0, IMPORT_LIMITS.problems);
-  const recorded = await recordImportPass(job, { ...counts, problems, cursor, finishedAt });
+  const { written: _, ...pass } = counts;
+  const recorded = await recordImportPass(job, { ...pass, problems, cursor, finishedAt });
   if (!recorded) {
     log.info("import pass recorded already", { importId: job.id, pass: job.passes + 1 });
     return "repeated";
@@ -134,6 +171,7 @@ export async function runImportPass(job: ImportJob, started = Date.now()): Promi
     pass: job.passes + 1,
     cursor,
     total: job.total,
+    redated,
     ms: Date.now() - started,
   });
   return finishedAt ? "finished" : "continued";

@@ -20,15 +20,23 @@ export class RetentionNotDue extends Error {
   }
 }
 
-async function redate(items: DatedSubmission[], job: RetentionJob): Promise<number> {
+/**
+ * Gives each submission whose `ttl` is not the one `retention` gives it that one, marked with
+ * `generation` (a newer change's job may overwrite it, an older one's may not); answers how many
+ * changed. The retention job's passes, and an import pass that wrote under an older retention.
+ */
+export async function redate(
+  items: DatedSubmission[],
+  { retention, generation }: Pick<RetentionJob, "retention" | "generation">,
+): Promise<number> {
   const due = items.flatMap((s) => {
-    const ttl = expiryOf(s.createdAt, s.isSpam, job.retention);
+    const ttl = expiryOf(s.createdAt, s.isSpam, retention);
     return ttl === s.ttl ? [] : [{ s, ttl }];
   });
   let updated = 0;
   for (let i = 0; i < due.length; i += PARALLEL_WRITES) {
     const written = await Promise.all(
-      due.slice(i, i + PARALLEL_WRITES).map(({ s, ttl }) => redateSubmission(s, ttl, job.generation)),
+      due.slice(i, i + PARALLEL_WRITES).map(({ s, ttl }) => redateSubmission(s, ttl, generation)),
     );
     updated += written.filter(Boolean).length;
   }

@@ -17,6 +17,8 @@ export interface LocalStackInfo {
   sesConfigurationSet: string;
   queueUrl: string;
   dlqUrl: string;
+  /** The exports bucket (imports' rows too), on the SQS emulator's endpoint, which serves S3 as well. */
+  exportBucket: string;
   tableName: string;
   region: string;
   dataDir: string;

@@ -157,6 +157,7 @@ export async function startLocalStack(local: LocalConfig, options: { webDir?: st
     sesConfigurationSet: process.env.SES_CONFIGURATION_SET,
     queueUrl: sqs.queueUrl,
     dlqUrl: sqs.dlqUrl,
+    exportBucket: LOCAL_EXPORT_BUCKET,
     tableName: LOCAL_TABLE_NAME,
     region: LOCAL_REGION,
     dataDir,

@@ -33,9 +33,6 @@ export const confirmationOf = (form: Pick<Form, "settings">): ConfirmationSettin
 
 const firstText = (value: RawValue | undefined) => (Array.isArray(value) ? (value[0] ?? "") : (value ?? "")).trim();
 
-/** Control characters (CR, LF, tab...) and runs of spaces become one space. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-
 /** The form's keys of `type` in its order, then the submission's other keys that `key` names. */
 function candidates(submission: Pick<StoredSubmission, "data">, form: Pick<Form, "fields">, type: string, key: RegExp) {
   const typed = Object.entries(form.fields)

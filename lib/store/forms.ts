@@ -156,6 +156,28 @@ export async function getForm(formId: string, { consistent = false } = {}): Prom
 }
 
 /**
+ * A form's retention as stored now, and the generation of its latest change (its retention job's;
+ * null before any change), read strongly consistent: an import pass dates its rows by it
+ * (lib/import-job.ts). Undefined when the form is gone.
+ */
+export async function getFormRetention(
+  formId: string,
+): Promise<{ retention: Retention | undefined; generation: number | null } | undefined> {
+  const out = await db().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: keys.form(formId),
+      ConsistentRead: true,
+      ProjectionExpression: "#retention, retentionJob",
+      ExpressionAttributeNames: { "#retention": "retention" },
+    }),
+  );
+  if (!out.Item) return undefined;
+  const { retention, retentionJob } = out.Item as Pick<Form, "retention" | "retentionJob">;
+  return { retention, generation: retentionJob?.generation ?? null };
+}
+
+/**
  * Stores a builder form and counts it on its site in one transaction, which holds only while the
  * site exists: a form can never be created into a site deleted meanwhile.
  */

@@ -128,27 +128,46 @@ export async function listImportJobs(formId: string, limit: number): Promise<Imp
   return (out.Items ?? []).map(toImportJob);
 }
 
-export type PutOutcome = "stored" | "ours" | "duplicate";
+/**
+ * What a put of an imported row found: stored now, stored by this import already (a pass that
+ * repeats), or another's; with the row's `ttl` as it now stands (what was written, or what the
+ * earlier attempt wrote), so the pass can re-date it if the form's retention changed meanwhile.
+ */
+export interface PutOutcome {
+  outcome: "stored" | "ours" | "duplicate";
+  ttl: number | undefined;
+}
 
 /**
- * Puts an imported submission if its id is free (conditional put: ids derive from the row). A
- * refusal is "ours" when this import stored it already (a pass that repeats), a duplicate otherwise.
+ * Puts an imported submission if its id is free (conditional put: ids derive from the row),
+ * marked with the generation of the retention it was dated by (absent: the form's retention never
+ * changed), as a retention job marks what it re-dates. A refusal is "ours" when this import stored
+ * it already, a duplicate otherwise.
  */
-export async function putImportedSubmission(submission: Submission, mark: ImportedMark): Promise<PutOutcome> {
+export async function putImportedSubmission(
+  submission: Submission,
+  mark: ImportedMark,
+  retentionGeneration: number | null,
+): Promise<PutOutcome> {
   try {
     await db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...submissionItem(submission), imported: mark },
+        Item: {
+          ...submissionItem(submission),
+          imported: mark,
+          ...(retentionGeneration === null ? {} : { retentionGeneration }),
+        },
         ConditionExpression: "attribute_not_exists(pk)",
         ReturnValuesOnConditionCheckFailure: "ALL_OLD",
       }),
     );
-    return "stored";
+    return { outcome: "stored", ttl: submission.ttl };
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    const old = conditionFailedItem(error) as { imported?: ImportedMark } | undefined;
-    return old?.imported?.importId === mark.importId ? "ours" : "duplicate";
+    const old = conditionFailedItem(error) as { imported?: ImportedMark; ttl?: unknown } | undefined;
+    const ttl = typeof old?.ttl === "number" ? old.ttl : undefined;
+    return { outcome: old?.imported?.importId === mark.importId ? "ours" : "duplicate", ttl };
   }
 }
 

@@ -91,6 +91,10 @@ export default async function globalSetup(): Promise<void> {
     SES_CONFIGURATION_SET: info.sesConfigurationSet,
     QUEUE_URL: info.queueUrl,
     INLET_DLQ_URL: info.dlqUrl,
+    // The stack's bucket (the SQS emulator serves S3 too): an import pass run in a test process
+    // reads the rows its test stored there.
+    EXPORT_BUCKET: info.exportBucket,
+    S3_ENDPOINT: info.sqsEndpoint,
     AWS_REGION: info.region,
     AWS_ACCESS_KEY_ID: "local",
     AWS_SECRET_ACCESS_KEY: "local",
