@@ -1,5 +1,6 @@
 import { defaultProvider } from "@aws-sdk/credential-provider-node";
 import { AwsClient } from "aws4fetch";
+import { type Deadline, deadline } from "../deadline";
 
 /**
  * The S3 calls Inlet makes (store an export, sign its download link; store and read an import's rows) through `aws4fetch`, a
@@ -90,22 +91,36 @@ export function createS3Client(options: S3ClientOptions): S3ObjectClient {
 
   // aws4fetch retries 5xx and 429 answers itself; a request that got no answer at all (a reset
   // connection) is tried again here, within the same time limit.
-  const send = async (aws: AwsClient, url: string, init: RequestInit & { signal: AbortSignal }) => {
+  const send = async (aws: AwsClient, url: string, init: RequestInit, limit: Deadline) => {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await aws.fetch(url, init);
+        return await limit.within(aws.fetch(url, { ...init, signal: limit.signal }));
       } catch (error) {
-        if (attempt >= maxAttempts || init.signal.aborted) throw error;
+        if (attempt >= maxAttempts || limit.signal.aborted) throw error;
       }
+    }
+  };
+  /**
+   * `call` within `timeoutMs` for the request, its retries and the reading of the answer's body,
+   * even where the abort does not reach the body (lib/deadline.ts).
+   */
+  const timed = async <T>(what: string, call: (limit: Deadline) => Promise<T>): Promise<T> => {
+    const limit = deadline(timeoutMs, what);
+    try {
+      return await call(limit);
+    } finally {
+      limit.clear();
     }
   };
 
   return {
     async putObject(bucket, key, body, contentType) {
       const aws = await signer();
-      const init = { method: "PUT", body, headers: { "content-type": contentType }, signal: AbortSignal.timeout(timeoutMs) };
-      const response = await send(aws, objectUrl(bucket, key), init);
-      const text = await response.text();
+      const init = { method: "PUT", body, headers: { "content-type": contentType } };
+      const { response, text } = await timed(`S3 PUT ${key}`, async (limit) => {
+        const answer = await send(aws, objectUrl(bucket, key), init, limit);
+        return { response: answer, text: await limit.within(answer.text()) };
+      });
       if (!response.ok) {
         const { code, message } = parseError(text);
         throw new S3RequestError(
@@ -118,16 +133,19 @@ export function createS3Client(options: S3ClientOptions): S3ObjectClient {
 
     async getObject(bucket, key) {
       const aws = await signer();
-      const response = await send(aws, objectUrl(bucket, key), { method: "GET", signal: AbortSignal.timeout(timeoutMs) });
+      const { response, bytes } = await timed(`S3 GET ${key}`, async (limit) => {
+        const answer = await send(aws, objectUrl(bucket, key), { method: "GET" }, limit);
+        return { response: answer, bytes: await limit.within(answer.arrayBuffer()) };
+      });
       if (!response.ok) {
-        const { code, message } = parseError(await response.text());
+        const { code, message } = parseError(new TextDecoder().decode(bytes));
         throw new S3RequestError(
           code ?? `Http${response.status}`,
           response.status,
           `S3 GET ${key} failed: ${message ?? response.status}`,
         );
       }
-      return new Uint8Array(await response.arrayBuffer());
+      return new Uint8Array(bytes);
     },
 
     async presignGet(bucket, key, { expiresIn, responseContentType, responseContentDisposition }) {

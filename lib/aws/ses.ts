@@ -1,6 +1,7 @@
 import { defaultProvider } from "@aws-sdk/credential-provider-node";
 import { AwsClient } from "aws4fetch";
 import { loadConfig } from "../config";
+import { deadline } from "../deadline";
 
 /**
  * Inlet's SES calls (SendEmail; DeleteSuppressedDestination when a person lifts a suppression;
@@ -112,12 +113,22 @@ export function ses(): SesClient {
     const call = async (method: string, path: string, input?: unknown) => {
       const { accessKeyId, secretAccessKey, sessionToken } = await credentials();
       const aws = new AwsClient({ accessKeyId, secretAccessKey, sessionToken, service: "ses", region, retries: RETRIES });
-      const response = await aws.fetch(`${endpoint}${path}`, {
-        method,
-        ...(input === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(input) }),
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
-      const text = await response.text();
+      // The time limit bounds the answer and its body, even where the abort does not reach the body (lib/deadline.ts).
+      const limit = deadline(TIMEOUT_MS, `SES ${method} ${path}`);
+      let response: Response;
+      let text: string;
+      try {
+        response = await limit.within(
+          aws.fetch(`${endpoint}${path}`, {
+            method,
+            ...(input === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(input) }),
+            signal: limit.signal,
+          }),
+        );
+        text = await limit.within(response.text());
+      } finally {
+        limit.clear();
+      }
       let body: { MessageId?: unknown; message?: unknown; Message?: unknown } = {};
       try {
         body = JSON.parse(text);

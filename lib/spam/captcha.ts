@@ -1,4 +1,5 @@
 import { loadConfig } from "../config";
+import { deadline } from "../deadline";
 import { AppError } from "../errors";
 import { log } from "../log";
 import * as metrics from "../metrics/record";
@@ -81,45 +82,31 @@ async function askProvider(captcha: CaptchaSettings, siteDomain: string | null, 
   const config = loadConfig();
   const url = captcha.provider === "score" ? config.CAPTCHA_SCORE_VERIFY_URL : config.CAPTCHA_CHALLENGE_VERIFY_URL;
   let body: SiteverifyResponse;
-  // The deadline is a promise of its own that the request and the reading of its body both race.
-  // Aborting the fetch alone is not enough: undici may not carry an abort to a response's body
-  // once the request object is garbage-collected (nodejs/node#55428; a fix is proposed in
-  // nodejs/undici#4984), and a provider stalling after its headers then held the intake past its
-  // timeout (seen in CI on Node 20: verified after 6 s on a 1 s timeout). The abort still frees the
-  // connection whenever it does reach it. An explicit timer, not AbortSignal.timeout(): that one
-  // can be garbage-collected while the body is awaited, and then never fires.
-  const abort = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const reason = new DOMException("captcha timeout", "TimeoutError");
-      abort.abort(reason);
-      reject(reason);
-    }, config.CAPTCHA_TIMEOUT_MS);
-  });
+  // The timeout bounds the answer and the reading of its body, even where the abort does not
+  // reach the body (lib/deadline.ts).
+  const limit = deadline(config.CAPTCHA_TIMEOUT_MS, "captcha provider");
   try {
-    const response = await Promise.race([
+    const response = await limit.within(
       fetch(url, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams({ secret: captcha.secretKey, response: token, remoteip: remoteIp, sitekey: captcha.siteKey }),
-        signal: abort.signal,
+        signal: limit.signal,
         redirect: "error",
       }),
-      deadline,
-    ]);
+    );
     if (!response.ok) {
       log.warn("captcha provider answered an error status", { status: response.status });
       await response.body?.cancel().catch(() => undefined);
       throw unavailable();
     }
-    body = (await Promise.race([response.json(), deadline])) as SiteverifyResponse;
+    body = (await limit.within(response.json())) as SiteverifyResponse;
   } catch (error) {
     if (error instanceof AppError) throw error;
     log.warn("captcha provider unreachable", { errorName: (error as Error).name });
     throw unavailable();
   } finally {
-    clearTimeout(timer);
+    limit.clear();
   }
   // An answer without a boolean `success` is no verdict on the token: the provider is broken,
   // not the sender, so it is 503 (retry), never 403.
