@@ -71,8 +71,6 @@ interface PassCounts {
   spam: number;
   skipped: number;
   problems: ImportProblem[];
-  /** The rows this import holds that the pass wrote or found written, with their `ttl` as stored. */
-  written: DatedSubmission[];
 }
 
 /** The retention a pass dates its rows by, and its generation (null: the form's retention never changed). */
@@ -90,7 +88,15 @@ async function datingNow(job: ImportJob): Promise<Dating> {
   return now ? { retention: retentionOf(now), generation: now.generation } : { retention: job.retention, generation: null };
 }
 
-async function writeRow(job: ImportJob, dating: Dating, row: ImportRow, reference: number, now: number, counts: PassCounts) {
+/** Writes one row, counting what came of it; answers the row as stored when this import holds it (for keepRetention). */
+async function writeRow(
+  job: ImportJob,
+  dating: Dating,
+  row: ImportRow,
+  reference: number,
+  now: number,
+  counts: PassCounts,
+): Promise<DatedSubmission | undefined> {
   const verdict = importVerdict(row, job.source);
   const ttl = expiryOf(row.createdAt, verdict.isSpam, dating.retention);
   if (ttl !== undefined && ttl * 1000 <= now) {
@@ -111,9 +117,9 @@ async function writeRow(job: ImportJob, dating: Dating, row: ImportRow, referenc
     counts.duplicates++;
     return;
   }
-  counts.written.push({ id: row.id, createdAt: row.createdAt, isSpam: verdict.isSpam, ttl: put.ttl });
   counts.imported++;
   if (verdict.isSpam) counts.spam++;
+  return { id: row.id, createdAt: row.createdAt, isSpam: verdict.isSpam, ttl: put.ttl };
 }
 
 /**
@@ -121,9 +127,10 @@ async function writeRow(job: ImportJob, dating: Dating, row: ImportRow, referenc
  * rows an earlier attempt wrote), the rows of the pass get the expiry it gives them. The change's
  * retention job reads the form's submissions oldest first and may have passed their dates before
  * they were written (imported rows keep their original times), so it would miss them. One read of
- * the form; writes only when something changed.
+ * the form when the pass wrote anything; writes only when something changed.
  */
 async function keepRetention(job: ImportJob, written: DatedSubmission[]): Promise<number> {
+  if (written.length === 0) return 0;
   const now = await datingNow(job);
   if (now.generation === null) return 0;
   return redate(written, { retention: now.retention, generation: now.generation });
@@ -139,7 +146,8 @@ async function keepRetention(job: ImportJob, written: DatedSubmission[]): Promis
  */
 export async function runImportPass(job: ImportJob, started = Date.now()): Promise<"continued" | "finished" | "repeated"> {
   if (job.status !== "running") return "finished";
-  const counts: PassCounts = { imported: 0, duplicates: 0, spam: 0, skipped: 0, problems: [], written: [] };
+  const counts: PassCounts = { imported: 0, duplicates: 0, spam: 0, skipped: 0, problems: [] };
+  const written: DatedSubmission[] = [];
   const dating = await datingNow(job);
   let cursor = job.cursor;
   const due = () => Date.now() - started > IMPORT_PASS_MS;
@@ -152,15 +160,15 @@ export async function runImportPass(job: ImportJob, started = Date.now()): Promi
       if (at > 0 && due()) break;
       const group = rows.slice(at, at + IMPORT_PARALLEL_WRITES);
       const now = Date.now();
-      await Promise.all(group.map((row, i) => writeRow(job, dating, row, first + at + i, now, counts)));
+      const held = await Promise.all(group.map((row, i) => writeRow(job, dating, row, first + at + i, now, counts)));
+      for (const row of held) if (row) written.push(row);
       cursor += group.length;
     }
   }
-  const redated = await keepRetention(job, counts.written);
+  const redated = await keepRetention(job, written);
   const finishedAt = cursor >= job.total ? new Date().toISOString() : null;
   const problems = [...job.problems, ...counts.problems.sort((a, b) => a.line - b.line)].slice(0, IMPORT_LIMITS.problems);
-  const { written: _, ...pass } = counts;
-  const recorded = await recordImportPass(job, { ...pass, problems, cursor, finishedAt });
+  const recorded = await recordImportPass(job, { ...counts, problems, cursor, finishedAt });
   if (!recorded) {
     log.info("import pass recorded already", { importId: job.id, pass: job.passes + 1 });
     return "repeated";
