@@ -40,9 +40,12 @@ export const triageOf = (s: Pick<TriageTarget, "status" | "ownerId" | "tags">): 
   tags: s.tags ?? [],
 });
 
-/** Who acts, as the timeline names them (an API key by its id: the key's name may change or go). */
+/**
+ * Who acts, as the timeline names them: a member or an API key by its id and its name at the time
+ * (a key may be renamed or revoked later; the entry keeps what it was called then).
+ */
 export function timelineActor(principal: Principal): TimelineActor {
-  if (principal.kind === "apiKey") return { type: "api_key", id: principal.keyId, name: "API key" };
+  if (principal.kind === "apiKey") return { type: "api_key", id: principal.keyId, name: principal.name };
   return { type: "member", id: principal.userId, name: principal.name };
 }
 

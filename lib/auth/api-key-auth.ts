@@ -87,6 +87,7 @@ export async function resolveApiKey(token: string, now = Date.now()): Promise<Ap
     ...(pending !== undefined ? { pending } : {}),
     kind: "apiKey",
     keyId: key.id,
+    name: key.name,
     orgId: key.orgId,
     plan: key.plan,
     // What the key was given, and no more than its creator may do now (spec 5.2; docs/api.md).

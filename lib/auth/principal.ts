@@ -28,6 +28,8 @@ export interface SessionPrincipal {
 export interface ApiKeyPrincipal {
   kind: "apiKey";
   keyId: string;
+  /** The key's name when the request was made (a timeline entry records it). */
+  name: string;
   orgId: string;
   plan: Plan;
   permissions: ReadonlySet<Permission>;

@@ -47,7 +47,7 @@ export async function changeContext(submission: StoredSubmission, change: Delive
 
 /**
  * What changed, in words, raw (each platform escapes it): "new → contacted · owner: Ana · tags
- * +vip −cold — by Ben". A member no longer found is "a former member"; a tag no longer found is
+ * +vip −cold — by Ben" (or "— by API key CRM sync"). A member no longer found is "a former member"; a tag no longer found is
  * left out.
  */
 export function changeSummary(change: DeliveryChange, context: Pick<ChangeContext, "tagNames" | "memberNames">): string {
@@ -68,5 +68,14 @@ export function changeSummary(change: DeliveryChange, context: Pick<ChangeContex
     if (words.length > 0) parts.push(`tags ${words.join(" ")}`);
   }
   const what = parts.length > 0 ? parts.join(" · ") : "updated";
-  return `${what} — by ${change.actor.name || (change.actor.type === "api_key" ? "an API key" : "a member")}`;
+  return `${what} — by ${actorWords(change.actor)}`;
+}
+
+/**
+ * Who made a change: a member by name; an API key as "API key <its name>", or "an API key" when
+ * the entry has no name of its own (entries written before keys were named there say "API key").
+ */
+function actorWords(actor: DeliveryChange["actor"]): string {
+  if (actor.type === "member") return actor.name || "a member";
+  return actor.name && actor.name !== "API key" ? `API key ${actor.name}` : "an API key";
 }

@@ -46,9 +46,9 @@ export async function insertForm(
 }
 
 /** Moves the account's organization to Agency and creates an API key with `permissions`. */
-export async function apiKeyWith(account: Account, permissions: string[]): Promise<string> {
+export async function apiKeyWith(account: Account, permissions: string[], name = "test key"): Promise<string> {
   await setPlan(account.orgId, "agency");
-  const res = await api("POST", "/api/v1/api-keys", { token: account.token, body: { name: "test key", permissions } });
+  const res = await api("POST", "/api/v1/api-keys", { token: account.token, body: { name, permissions } });
   if (res.status !== 200) throw new Error(`API key creation failed: ${res.status} ${res.text}`);
   return res.body.data.key.secretKey as string;
 }

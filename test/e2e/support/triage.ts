@@ -99,3 +99,9 @@ export const widths = (page: Page) =>
     scroll: number;
     inner: number;
   }>;
+
+/** Nothing on the page scrolls sideways (at a phone's width, the point of the phone project). */
+export async function expectNoSidewaysScroll(page: Page, where: string) {
+  const { scroll, inner } = await widths(page);
+  expect(scroll, `${where}: the page is ${scroll} px wide in a ${inner} px window`).toBeLessThanOrEqual(inner);
+}

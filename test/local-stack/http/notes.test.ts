@@ -103,6 +103,17 @@ describe("notes", () => {
     }
   });
 
+  test("a key without submissions.view reads neither the notes nor the timeline (403)", async () => {
+    const s = await fresh();
+    await addNote(member.token, s.id);
+    const key = await apiKeyWith(owner, ["forms.view", "forms.edit"]);
+    for (const path of [notesPath(s.id), `/api/v1/submissions/${s.id}/timeline`]) {
+      const res = await api("GET", path, { token: key });
+      expect([res.status, res.body.error.code]).toEqual([403, "INSUFFICIENT_PERMISSION"]);
+      expect(res.text).not.toContain("Called, left a message");
+    }
+  });
+
   test("bad input is 4xx; another organization's submission is 404; at most 200 notes", async () => {
     const s = await fresh();
     for (const body of [{ body: "" }, { body: "   " }, { body: "x".repeat(2001) }, { body: 5 }, { body: "ok", extra: true }]) {

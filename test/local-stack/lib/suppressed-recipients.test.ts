@@ -19,6 +19,7 @@ const orgId = newId("organization");
 const principal: ApiKeyPrincipal = {
   kind: "apiKey",
   keyId: "key_test",
+  name: "Test key",
   orgId,
   plan: "agency",
   permissions: new Set(["forms.edit"]),

@@ -199,6 +199,15 @@ describe("a change's summary", () => {
     expect(changeSummary({ id: "chg_4", at, actor, changes: { tags: { added: ["tag_gone"], removed: [] } } }, names)).toBe(
       "updated — by an API key",
     );
+    // A key's name at the time of the change; entries written before it was recorded say only "API key".
+    const named = { type: "api_key" as const, id: "key_1", name: "CRM sync" };
+    expect(changeSummary({ id: "chg_5", at, actor: named, changes: { status: { from: "new", to: "won" } } }, names)).toBe(
+      "new → won — by API key CRM sync",
+    );
+    const legacy = { ...named, name: "API key" };
+    expect(changeSummary({ id: "chg_6", at, actor: legacy, changes: { status: { from: "new", to: "won" } } }, names)).toBe(
+      "new → won — by an API key",
+    );
   });
 });
 

@@ -22,6 +22,7 @@ const member = (permissions: Permission[] = ["forms.edit"]): Principal => ({
 const key = (permissions: Permission[]): Principal => ({
   kind: "apiKey",
   keyId: "key_1",
+  name: "Test key",
   orgId: "org_1",
   plan: "agency",
   permissions: new Set(permissions),

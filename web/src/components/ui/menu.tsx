@@ -9,6 +9,9 @@ export interface MenuItem {
 /**
  * A button that opens a menu of actions (Radix: arrow keys move, Enter picks, Escape closes and
  * gives focus back to the button). `label` names the button; `items` are the actions.
+ * Not modal: a modal menu hides the rest of the page with `aria-hidden` while its links and
+ * fields stay focusable (axe: aria-hidden-focus); the menu button pattern needs no modality, and
+ * the menu still closes on Escape, Tab or a click outside.
  */
 export function MenuButton({
   label,
@@ -20,7 +23,7 @@ export function MenuButton({
   disabled?: boolean;
 }) {
   return (
-    <DropdownMenu.Root>
+    <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger className={buttonClass("secondary")} disabled={disabled || items.length === 0}>
         {label} <span aria-hidden="true">▾</span>
       </DropdownMenu.Trigger>

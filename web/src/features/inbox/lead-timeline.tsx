@@ -25,6 +25,12 @@ function describe(entry: TimelineEntry, name: (userId: string) => string, tags: 
   return lines;
 }
 
+/**
+ * An API key by the name it had at the time ("API key CRM sync"); entries written before the
+ * timeline recorded it carry only "API key", read as "An API key".
+ */
+export const keyName = (name: string) => (name && name !== "API key" ? `API key ${name}` : "An API key");
+
 /** Who changed what, when: newest first, a page at a time. */
 export function Timeline({
   submissionId,
@@ -39,11 +45,7 @@ export function Timeline({
   const timeline = useInfiniteQuery(timelineQuery(submissionId));
   const entries = timeline.data?.pages.flatMap((p) => p.entries) ?? [];
   const actorName = (entry: TimelineEntry) =>
-    entry.actor.type === "member" && entry.actor.id === me.user.id
-      ? "You"
-      : entry.actor.type === "api_key"
-        ? `API key ${entry.actor.name}`
-        : entry.actor.name;
+    entry.actor.type === "member" ? (entry.actor.id === me.user.id ? "You" : entry.actor.name) : keyName(entry.actor.name);
   return (
     <section aria-labelledby="timeline-heading">
       <h3 id="timeline-heading" className="mb-2 font-medium">

@@ -37,9 +37,13 @@ export function TriagePanel({ lead }: { lead: Lead }) {
       .catch(() => undefined);
   }, [lead.id, lead.formId, queryClient]);
 
+  // Reload reads the lead and its timeline again: the timeline then says who changed it meanwhile.
   const reload = async () => {
     save.reset();
-    await queryClient.invalidateQueries({ queryKey: queryKeys.submissions.one(lead.id) });
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: queryKeys.submissions.one(lead.id) }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.submissions.timeline(lead.id) }),
+    ]);
   };
   const save = useMutation({
     mutationFn: ({ change }: { change: TriageChange; what: string }) =>
