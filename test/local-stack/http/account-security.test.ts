@@ -63,8 +63,7 @@ describe("changing the password while signed in", () => {
       body: { email: address, password: TEST_PASSWORD, name: "Owner", organizationName: "Mine", reclaimToken },
     });
     expect(mine.status).toBe(201);
-    const changedNotices = async () =>
-      (await emailsTo(address)).filter((e) => e.subject === "Your Inlet password was changed");
+    const changedNotices = async () => (await emailsTo(address)).filter((e) => e.subject === "Your Inlet password was changed");
 
     const lost = await change(squat.body.data.token, TEST_PASSWORD);
     expect(lost.status).toBe(200);
