@@ -12,6 +12,7 @@ import {
   SignInFirewallStack,
   signInPaths,
 } from "../../../infra/sign-in-firewall";
+import { SIGNED_IN_AUTH_ROUTES } from "./signed-in-routes";
 import { isAutoDeleteStatement, loadApp, ofType, onlyLogicalId, type Resource, type Synthesized, synth } from "./support";
 
 /**
@@ -164,20 +165,8 @@ describe("a login flood cannot lock signed-in people out", () => {
       ThrottlingRateLimit: ROUTE_FAMILY_THROTTLES[family].rateLimit,
       ThrottlingBurstLimit: ROUTE_FAMILY_THROTTLES[family].burstLimit,
     });
-    const signedIn = [
-      "POST /api/v1/auth/logout",
-      "GET /api/v1/auth/me",
-      "POST /api/v1/auth/verify-email",
-      "POST /api/v1/auth/verify-email/resend",
-      "PUT /api/v1/auth/password",
-      "POST /api/v1/auth/logout/others",
-      "PUT /api/v1/auth/me",
-      "GET /api/v1/auth/me/notifications",
-      "PUT /api/v1/auth/me/notifications",
-      "POST /api/v1/auth/change-email",
-    ];
-    expect(SESSION_ROUTES).toEqual(signedIn);
-    for (const route of signedIn) expect([route, settings[route]]).toEqual([route, limits("management")]);
+    expect(SESSION_ROUTES).toEqual(SIGNED_IN_AUTH_ROUTES);
+    for (const route of SIGNED_IN_AUTH_ROUTES) expect([route, settings[route]]).toEqual([route, limits("management")]);
     // What stays with signup and login: the routes a stranger calls, and only those.
     const anonymous = [
       "POST /api/v1/auth/signup",

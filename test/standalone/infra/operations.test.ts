@@ -10,6 +10,7 @@ import { API_METRICS_NAMESPACE, familyCondition, ROUTE_FAMILIES } from "../../..
 import { ACCESS_LOG_FIELDS, ACCESS_LOG_FORMAT } from "../../../infra/http-api";
 import { BUSINESS_METRIC_DIMENSIONS, GRAPHED_ROUTES } from "../../../infra/ops-dashboard";
 import { METRIC, METRICS_NAMESPACE } from "../../../lib/metrics/catalog";
+import { SIGNED_IN_AUTH_ROUTES } from "./signed-in-routes";
 import { inletFunctions, loadApp, ofType, onlyLogicalId, type Resource, type Synthesized, synth } from "./support";
 
 /** What an operator sees of the running service: the dashboard, the alarm topic and its alarms, tracing on demand, the access log. */
@@ -157,24 +158,12 @@ describe("API metrics by route family, from the access log", () => {
     });
     const serverErrors = filters.find((f) => f.MetricTransformations[0].MetricName === "ManagementServerErrors");
     // The signed-in routes under /auth count where they are throttled, in management (throttleFamily).
-    const signedIn = [
-      "POST /api/v1/auth/logout",
-      "GET /api/v1/auth/me",
-      "POST /api/v1/auth/verify-email",
-      "POST /api/v1/auth/verify-email/resend",
-      "PUT /api/v1/auth/password",
-      "POST /api/v1/auth/logout/others",
-      "PUT /api/v1/auth/me",
-      "GET /api/v1/auth/me/notifications",
-      "PUT /api/v1/auth/me/notifications",
-      "POST /api/v1/auth/change-email",
-    ];
-    const isRoute = signedIn.map((route) => `$.route = "${route}"`).join(" || ");
+    const isRoute = SIGNED_IN_AUTH_ROUTES.map((route) => `$.route = "${route}"`).join(" || ");
     expect(serverErrors?.FilterPattern).toBe(
       `{ (($.path != "/api/v1/incoming/*" && $.path != "/api/v1/auth/*") || ${isRoute}) && $.status >= 500 }`,
     );
     const authRequests = filters.find((f) => f.MetricTransformations[0].MetricName === "AuthRequests");
-    const isNotRoute = signedIn.map((route) => `$.route != "${route}"`).join(" && ");
+    const isNotRoute = SIGNED_IN_AUTH_ROUTES.map((route) => `$.route != "${route}"`).join(" && ");
     expect(authRequests?.FilterPattern).toBe(`{ ($.path = "/api/v1/auth/*" && ${isNotRoute}) }`);
   });
 
