@@ -61,13 +61,17 @@ export function pathFamily(path: string): RouteFamily {
 }
 
 /**
- * Routes under the auth prefix that belong to the management family: the dashboard's session
- * check, which every page load makes, and sign-out. A route's throttle is one bucket shared by
- * every caller, so in the auth family anonymous login and signup traffic would make them 429 for
- * every signed-in person (docs/deployment.md, "Throttling"). Signup and login are protected per
- * address by the optional firewall instead (infra/sign-in-firewall.ts).
+ * Routes under the auth prefix that belong to the management family: every one that needs a
+ * signed-in session (the dashboard's session check, which every page load makes, sign-out, the
+ * account's own settings, password and address). A route's throttle is one bucket shared by every
+ * caller, so in the auth family anonymous login and signup traffic would make them 429 for every
+ * signed-in person (docs/deployment.md, "Throttling"). Only the anonymous routes stay in the auth
+ * family (signup, login, the reset and reclaim requests, a link's description); signup and login
+ * are protected per address by the optional firewall instead (infra/sign-in-firewall.ts).
  */
-export const SESSION_ROUTES: readonly string[] = ["GET /api/v1/auth/me", "POST /api/v1/auth/logout"];
+export const SESSION_ROUTES: readonly string[] = ROUTES.filter(
+  (r) => r.auth !== "public" && pathFamily(r.route.split(" ")[1] ?? "") === "auth",
+).map((r) => r.route);
 
 /** The throttling family of a route key: by its path (`$default` is management's), session routes apart. */
 export function throttleFamily(routeKey: string): RouteFamily {

@@ -48,7 +48,10 @@ export async function changePassword(
   }
   const passwordHash = await hashPassword(input.newPassword, loadConfig().PASSWORD_HASH_COST);
   await endOthers(principal, passwordHash);
-  await sendQuietly("password-changed", passwordChangedEmail(member.email, loadConfig().BASE_URL));
+  // Told only to an address the account still holds: a reclaimed one is its owner's, a stranger to this account.
+  if (!member.emailLostAt) {
+    await sendQuietly("password-changed", passwordChangedEmail(member.email, loadConfig().BASE_URL));
+  }
   return { message: "Password changed; every other session is signed out" };
 }
 

@@ -1,4 +1,4 @@
-import { api, signupOwner } from "../../support/api";
+import { api, emailedLinkToken, signupOwner, uniqueEmail } from "../../support/api";
 import { agencyOwner, createKey } from "../../support/api-keys";
 import { TEST_PASSWORD } from "../../support/constants";
 import { emailsTo } from "../pipeline/support/emails";
@@ -51,6 +51,26 @@ describe("changing the password while signed in", () => {
     const notices = (await emailsTo(owner.email)).filter((e) => e.subject === "Your Inlet password was changed");
     expect(notices).toHaveLength(1);
     expect(notices[0]?.body.text).toMatch(/\/forgot-password/);
+  });
+
+  test("an account whose address was reclaimed changes its password without mailing the address's owner", async () => {
+    const address = uniqueEmail("reclaimed");
+    const squat = await api("POST", "/api/v1/auth/signup", {
+      body: { email: address, password: TEST_PASSWORD, name: "Typo", organizationName: "Typo Org" },
+    });
+    const reclaimToken = await emailedLinkToken(address);
+    const mine = await api("POST", "/api/v1/auth/signup", {
+      body: { email: address, password: TEST_PASSWORD, name: "Owner", organizationName: "Mine", reclaimToken },
+    });
+    expect(mine.status).toBe(201);
+    const changedNotices = async () => (await emailsTo(address)).filter((e) => e.subject === "Your Inlet password was changed");
+
+    const lost = await change(squat.body.data.token, TEST_PASSWORD);
+    expect(lost.status).toBe(200);
+    expect(await changedNotices()).toEqual([]);
+    // The owner's own change is told to the address, which is theirs.
+    expect((await change(mine.body.data.token, TEST_PASSWORD)).status).toBe(200);
+    expect(await changedNotices()).toHaveLength(1);
   });
 
   test("an ended session cannot change the password", async () => {

@@ -1,5 +1,6 @@
 import { type Account, api, emailedLinkToken, signupOwner, uniqueEmail } from "../../support/api";
 import { CLAIMABLE_ADMIN_EMAILS, TEST_PASSWORD } from "../../support/constants";
+import { expireEmailLink } from "../../support/email-links";
 import { emailsTo } from "../pipeline/support/emails";
 
 /** An account changes its address; the new one confirms, the old one is told, so a hijack is noticed (docs/accounts.md). */
@@ -78,6 +79,25 @@ describe("changing the account's address", () => {
     const limited = await change(owner, uniqueEmail());
     expect([limited.status, limited.headers.get("retry-after") !== null]).toEqual([429, true]);
     expect((await me(owner.token)).user.email).toBe(owner.email);
+  });
+
+  test("an expired link is 410 EMAIL_LINK_EXPIRED and moves nothing; a new request's link works", async () => {
+    const owner = await verifiedOwner("change-expired");
+    const next = uniqueEmail("too-late");
+    expect((await change(owner, next)).status).toBe(202);
+    const token = await emailedLinkToken(next);
+    await expireEmailLink(token);
+    const described = await api("POST", "/api/v1/auth/email-links/describe", { body: { token } });
+    const late = await verify(token, owner.token);
+    for (const res of [described, late]) expect([res.status, res.body.error.code]).toEqual([410, "EMAIL_LINK_EXPIRED"]);
+    expect((await me(owner.token)).user).toMatchObject({ email: owner.email, emailVerified: true });
+    expect((await login(owner.email)).body.data.user.id).toBe(owner.userId);
+    expect((await login(next)).status).toBe(401);
+    expect((await emailsTo(owner.email)).filter((e) => /was changed/i.test(e.subject))).toEqual([]);
+
+    expect((await change(owner, next)).status).toBe(202);
+    expect((await verify(await emailedLinkToken(next, 2), owner.token)).status).toBe(200);
+    expect((await me(owner.token)).user.email).toBe(next);
   });
 
   test("a link is void once the account changed its address another way since", async () => {

@@ -1,6 +1,6 @@
 import { RESET_THROTTLE, requestPasswordReset } from "../../../lib/password-reset";
 import { api, signupOwner, uniqueEmail, verifyAddress } from "../../support/api";
-import { TEST_PASSWORD } from "../../support/constants";
+import { CLAIMABLE_ADMIN_EMAILS, TEST_PASSWORD } from "../../support/constants";
 import { expireEmailLink } from "../../support/email-links";
 import { awayFromWindowEdge, freshIp } from "../../support/spam-helpers";
 import { emailsTo } from "../pipeline/support/emails";
@@ -113,6 +113,28 @@ describe("resetting a forgotten password", () => {
     expect([short.status, short.body.error.code]).toEqual([400, "VALIDATION_ERROR"]);
     // Still unused after all that.
     expect((await confirm(token)).status).toBe(200);
+  });
+
+  test("a listed admin address squatted: the reset makes admin whoever reads the address, and the squatter keeps nothing", async () => {
+    const [, , , , address] = CLAIMABLE_ADMIN_EMAILS;
+    const squatter = await api("POST", "/api/v1/auth/signup", {
+      body: { email: address, password: TEST_PASSWORD, name: "Squatter", organizationName: "Squat" },
+    });
+    const squatterSession = squatter.body.data.token as string;
+    const me = async (token: string) => (await api("GET", "/api/v1/auth/me", { token })).body.data;
+    expect((await me(squatterSession)).platformAdmin).toBe(false);
+    // Anyone may ask; only the address's reader gets the link, and is warned whose account it opens.
+    await ask(address);
+    const [email] = await resetEmails(address);
+    expect(email?.body.text).toMatch(/never confirmed this address/);
+    expect((await confirm(await resetToken(address))).status).toBe(200);
+
+    // The reset ended every session and replaced the password in the same write that verified
+    // the address: the admin account is held by the link's reader alone.
+    expect(await meStatus(squatterSession)).toBe("401 SESSION_ENDED");
+    expect((await login(address, TEST_PASSWORD)).body.error.code).toBe("INVALID_CREDENTIALS");
+    const reader = await login(address, NEW_PASSWORD);
+    expect(await me(reader.body.data.token)).toMatchObject({ platformAdmin: true, user: { emailVerified: true } });
   });
 
   test("a link asked for before the address changed hands (reclaimed) is void", async () => {

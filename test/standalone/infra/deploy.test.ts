@@ -12,6 +12,7 @@ import {
   SignInFirewallStack,
   signInPaths,
 } from "../../../infra/sign-in-firewall";
+import { SIGNED_IN_AUTH_ROUTES } from "./signed-in-routes";
 import { isAutoDeleteStatement, loadApp, ofType, onlyLogicalId, type Resource, type Synthesized, synth } from "./support";
 
 /**
@@ -154,7 +155,7 @@ describe("a second region of the same account", () => {
 });
 
 describe("a login flood cannot lock signed-in people out", () => {
-  test("the session check and sign-out are throttled with management, signup and login with the auth family", () => {
+  test("every signed-in route under /auth is throttled with management, the anonymous ones with the auth family", () => {
     const [, stage] = only(resources, "AWS::ApiGatewayV2::Stage");
     const settings = stage.Properties.RouteSettings as Record<
       string,
@@ -164,11 +165,24 @@ describe("a login flood cannot lock signed-in people out", () => {
       ThrottlingRateLimit: ROUTE_FAMILY_THROTTLES[family].rateLimit,
       ThrottlingBurstLimit: ROUTE_FAMILY_THROTTLES[family].burstLimit,
     });
-    expect(SESSION_ROUTES).toEqual(["GET /api/v1/auth/me", "POST /api/v1/auth/logout"]);
-    for (const route of SESSION_ROUTES) expect([route, settings[route]]).toEqual([route, limits("management")]);
-    for (const route of ["POST /api/v1/auth/signup", "POST /api/v1/auth/login"]) {
-      expect([route, settings[route]]).toEqual([route, limits("auth")]);
-    }
+    expect(SESSION_ROUTES).toEqual(SIGNED_IN_AUTH_ROUTES);
+    for (const route of SIGNED_IN_AUTH_ROUTES) expect([route, settings[route]]).toEqual([route, limits("management")]);
+    // What stays with signup and login: the routes a stranger calls, and only those.
+    const anonymous = [
+      "POST /api/v1/auth/signup",
+      "POST /api/v1/auth/login",
+      "POST /api/v1/auth/password-reset",
+      "POST /api/v1/auth/password-reset/confirm",
+      "POST /api/v1/auth/reclaim-email",
+      "POST /api/v1/auth/email-links/describe",
+    ];
+    const inAuthFamily = Object.keys(settings).filter(
+      (route) => settings[route]?.ThrottlingRateLimit === limits("auth").ThrottlingRateLimit,
+    );
+    expect(inAuthFamily.sort()).toEqual([...anonymous].sort());
+    for (const route of anonymous) expect([route, settings[route]]).toEqual([route, limits("auth")]);
+    const authRoutes = ROUTES.filter((r) => r.route.includes(" /api/v1/auth/"));
+    expect(authRoutes.filter((r) => r.auth === "public").map((r) => r.route)).toEqual(anonymous);
   });
 });
 

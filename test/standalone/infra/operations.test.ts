@@ -10,6 +10,7 @@ import { API_METRICS_NAMESPACE, familyCondition, ROUTE_FAMILIES } from "../../..
 import { ACCESS_LOG_FIELDS, ACCESS_LOG_FORMAT } from "../../../infra/http-api";
 import { BUSINESS_METRIC_DIMENSIONS, GRAPHED_ROUTES } from "../../../infra/ops-dashboard";
 import { METRIC, METRICS_NAMESPACE } from "../../../lib/metrics/catalog";
+import { SIGNED_IN_AUTH_ROUTES } from "./signed-in-routes";
 import { inletFunctions, loadApp, ofType, onlyLogicalId, type Resource, type Synthesized, synth } from "./support";
 
 /** What an operator sees of the running service: the dashboard, the alarm topic and its alarms, tracing on demand, the access log. */
@@ -143,6 +144,8 @@ describe("API metrics by route family, from the access log", () => {
     for (const filter of filters) {
       expect(filter.LogGroupName).toEqual({ Ref: logGroupId });
       expect(filter.MetricTransformations[0].MetricNamespace).toBe(API_METRICS_NAMESPACE);
+      // CloudWatch Logs takes a filter pattern of at most 1024 characters.
+      expect((filter.FilterPattern as string).length).toBeLessThanOrEqual(1024);
       // Every field a pattern reads is one the access log writes.
       for (const [, field] of (filter.FilterPattern as string).matchAll(/\$\.([A-Za-z]+)/g)) {
         expect(Object.keys(ACCESS_LOG_FIELDS)).toContain(field);
@@ -154,14 +157,14 @@ describe("API metrics by route family, from the access log", () => {
       MetricTransformations: [{ MetricValue: "$.latencyMs", Unit: "Milliseconds" }],
     });
     const serverErrors = filters.find((f) => f.MetricTransformations[0].MetricName === "ManagementServerErrors");
-    // The session routes count where they are throttled, in management (throttleFamily).
+    // The signed-in routes under /auth count where they are throttled, in management (throttleFamily).
+    const isRoute = SIGNED_IN_AUTH_ROUTES.map((route) => `$.route = "${route}"`).join(" || ");
     expect(serverErrors?.FilterPattern).toBe(
-      '{ (($.path != "/api/v1/incoming/*" && $.path != "/api/v1/auth/*") || $.route = "GET /api/v1/auth/me" || $.route = "POST /api/v1/auth/logout") && $.status >= 500 }',
+      `{ (($.path != "/api/v1/incoming/*" && $.path != "/api/v1/auth/*") || ${isRoute}) && $.status >= 500 }`,
     );
     const authRequests = filters.find((f) => f.MetricTransformations[0].MetricName === "AuthRequests");
-    expect(authRequests?.FilterPattern).toBe(
-      '{ ($.path = "/api/v1/auth/*" && $.route != "GET /api/v1/auth/me" && $.route != "POST /api/v1/auth/logout") }',
-    );
+    const isNotRoute = SIGNED_IN_AUTH_ROUTES.map((route) => `$.route != "${route}"`).join(" && ");
+    expect(authRequests?.FilterPattern).toBe(`{ ($.path = "/api/v1/auth/*" && ${isNotRoute}) }`);
   });
 
   test("the access log line uses the functions' field names, numbers unquoted, no address, query string or body", () => {
