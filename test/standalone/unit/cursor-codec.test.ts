@@ -1,6 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { decodeCursorValue, encodeCursorValue } from "../../../lib/cursor";
+import { linesMatching } from "../../support/source-lines";
 
 /** lib/cursor.ts is the one codec of the cursors Inlet answers; each user checks what it holds. */
 
@@ -21,25 +20,7 @@ test("what is not base64url JSON of an object decodes to nothing", () => {
   expect(decodeCursorValue(of("42"))).toBeUndefined();
 });
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return path.endsWith(".ts") ? [path] : [];
-  });
-}
-
 test("no module of lib/ but lib/cursor.ts codes a cursor by hand", () => {
   const byHand = /Buffer\.from\(\s*JSON\.stringify|JSON\.parse\(\s*Buffer\.from\(/;
-  const files = sourceFiles("lib");
-  expect(files).toContain("lib/cursor.ts");
-  const offenders = files
-    .filter((path) => path !== "lib/cursor.ts")
-    .flatMap((path) =>
-      readFileSync(path, "utf8")
-        .split("\n")
-        .filter((line) => byHand.test(line))
-        .map((line) => `${path}: ${line.trim()}`),
-    );
-  expect(offenders).toEqual([]);
+  expect(linesMatching("lib", byHand, ["lib/cursor.ts"])).toEqual([]);
 });

@@ -1,5 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { linesMatching } from "../../support/source-lines";
 
 /**
  * Two of the dashboard's seams (docs/dashboard.md): a query key is built by web/src/api/keys.ts,
@@ -15,27 +14,6 @@ const LITERAL_KEY = /\bqueryKey\s*:\s*\[/;
 /** The signed-in person's role compared to one. */
 const ROLE_DECISION = /\bme\??\.role\s*[!=]==|[!=]==\s*me\??\.role\b/;
 
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return /\.tsx?$/.test(entry.name) ? [path] : [];
-  });
-}
-
-function offenders(pattern: RegExp, except: string): string[] {
-  const files = sources(WEB);
-  expect(files).toContain(except);
-  return files
-    .filter((path) => path !== except)
-    .flatMap((path) =>
-      readFileSync(path, "utf8")
-        .split("\n")
-        .filter((line) => pattern.test(line))
-        .map((line) => `${path}: ${line.trim()}`),
-    );
-}
-
 test("the patterns catch what they are for", () => {
   expect(LITERAL_KEY.test('queryClient.invalidateQueries({ queryKey: ["forms", id, "submissions"] })')).toBe(true);
   expect(LITERAL_KEY.test("queryClient.invalidateQueries({ queryKey: queryKeys.forms.one(id) })")).toBe(false);
@@ -45,9 +23,9 @@ test("the patterns catch what they are for", () => {
 });
 
 test(`query keys are written only in ${KEYS}`, () => {
-  expect(offenders(LITERAL_KEY, KEYS)).toEqual([]);
+  expect(linesMatching(WEB, LITERAL_KEY, [KEYS])).toEqual([]);
 });
 
 test(`the signed-in person's role is judged only in ${ACCESS}`, () => {
-  expect(offenders(ROLE_DECISION, ACCESS)).toEqual([]);
+  expect(linesMatching(WEB, ROLE_DECISION, [ACCESS])).toEqual([]);
 });
