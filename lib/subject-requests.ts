@@ -1,6 +1,7 @@
 import { audited } from "./audit";
 import type { Principal } from "./auth/principal";
 import { loadConfig } from "./config";
+import { decodeCursorValue, encodeCursorValue } from "./cursor";
 import { normalizedEmail, type Walk, type WalkPosition, walkEmailHolders } from "./email-holders";
 import { AppError } from "./errors";
 import { sha256Base62 } from "./ids";
@@ -43,27 +44,21 @@ const binding = (kind: RequestKind, orgId: string, email: string) => sha256Base6
 
 function encodeSubjectCursor(kind: RequestKind, orgId: string, email: string, at: WalkPosition): string {
   const cursor: SubjectCursor = { s: at.siteId, f: at.formId, ...(at.key ? { k: at.key } : {}), b: binding(kind, orgId, email) };
-  return Buffer.from(JSON.stringify(cursor)).toString("base64url");
+  return encodeCursorValue(cursor);
 }
 
 const isText = (value: unknown, max: number): value is string => typeof value === "string" && value.length <= max;
 
 function decodeSubjectCursor(kind: RequestKind, orgId: string, email: string, cursor: string): WalkPosition {
-  let c: Partial<SubjectCursor> | null = null;
-  try {
-    c = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as Partial<SubjectCursor>;
-  } catch {
-    // answered below
-  }
+  const c = decodeCursorValue(cursor) as Partial<SubjectCursor> | undefined;
   const wellFormed =
-    c !== null &&
-    typeof c === "object" &&
+    c !== undefined &&
     isText(c.s, 100) &&
     c.s !== "" &&
     isText(c.f, 100) &&
     (c.k === undefined || isText(c.k, 4096)) &&
     c.b === binding(kind, orgId, email);
-  if (!wellFormed || c === null) {
+  if (!wellFormed) {
     throw new AppError("INVALID_CURSOR", "The cursor is not valid for this request (another address, or not from this request)");
   }
   return { siteId: c.s as string, formId: c.f as string, ...(c.k ? { key: c.k } : {}) };

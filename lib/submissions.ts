@@ -1,6 +1,7 @@
 import { audited } from "./audit";
 import type { Principal } from "./auth/principal";
 import { loadConfig } from "./config";
+import { decodeCursorValue, encodeCursorValue } from "./cursor";
 import { dateBounds, isoDate } from "./date-range";
 import { normalizedEmail, walkEmailHolders } from "./email-holders";
 import { AppError, notFound } from "./errors";
@@ -199,14 +200,10 @@ interface EraseCursor {
   key?: string;
 }
 
-const encodeEraseCursor = (c: EraseCursor) => Buffer.from(JSON.stringify(c)).toString("base64url");
-
 function decodeEraseCursor(cursor: string): EraseCursor {
-  try {
-    const c = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as EraseCursor;
-    if (typeof c.formId === "string" && (c.key === undefined || typeof c.key === "string")) return c;
-  } catch {
-    // fall through
+  const c = decodeCursorValue(cursor);
+  if (c && typeof c.formId === "string" && (c.key === undefined || typeof c.key === "string")) {
+    return { formId: c.formId, ...(c.key === undefined ? {} : { key: c.key }) };
   }
   throw new AppError("INVALID_CURSOR", "The cursor is not valid for this erasure");
 }
@@ -260,5 +257,5 @@ export async function eraseByEmail(
     return { deleted, complete: true, cursor: null };
   }
   const at: EraseCursor = { formId: stopped.formId, ...(stopped.key ? { key: stopped.key } : {}) };
-  return { deleted, complete: false, cursor: encodeEraseCursor(at) };
+  return { deleted, complete: false, cursor: encodeCursorValue(at) };
 }

@@ -1,9 +1,8 @@
-import { TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
-import { cancellationReasons, cancelledItem, db, tableName } from "../aws/dynamodb";
+import { tableName } from "../aws/dynamodb";
 import { keys } from "./keys";
 import { type CountedSubmission, dayOf, siteDayUpdate } from "./site-days";
 import { formCountsUpdate, type StatusDeltas, webhookCountsUpdate } from "./submission-counts";
-import { sleep, type TransactItem } from "./transactions";
+import { type TransactItem, transact } from "./transactions";
 
 /**
  * The bookkeeper's writes (docs/data-model.md, "Counting a form's submissions"): one stream
@@ -161,6 +160,9 @@ export function nextChunk(changes: readonly CountedChange[]): CountedChange[] {
 /** How a counter's earlier refusal in this chunk changes its next attempt. */
 type Refusal = "drop" | "keep-last";
 
+/** A chunk's transaction items by name: each counter under its id, and the batch's checkpoint. */
+type ItemName = `counter:${string}` | "checkpoint";
+
 function counterUpdate(counter: Counter, refusal: Refusal | undefined): TransactItem | undefined {
   if (refusal === "drop") return undefined;
   switch (counter.kind) {
@@ -216,55 +218,47 @@ export async function applyCountChanges(
   let checkpoint: string | undefined;
   let pending = [...changes];
   const refusals = new Map<string, Refusal>();
-  let conflicts = 0;
   while (pending.length > 0) {
     const chunk = nextChunk(pending);
     const last = chunk.at(-1) as CountedChange;
     const counters = [...sum(chunk).entries()].flatMap(([id, counter]) => {
       const item = counterUpdate(counter, refusals.get(id));
-      return item ? [{ id, counter, item }] : [];
+      return item ? [{ name: `counter:${id}` as const, counter, id, item }] : [];
     });
-    const items = [...counters.map((c) => c.item), checkpointPut(batchId, step, last.sequenceNumber, checkpoint, nowMs)];
-    try {
-      await db().send(new TransactWriteCommand({ TransactItems: items }));
-    } catch (error) {
-      const reasons = cancellationReasons(error);
-      if (!reasons) throw error;
-      if (reasons.includes("ConditionalCheckFailed")) {
-        const checkpointAt = items.length - 1;
-        if (reasons[checkpointAt] === "ConditionalCheckFailed") {
-          // Applied (in part or whole) by an earlier delivery: skip what it says, go on from there.
-          const found = cancelledItem(error, checkpointAt)?.applied;
-          if (typeof found !== "string") throw error;
-          checkpoint = found;
-          const before = pending.length;
-          pending = pending.filter((c) => seq(c.sequenceNumber) > seq(found));
-          report.skipped += before - pending.length;
-          refusals.clear();
-          continue;
-        }
-        counters.forEach(({ id, counter }, at) => {
-          if (reasons[at] !== "ConditionalCheckFailed") return;
-          const found = cancelledItem(error, at);
-          // A webhook whose stored lastReceivedAt is newer (a batch of another shard was first) still counts.
-          const newer = counter.kind === "webhook" && found !== undefined && found.gone !== true;
-          refusals.set(id, newer ? "keep-last" : "drop");
-          if (!newer) report.dropped++;
-        });
-        continue;
+    const cancelled = await transact<ItemName>(
+      [
+        ...counters.map(({ name, item }) => [name, item] as const),
+        ["checkpoint", checkpointPut(batchId, step, last.sequenceNumber, checkpoint, nowMs)],
+      ],
+      CONFLICT_ATTEMPTS,
+    );
+    if (cancelled?.refused("checkpoint")) {
+      // Applied (in part or whole) by an earlier delivery: skip what it says, go on from there.
+      const found = cancelled.found("checkpoint")?.applied;
+      if (typeof found !== "string") throw cancelled.error;
+      checkpoint = found;
+      const before = pending.length;
+      pending = pending.filter((c) => seq(c.sequenceNumber) > seq(found));
+      report.skipped += before - pending.length;
+      refusals.clear();
+      continue;
+    }
+    if (cancelled) {
+      for (const { name, counter, id } of counters) {
+        if (!cancelled.refused(name)) continue;
+        // A webhook whose stored lastReceivedAt is newer (a batch of another shard was first) still counts.
+        const found = cancelled.found(name);
+        const newer = counter.kind === "webhook" && found !== undefined && found.gone !== true;
+        refusals.set(id, newer ? "keep-last" : "drop");
+        if (!newer) report.dropped++;
       }
-      if (reasons.includes("TransactionConflict") && ++conflicts < CONFLICT_ATTEMPTS) {
-        await sleep(Math.random() * Math.min(1000, 25 * 2 ** conflicts));
-        continue;
-      }
-      throw error;
+      continue;
     }
     report.transactions++;
     report.applied += chunk.length;
     checkpoint = last.sequenceNumber;
     pending = pending.slice(chunk.length);
     refusals.clear();
-    conflicts = 0;
   }
   return report;
 }

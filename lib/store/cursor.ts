@@ -1,8 +1,9 @@
+import { decodeCursorValue, encodeCursorValue } from "../cursor";
 import { AppError } from "../errors";
 
 /**
- * The one cursor codec of the store's lists (./pagination.ts, ./filtered-query.ts): a cursor is
- * the opaque base64url of the key a list stopped at. Decoding checks it against the list it is
+ * The cursors of the store's lists (./pagination.ts, ./filtered-query.ts): a cursor holds the key
+ * a list stopped at, in the one cursor codec (lib/cursor.ts). Decoding checks it against the list it is
  * given to: exactly the key attributes that query returns (the table's `pk`/`sk`, plus
  * `gsi1pk`/`gsi1sk` on the index), in the queried partition, under its sort-key prefix and
  * within its sort-key range, and within DynamoDB's key sizes. A crafted start key is a 400
@@ -44,19 +45,13 @@ const invalidCursor = () => new AppError("INVALID_CURSOR", "The cursor is not va
 /** The cursor of the key a list stopped at (a LastEvaluatedKey, or the last item it answered). */
 export function encodeCursor(key: Record<string, unknown>, index: boolean): string {
   const attributes = index ? INDEX_KEY : TABLE_KEY;
-  return Buffer.from(JSON.stringify(Object.fromEntries(attributes.map((name) => [name, key[name]])))).toString("base64url");
+  return encodeCursorValue(Object.fromEntries(attributes.map((name) => [name, key[name]])));
 }
 
 /** The start key a cursor names, checked against the list it was given to (else 400 INVALID_CURSOR). */
 export function decodeCursor(cursor: string, scope: CursorScope): Record<string, string> {
-  let key: unknown;
-  try {
-    key = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-  } catch {
-    throw invalidCursor();
-  }
-  if (key === null || typeof key !== "object" || Array.isArray(key)) throw invalidCursor();
-  const found = key as Record<string, unknown>;
+  const found = decodeCursorValue(cursor);
+  if (!found) throw invalidCursor();
   const attributes: readonly string[] = scope.index ? INDEX_KEY : TABLE_KEY;
   const [pkAttr, skAttr] = scope.index ? ["gsi1pk", "gsi1sk"] : ["pk", "sk"];
   const wellFormed =

@@ -244,8 +244,6 @@ export async function submissionOwners(
   return owners;
 }
 
-/** Deletes submissions by id (BatchWriteItem; deleting an absent one succeeds). */
-
 /** Deletes per transaction beside their audit entry: TransactWriteItems holds at most 100 items. */
 export const AUDITED_DELETE_CHUNK = 99;
 

@@ -21,22 +21,22 @@ function isTransactionConflict(error: unknown): boolean {
 }
 
 /**
- * Sends a transaction, retrying conflicts with full-jitter backoff (25, 50, 100, 200 ms caps):
- * e.g. 30 concurrent API key creations in one organization all update its META item.
- * Conflicts that outlast the attempts become 409 CONFLICT; any other failure is the caller's
- * to translate (`transact` reads it by name).
+ * Sends a transaction, retrying conflicts with full-jitter backoff (25, 50, 100, 200 ms caps, and
+ * doubling up to 1 s for a caller that allows more `attempts`): e.g. 30 concurrent API key
+ * creations in one organization all update its META item. Conflicts that outlast the attempts
+ * become 409 CONFLICT; any other failure is the caller's to translate (`transact` reads it by name).
  */
-export async function transactWithRetry(input: TransactWriteCommandInput): Promise<void> {
+export async function transactWithRetry(input: TransactWriteCommandInput, attempts = TRANSACTION_ATTEMPTS): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await db().send(new TransactWriteCommand(input));
       return;
     } catch (error) {
       if (!isTransactionConflict(error)) throw error;
-      if (attempt >= TRANSACTION_ATTEMPTS) {
+      if (attempt >= attempts) {
         throw new AppError("CONFLICT", "Too many concurrent changes to the same data; retry");
       }
-      await sleep(Math.random() * 25 * 2 ** (attempt - 1));
+      await sleep(Math.random() * Math.min(1000, 25 * 2 ** (attempt - 1)));
     }
   }
 }
@@ -64,13 +64,16 @@ export interface Cancellation<N extends string> {
 }
 
 /**
- * Sends a transaction of named items, conflicts retried as `transactWithRetry` does: undefined
- * once written, or its cancellation when a condition refused one of its items. Any other failure
- * (a cancellation that no condition caused included) is thrown.
+ * Sends a transaction of named items, conflicts retried as `transactWithRetry` does (`attempts`
+ * times): undefined once written, or its cancellation when a condition refused one of its items.
+ * Any other failure (a cancellation that no condition caused included) is thrown.
  */
-export async function transact<N extends string>(items: readonly Named<N>[]): Promise<Cancellation<N> | undefined> {
+export async function transact<N extends string>(
+  items: readonly Named<N>[],
+  attempts = TRANSACTION_ATTEMPTS,
+): Promise<Cancellation<N> | undefined> {
   try {
-    await transactWithRetry({ TransactItems: items.map(([, item]) => item) });
+    await transactWithRetry({ TransactItems: items.map(([, item]) => item) }, attempts);
     return undefined;
   } catch (error) {
     const reasons = cancellationReasons(error);

@@ -1,5 +1,6 @@
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { db, tableName } from "../aws/dynamodb";
+import { decodeCursorValue, encodeCursorValue } from "../cursor";
 import { AppError } from "../errors";
 import { batchGet, batchWrite, type WriteRequest } from "./batch";
 import { isKeyValue } from "./cursor";
@@ -117,15 +118,10 @@ export interface KeyWindow {
 }
 
 /** A cursor of a filtered list: the sort key the next page continues below. */
-export const encodeKeyCursor = (key: string) => Buffer.from(JSON.stringify({ below: key })).toString("base64url");
+export const encodeKeyCursor = (key: string) => encodeCursorValue({ below: key });
 
 export function decodeKeyCursor(cursor: string, window: KeyWindow): string {
-  let below: unknown;
-  try {
-    below = (JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { below?: unknown }).below;
-  } catch {
-    below = undefined;
-  }
+  const below = decodeCursorValue(cursor)?.below;
   const inWindow =
     isKeyValue(below, "sort") &&
     (window.from === undefined || below >= window.from) &&

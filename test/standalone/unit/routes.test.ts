@@ -10,6 +10,8 @@ function handlerFiles(dir: string): string[] {
   });
 }
 
+// Not checked here, since it needs the gateway: session-only routes never take an API key
+// (test/local-stack/http/api-keys-access.test.ts sends one to each).
 describe("the route table", () => {
   test("every handler file under functions/ is in the table, and every entry has its file", () => {
     const files = handlerFiles("functions").sort();
@@ -40,7 +42,6 @@ describe("the route table", () => {
     }
   });
 
-  // Session-only routes never take an API key: test/local-stack/http/api-keys-access.test.ts sends one to each.
   test("routes that change data are not read-only", () => {
     // POST only to carry a secret in the body, never in a URL; it reads and writes nothing else.
     const readingPosts = ["POST /api/v1/auth/email-links/describe"];

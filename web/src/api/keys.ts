@@ -50,6 +50,8 @@ export const queryKeys = {
   submissions: {
     /** The prefix of every submission's detail and deliveries. */
     all: ["submissions"] as const,
+    /** The prefix of every folder's lists of the form (not their polled first pages). */
+    lists: (formId: string) => ["forms", formId, "submissions"] as const,
     /** GET /forms/{formId}/submissions: a folder, filtered, a page at a time. */
     list: (formId: string, folder: "inbox" | "spam", filters: object) =>
       ["forms", formId, "submissions", folder, filters] as const,

@@ -12,7 +12,10 @@ export type Me = Answer<"meResponse">;
 export type Permission = Me["permissions"][number];
 export type Plan = Me["organization"]["plan"];
 
+export type Role = Me["role"];
+
 export const PLAN_NAMES: Record<Plan, string> = { free: "Free", pro: "Pro", agency: "Agency", enterprise: "Enterprise" };
+export const ROLE_NAMES: Record<Role, string> = { owner: "Owner", admin: "Admin", member: "Member" };
 
 /** The plans whose organizations may use API keys (docs/api.md, "API keys"). */
 export const API_KEY_PLANS: readonly Plan[] = ["agency", "enterprise"];
@@ -55,9 +58,12 @@ export function refusal(me: Me, permission: Permission): Refusal {
   return (WHY_NOT[permission] ?? roleCannot("do this"))(me);
 }
 
+/** Owners and admins: the roles the API lets run the organization (its ROLE_REQUIRED routes). */
+const runsOrganization = (me: Me): boolean => me.role === "owner" || me.role === "admin";
+
 /** API keys: owners and admins on Agency or Enterprise (the API's own rule: ROLE_REQUIRED, then PLAN_REQUIRED). */
 export function apiKeysRefusal(me: Me): Refusal {
-  if (me.role !== "owner" && me.role !== "admin") {
+  if (!runsOrganization(me)) {
     return `API keys are managed by the organization's owner and admins; your role is ${me.role}.`;
   }
   if (!API_KEY_PLANS.includes(me.organization.plan)) {
@@ -65,3 +71,19 @@ export function apiKeysRefusal(me: Me): Refusal {
   }
   return undefined;
 }
+
+/**
+ * Requests about a person's data are the organization's to answer: the API takes them from
+ * owners and admins (ROLE_REQUIRED for members), with the permission each needs.
+ */
+export function privacyRefusal(me: Me): Refusal {
+  if (runsOrganization(me)) return undefined;
+  return `Only the owner and admins answer requests about a person's data; your role is ${me.role}.`;
+}
+
+/** A lead's notes: each person edits and deletes their own; owners and admins delete anyone's. */
+export const mayDeleteNote = (me: Me, note: { authorId: string }): boolean =>
+  note.authorId === me.user.id || runsOrganization(me);
+
+/** Whether the person may change `member`'s role or remove them: the owner's role never changes. */
+export const mayManageMember = (me: Me, member: { role: Role }): boolean => can(me, "team.manage") && member.role !== "owner";

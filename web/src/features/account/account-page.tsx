@@ -7,7 +7,7 @@ import { FormError, submitWith, TextField } from "../../components/ui/field";
 import { card, PageHeader } from "../../components/ui/page";
 import { Muted } from "../../components/ui/text";
 import { useToast } from "../../components/ui/toast";
-import { API_KEY_PLANS, type Me, PLAN_NAMES, refusal, useMe } from "../../lib/access";
+import { API_KEY_PLANS, type Me, PLAN_NAMES, ROLE_NAMES, refusal, useMe } from "../../lib/access";
 import { meQuery } from "../../lib/session";
 import { DisplayName } from "./display-name";
 import { EmailAddress } from "./email-address";
@@ -108,7 +108,7 @@ export function AccountPage() {
             <Verification me={me} />
           </dd>
           <dt className="font-medium">Role</dt>
-          <dd>{me.role === "owner" ? "Owner" : me.role === "admin" ? "Admin" : "Member"}</dd>
+          <dd>{ROLE_NAMES[me.role]}</dd>
         </dl>
         <div className="mt-4">
           <SignOutButton />

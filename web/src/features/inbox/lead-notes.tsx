@@ -6,7 +6,7 @@ import { Button } from "../../components/ui/button";
 import { ConfirmButton } from "../../components/ui/dialog";
 import { FormError, submitWith, TextAreaField } from "../../components/ui/field";
 import { Muted } from "../../components/ui/text";
-import { useMe } from "../../lib/access";
+import { mayDeleteNote, useMe } from "../../lib/access";
 import { formatAgo, formatDateTime } from "../../lib/format";
 import { ConflictAlert, isConflict } from "./lead-conflict";
 import { addNote, deleteNote, editNote, type Note, notesQuery } from "./triage";
@@ -29,7 +29,6 @@ export function Notes({ submissionId, name }: { submissionId: string; name: (use
       await refresh();
     },
   });
-  const mayDeleteAny = me.role === "owner" || me.role === "admin";
   return (
     <section aria-labelledby="notes-heading">
       <h3 id="notes-heading" className="mb-2 font-medium">
@@ -45,7 +44,7 @@ export function Notes({ submissionId, name }: { submissionId: string; name: (use
             note={note}
             author={name(note.authorId)}
             own={note.authorId === me.user.id}
-            mayDelete={note.authorId === me.user.id || mayDeleteAny}
+            mayDelete={mayDeleteNote(me, note)}
             onChanged={refresh}
           />
         ))}

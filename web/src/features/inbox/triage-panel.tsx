@@ -33,7 +33,7 @@ export function TriagePanel({ lead }: { lead: Lead }) {
   // Opening the page marks it read (once per lead); the inbox's lists are read again after.
   useEffect(() => {
     setRead(lead.id, true)
-      .then(() => queryClient.invalidateQueries({ queryKey: ["forms", lead.formId, "submissions"] }))
+      .then(() => queryClient.invalidateQueries({ queryKey: queryKeys.submissions.lists(lead.formId) }))
       .catch(() => undefined);
   }, [lead.id, lead.formId, queryClient]);
 

@@ -1,17 +1,8 @@
 import { PageHeader } from "../../components/ui/page";
 import { Section } from "../../components/ui/section";
-import { type Me, type Refusal, refusal, useMe } from "../../lib/access";
+import { privacyRefusal, refusal, useMe } from "../../lib/access";
 import { AccessRequest } from "./access-request";
 import { Erasure } from "./erasure";
-
-/**
- * Requests about a person's data are the organization's to answer: the API takes them from
- * owners and admins (ROLE_REQUIRED for members), with the permission each needs.
- */
-function roleRefusal(me: Me): Refusal {
-  if (me.role === "owner" || me.role === "admin") return undefined;
-  return `Only the owner and admins answer requests about a person's data; your role is ${me.role}.`;
-}
 
 /**
  * Settings → Privacy (docs/dashboard.md, "Privacy"): a person's data across the organization,
@@ -19,7 +10,7 @@ function roleRefusal(me: Me): Refusal {
  */
 export function PrivacyPage() {
   const me = useMe();
-  const byRole = roleRefusal(me);
+  const byRole = privacyRefusal(me);
   const organization = { id: me.organization.id, name: me.organization.name };
   return (
     <>

@@ -7,12 +7,10 @@ import { FormError, SelectField } from "../../components/ui/field";
 import { Cell, Row, RowHeader } from "../../components/ui/table";
 import { Muted } from "../../components/ui/text";
 import { useToast } from "../../components/ui/toast";
-import { type Me, refusal } from "../../lib/access";
+import { type Me, mayManageMember, ROLE_NAMES } from "../../lib/access";
 import { formatDateTime } from "../../lib/format";
 import { meQuery } from "../../lib/session";
 import { changeRole, type InvitedRole, type Member, ROLE_OPTIONS, removeMember } from "./queries";
-
-const ROLE_NAMES = { owner: "Owner", admin: "Admin", member: "Member" } as const;
 
 /** What removing `member` does to the API keys they made: named when this person can see the keys. */
 function RemovalScope({ member, keyNames }: { member: Member; keyNames: string[] | undefined }) {
@@ -60,7 +58,7 @@ export function MemberRow({ member, me, keyNames }: { member: Member; me: Me; ke
     },
   });
   const isMe = member.id === me.user.id;
-  const manageable = refusal(me, "team.manage") === undefined && member.role !== "owner";
+  const manageable = mayManageMember(me, member);
   return (
     <Row>
       <RowHeader>
