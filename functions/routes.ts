@@ -209,7 +209,7 @@ export function route<K extends RouteKey>(key: K): RouteOf<K> {
  * every handler file is declared read the same entry. The queue's visibility timeout is derived
  * from `timeoutSeconds` (at least 6x); `batchSize` is both the event source's and the poller's.
  * `batchingWindowSeconds` too: how long a batch may wait to fill (a lone submission is handled
- * about a second after it is queued; under load a batch fills first: docs/performance.md, issue 25).
+ * about a second after it is queued; under load a batch fills first: docs/performance.md, section 14).
  */
 export const QUEUE_CONSUMER = {
   handler: "consumer/process-queue",

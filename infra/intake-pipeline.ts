@@ -22,7 +22,7 @@ import { grantOf } from "./table-grants";
  * How long Lambda may wait to fill a batch of QUEUE_CONSUMER.batchSize messages: short, so a
  * lone submission is handled within about a second, yet under load batches arrive full (at 50
  * submissions a second, 0.1 consumer invocation and about 0.3 SQS requests per submission
- * besides the pipe's send: docs/performance.md, issue 25). The local queue poller waits the same
+ * besides the pipe's send: docs/performance.md, section 14). The local queue poller waits the same
  * (infra/local/stack.ts).
  */
 export const CONSUMER_MAX_BATCHING_WINDOW_SECONDS = QUEUE_CONSUMER.batchingWindowSeconds;
@@ -195,7 +195,7 @@ export class IntakePipeline extends Construct {
       }),
     );
 
-    // aws-cdk issue 31211: a pipe created while its table's new stream is not yet readable fails
+    // https://github.com/aws/aws-cdk/issues/31211: a pipe created while its table's new stream is not yet readable fails
     // with "Cannot access stream", intermittently. The pipe therefore waits for the consumer
     // (function, role, event source), which buys the stream time; the stack also orders it after
     // the HTTP API's stage (infra/stack.ts), the last of the slow resources. The retry, if it

@@ -66,7 +66,7 @@ export class InletStack extends Stack {
       }
     }
 
-    // aws-cdk issue 31211 (infra/intake-pipeline.ts): the pipe is created last, after the stage,
+    // aws-cdk#31211 (infra/intake-pipeline.ts): the pipe is created last, after the stage,
     // which waits for every route family's stack and so for the distribution. Records written
     // before it starts are still read: it starts at the stream's oldest record (24 h).
     this.intake.pipe.node.addDependency(this.http.stage);

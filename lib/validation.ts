@@ -15,6 +15,6 @@ export * from "zod/mini";
  * schemas several routes share was built whole at the cold start of every function importing
  * any of it. A call of `shared` marked pure (a `@__PURE__` comment before it) whose argument
  * builds the schema: esbuild drops an unused one, and a used one is built at import as before
- * (docs/performance.md, issue 25).
+ * (docs/performance.md, section 1).
  */
 export const shared = <T>(build: () => T): T => build();

@@ -31,7 +31,7 @@ import { describeError, log } from "../../lib/log";
  * One batch at a time (Lambda would run several concurrently; order is not promised either way).
  * One poller: Lambda runs at least five for a queue, so at a low rate its batches are smaller
  * than this poller's (the messages are spread over the pollers); at the rates where batching
- * pays, they fill alike (docs/performance.md, issue 25).
+ * pays, they fill alike (docs/performance.md, section 14).
  * A timed-out handler is not killed as Lambda would: its work goes on, but the batch counts as
  * failed.
  */

@@ -9,7 +9,7 @@ import type { HttpResult } from "../http/response";
  *
  * The pages, their words and the `Accept` negotiator are loaded on the first answer that needs
  * them, not at a cold start: most intake requests are scripts' and servers' JSON, and these
- * modules were about 4% of the intake's cold load (docs/performance.md, issue 25).
+ * modules were about 4% of the intake's cold load (docs/performance.md, section 1).
  */
 
 // JSON first: a tie (an Accept of any type, or none at all) is JSON, so only a client that

@@ -56,7 +56,7 @@ export interface InvocationInfo {
   /**
    * Not written: each function logs to a log group of its own (Logs Insights' `@log`), and the
    * line's route names its function (functions/routes.ts); in AWS the name is up to 64 bytes
-   * more on every line (docs/performance.md, issue 25).
+   * more on every line (docs/performance.md, section 14).
    */
   functionName?: string;
 }

@@ -118,7 +118,7 @@ const WORD_CHARACTER = /^[\p{L}\p{N}]$/u;
  * with the one pattern above: a `\p{L}` class in a case-insensitive pattern is costly to build,
  * and one lookbehind and lookahead per phrase made the first check of a cold function take
  * 40-60 ms on the bench machine (26 patterns compiled on first use) and 3 ms at import;
- * this takes about 1 ms in all (docs/performance.md, issue 25).
+ * this takes about 1 ms in all (docs/performance.md, section 1).
  */
 let phrasePatterns: readonly RegExp[] | undefined;
 const patterns = () =>

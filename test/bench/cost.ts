@@ -743,7 +743,7 @@ export async function measureDestinationMessage(options: {
     } finally {
       attemptRecorder.uninstall();
     }
-    // The form as it was: the measurements after this one (a confirmation, issue 26) fan out to no destination.
+    // The form as it was: the measurements after this one (a confirmation's) fan out to no destination.
     const removed = await api("DELETE", `/api/v1/forms/${formId}/outbound-webhooks/${endpointId}`, {
       token: options.fixture.owner.token,
     });

@@ -72,7 +72,7 @@ export function scenarioReport(results: ScenarioResult[]): string {
   ].join("\n");
 }
 
-/** The issue's bars on the bill (issue 25): batches of one, and a sustained 50 submissions a second. */
+/** The bars on the bill (docs/performance.md, sections 14 and 23): batches of one, and a sustained 50 submissions a second. */
 export const COST_BARS = { batchesOfOne: 8.0, sustained: 6.5 } as const;
 
 const usd = (n: number) => `$${n.toFixed(3)}`;

@@ -23,12 +23,12 @@ export const BARS = {
   adsLead: { sequentialRoundTrips: 3 },
   /** A repeated lead_id is answered from its marker: no number, no write. */
   duplicateLead: { wcu: 0 },
-  /** The queue consumer's own writes per clean submission without email, alone or in a full batch (issue 25). */
+  /** The queue consumer's own writes per clean submission without email, alone or in a full batch. */
   consumer: { wcuPerSubmission: 2 },
   /**
    * Log bytes a clean submission costs at the default level: the intake's and the consumer's own
    * lines (request line and metrics), and Lambda's own where its system log level sends them
-   * (issue 25; docs/performance.md).
+   * (docs/performance.md, section 14).
    */
   logBytesPerSubmission: 700,
 } as const;

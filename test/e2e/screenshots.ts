@@ -158,7 +158,7 @@ async function createDemoKeys() {
   await key({ name: "CRM sync" });
 }
 
-/** The demo leads worked a little (issue 28): two tags, statuses, an owner, a note, one lead opened. */
+/** The demo leads worked a little: two tags, statuses, an owner, a note, one lead opened. */
 async function triageDemo(formId: string) {
   const { token } = await call<{ token: string }>(undefined, "POST", "/api/v1/auth/login", DEMO);
   const { user } = await call<{ user: { id: string } }>(token, "GET", "/api/v1/auth/me");

@@ -4,7 +4,7 @@ import { rows } from "./support/inbox";
 import { announcement, createTag, leadOf, leads, patchLead, rowOf, userIdOf, widths } from "./support/triage";
 
 /**
- * Working the leads on a phone (issue 28): at 390 px wide the inbox and a lead's page scroll
+ * Working the leads on a phone (docs/triage.md): at 390 px wide the inbox and a lead's page scroll
  * only downwards, the header folds into a menu, rows and the selection bar fit, every action is
  * reachable, and the submitter's email and phone start a mail or a call.
  */

@@ -16,7 +16,7 @@ import {
 } from "./support/triage";
 
 /**
- * Working the leads in the dashboard (issue 28; docs/dashboard.md, "Working the leads"): the
+ * Working the leads in the dashboard (docs/dashboard.md, "Working the leads"): the
  * inbox's filters in the URL, bulk actions on a selection, keyboard triage, a lead's page (status,
  * owner, tags, notes, timeline, a 409), and Settings → Tags, with axe in both themes. The
  * "phone" project (playwright.config.ts) runs them again at 390 × 844 on a touch screen, where

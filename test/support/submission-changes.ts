@@ -5,7 +5,7 @@ import { keys } from "../../lib/store/keys";
 import type { ChangeActor, SubmissionChanges } from "../../lib/store/outbound-deliveries";
 
 /**
- * Writes what the triage routes (issue 28's i28-api branch) write for a status, owner or tags
+ * Writes what the triage routes write for a status, owner or tags
  * change, directly: in one transaction, the submission's new `status`, `ownerId`, `tags`,
  * `triagedAt`, and the change entry of its timeline (`SUB#<id>` / `TL#<at>#<chg_id>`,
  * `type: "submission_change"`), whose stream INSERT is the outbox of `submission.updated`. The

@@ -33,7 +33,7 @@ const listSearch = (search: Search): { q?: string | undefined; from?: string | u
   to: text(search.to),
 });
 
-/** The inbox's filters: the folder's, and triage's status, owner (`me`, `none`, a userId), tag id and unread (issue 28). */
+/** The inbox's filters: the folder's, and triage's status, owner (`me`, `none`, a userId), tag id and unread (docs/triage.md). */
 const inboxSearch = (
   search: Search,
 ): ReturnType<typeof listSearch> & {
@@ -187,7 +187,7 @@ const formSettingsRoute = createRoute({
   path: "/settings",
   component: lazyRouteComponent(() => import("./app/form-settings-page"), "FormSettingsPage"),
 });
-/** A form's Import page (issue 29): another service's export, previewed, then imported in the background. */
+/** A form's Import page (docs/importing.md): another service's export, previewed, then imported in the background. */
 const formImportRoute = createRoute({
   getParentRoute: () => formLayoutRoute,
   path: "/import",
@@ -247,7 +247,7 @@ const accountRoute = createRoute({
   path: "/account",
   component: lazyRouteComponent(() => import("./features/account/account-page"), "AccountPage"),
 });
-/** The organization's tags (issue 28): anyone reads them; members who edit forms change them. */
+/** The organization's tags: anyone reads them; members who edit forms change them. */
 const tagsRoute = createRoute({
   getParentRoute: () => settingsRoute,
   path: "/tags",

@@ -3,7 +3,7 @@ import { type Account, apiAs, createSource } from "./fixtures";
 import { getSubmission, send } from "./inbox";
 
 /**
- * Helpers of the triage specs (issue 28): a form with a few leads sent as a visitor's browser
+ * Helpers of the triage specs: a form with a few leads sent as a visitor's browser
  * would, tags and lead changes made through the API (as a colleague or an integration would),
  * and the inbox's live announcement.
  */

@@ -22,7 +22,7 @@ import {
 import { emailsTo, FIELDS, type SentEmail, waitForEmails } from "../pipeline/support/emails";
 
 /**
- * Other services' control fields (issue 29, part 1; docs/intake.md, "Other services' control
+ * Other services' control fields (docs/intake.md, "Other services' control
  * fields"): each service's documented example form posted as Chromium posts it (a navigation,
  * urlencoded or multipart, exactly these headers), what is stored, what happens, and the abuse
  * cases. The site's domain is example.com; Chromium's Referer is https://www.example.com/contact.

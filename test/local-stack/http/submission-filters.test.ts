@@ -242,7 +242,7 @@ describe("submissions stored before the filters existed (npm run backfill:filter
     const before = await Promise.all(facets.map((f) => entriesOf(f, form)));
     // The one intake stored: new, nobody's (3 entries); the other: won, nobody's, tag A (7).
     expect(before.flat().sort()).toEqual([...Array(3).fill(older), ...Array(7).fill(triaged.id)].sort());
-    // As a deployment from before issue 28 has them: the submissions, and no filter entry.
+    // As a deployment from before the filter entries has them: the submissions, and no filter entry.
     const olderItem = (await api("GET", `/api/v1/submissions/${older}`, { token: owner.token })).body.data.submission;
     const createdAt: Record<string, string> = { [older]: olderItem.createdAt, [triaged.id]: triaged.createdAt };
     await db().send(

@@ -2,7 +2,7 @@ import { getItem } from "../../../lib/store/items";
 import { keys } from "../../../lib/store/keys";
 import { type Account, addMember, api, createSite, signupOwner } from "../../support/api";
 
-// Contract A of issue 29: a webhook's `compatibility` (docs/api.md, "Webhooks"; docs/intake.md,
+// A webhook's `compatibility` (docs/api.md, "Webhooks"; docs/intake.md,
 // "Other services' control fields").
 const base = (siteId: string) => `/api/v1/sites/${siteId}/webhooks`;
 

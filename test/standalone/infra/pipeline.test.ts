@@ -199,7 +199,7 @@ describe("intake consumer", () => {
     expect(CONSUMER_MAX_CONCURRENCY).toBeLessThanOrEqual(10);
   });
 
-  test("the pipe is created after the consumer and the API's stage (aws-cdk issue 31211: a new stream is not readable at once)", () => {
+  test("the pipe is created after the consumer and the API's stage (aws-cdk#31211: a new stream is not readable at once)", () => {
     const [pipeId, pipe] = Object.entries(resources).find(([, r]) => r.Type === "AWS::Pipes::Pipe") as [
       string,
       Resource & { DependsOn?: string[] },

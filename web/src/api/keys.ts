@@ -95,7 +95,7 @@ export const queryKeys = {
     one: (formId: string, importId: string) => ["forms", formId, "imports", importId] as const,
   },
 
-  /** GET /tags: the organization's tags (issue 28). */
+  /** GET /tags: the organization's tags. */
   tags: ["tags"] as const,
   /** GET /api-keys. */
   apiKeys: ["api-keys"] as const,

@@ -1,5 +1,5 @@
 /**
- * The statuses of a lead's workflow (issue 28; docs/dashboard.md, "Working the leads"), in the
+ * The statuses of a lead's workflow (docs/dashboard.md, "Working the leads"), in the
  * order the keys 1–5 set them. Apart from lib/triage.ts so the router's search validation does not
  * pull the triage queries into the entry chunk.
  */

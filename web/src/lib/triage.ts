@@ -4,7 +4,7 @@ import { queryKeys } from "../api/keys";
 import type { Answer, Schema } from "../api/types";
 
 /**
- * What issue 28 adds to a lead, shared by the inbox and Settings → Tags: the statuses of the
+ * What triage adds to a lead, shared by the inbox and Settings → Tags: the statuses of the
  * workflow (docs/dashboard.md, "Working the leads"), the organization's tags and its members (the
  * owners a lead can have).
  */

@@ -11,7 +11,7 @@ export interface ListFilters {
   q?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
-  /** The inbox's triage filters (issue 28): a status, an owner (`me`, `none` or a userId), a tag id, unread only. */
+  /** The inbox's triage filters (docs/triage.md): a status, an owner (`me`, `none` or a userId), a tag id, unread only. */
   status?: Status | undefined;
   owner?: string | undefined;
   tag?: string | undefined;

@@ -18,7 +18,7 @@ const nameOf = (me: Me, members: readonly Member[]) => (userId: string) =>
   userId === me.user.id ? "you" : (members.find((m) => m.id === userId)?.name ?? "a former member");
 
 /**
- * A lead's triage on its page (issue 28): status, owner and tags, each saved as it changes with
+ * A lead's triage on its page (docs/triage.md): status, owner and tags, each saved as it changes with
  * the version read (a 409 says someone else changed it first), its notes and its timeline. Opening
  * the page marks the lead read for the signed-in person.
  */

@@ -6,7 +6,7 @@ import type { Answer } from "../../api/types";
 import type { Submission } from "./queries";
 
 /**
- * A lead's triage (issue 28): its status, owner, tags, notes, timeline and read state, and the
+ * A lead's triage (docs/triage.md): its status, owner, tags, notes, timeline and read state, and the
  * routes that change them (docs/api.md, "Working the leads").
  */
 

@@ -77,7 +77,7 @@ function TagRow({ tag, mayEdit, mayDelete }: { tag: Tag; mayEdit: boolean; mayDe
 }
 
 /**
- * Settings → Tags: the organization's tags, which any lead of any form can carry (issue 28).
+ * Settings → Tags: the organization's tags, which any lead of any form can carry.
  * Members who edit forms create and change them; deleting one needs the right to delete forms.
  */
 export function TagsPage() {
