@@ -270,6 +270,7 @@ const cardElementSchema = {
     height: oneOf("auto", "stretch"),
   },
   if: { properties: { type: { const: "RichTextBlock" } } },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a promise
   then: {
     required: ["inlines"],
     properties: {
@@ -283,6 +284,7 @@ const cardActionSchema = {
   required: ["type"],
   properties: { type: { type: "string" }, title: { type: "string" }, style: oneOf("default", "positive", "destructive") },
   if: { properties: { type: { const: "Action.OpenUrl" } } },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a promise
   then: { required: ["url"], properties: { url: { type: "string", format: "uri-reference" } } },
 };
 
