@@ -293,10 +293,11 @@ export const TABLE_WRITES: Record<string, Writes> = {
   },
 
   // The digest run: each digest's claim (released when SES refused it), and the member's next due
-  // time with its place in the due index (its condition reads gsi1sk).
+  // time with its place in the due index (its condition reads gsi1sk); each digest's sent-email
+  // record once SES accepted it.
   [DIGESTS.handler]: {
     PutItem: [P.action],
-    UpdateItem: [P.action, only(P.org, ["digests", "gsi1pk", "gsi1sk"])],
+    UpdateItem: [P.action, only(P.org, ["digests", "gsi1pk", "gsi1sk"]), P.sentEmail],
     DeleteItem: [P.action],
   },
 };

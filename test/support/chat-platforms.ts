@@ -8,7 +8,8 @@ import addFormats from "ajv-formats";
  * characters of all embeds, markup that could ping or disguise a link). Teams' card is checked by
  * Microsoft's own Adaptive Cards SDK (`adaptivecards`: its parser reports unknown elements,
  * invalid property values, missing required properties and unsupported versions), inside the
- * Workflows envelope's schema. Each limit names where it is published
+ * Workflows envelope's schema, which also holds the published Adaptive Card schema's definitions
+ * of the elements Inlet's cards use (the parser lets a missing text or a wrong type through). Each limit names where it is published
  * (docs/notifications.md has the same table). Used by the local receivers
  * (./chat-receiver.ts) and by the unit tests of the message builders.
  */
@@ -233,6 +234,60 @@ const googleChatSchema = {
   },
 };
 
+// Adaptive Card 1.5 (https://adaptivecards.io/schemas/adaptive-card.json; no npm package ships
+// it: docs/notifications.md), the definitions of what Inlet's cards hold, as published: the
+// body and actions are arrays; a RichTextBlock's inlines are TextRuns or strings; a TextRun
+// needs its text; the enums and booleans of their properties. Other element and action types
+// are left to the SDK's parser below, which knows them all.
+const oneOf = (...values: string[]) => ({ enum: values });
+const SPACING = oneOf("default", "none", "small", "medium", "large", "extraLarge", "padding");
+const textRunSchema = {
+  type: "object",
+  required: ["type", "text"],
+  properties: {
+    type: { const: "TextRun" },
+    text: { type: "string" },
+    color: oneOf("default", "dark", "light", "accent", "good", "warning", "attention"),
+    fontType: oneOf("default", "monospace"),
+    highlight: { type: "boolean" },
+    isSubtle: { type: "boolean" },
+    italic: { type: "boolean" },
+    size: oneOf("default", "small", "medium", "large", "extraLarge"),
+    strikethrough: { type: "boolean" },
+    underline: { type: "boolean" },
+    weight: oneOf("default", "lighter", "bolder"),
+  },
+};
+const cardElementSchema = {
+  type: "object",
+  required: ["type"],
+  properties: {
+    type: { type: "string" },
+    id: { type: "string" },
+    isVisible: { type: "boolean" },
+    separator: { type: "boolean" },
+    spacing: SPACING,
+    height: oneOf("auto", "stretch"),
+  },
+  if: { properties: { type: { const: "RichTextBlock" } } },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a promise
+  then: {
+    required: ["inlines"],
+    properties: {
+      inlines: { type: "array", items: { anyOf: [{ type: "string" }, textRunSchema] } },
+      horizontalAlignment: oneOf("left", "center", "right"),
+    },
+  },
+};
+const cardActionSchema = {
+  type: "object",
+  required: ["type"],
+  properties: { type: { type: "string" }, title: { type: "string" }, style: oneOf("default", "positive", "destructive") },
+  if: { properties: { type: { const: "Action.OpenUrl" } } },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a promise
+  then: { required: ["url"], properties: { url: { type: "string", format: "uri-reference" } } },
+};
+
 // Teams Workflows: the envelope of https://learn.microsoft.com/microsoftteams/platform/webhooks-and-connectors/how-to/add-incoming-webhook
 const teamsEnvelopeSchema = {
   type: "object",
@@ -254,7 +309,13 @@ const teamsEnvelopeSchema = {
           content: {
             type: "object",
             required: ["type", "version", "body"],
-            properties: { type: { const: "AdaptiveCard" }, version: { enum: ["1.0", "1.1", "1.2", "1.3", "1.4", "1.5"] } },
+            properties: {
+              type: { const: "AdaptiveCard" },
+              version: { enum: ["1.0", "1.1", "1.2", "1.3", "1.4", "1.5"] },
+              body: { type: "array", items: cardElementSchema },
+              actions: { type: "array", items: cardActionSchema },
+              msteams: { type: "object", properties: { width: { const: "Full" } } },
+            },
           },
         },
       },
@@ -287,11 +348,18 @@ const AdaptiveCards = require("adaptivecards/dist/adaptivecards.js") as {
   SerializationContext: new () => { eventCount: number; getEventAt(i: number): { message: string } };
 };
 
-/** Microsoft's parser over the card: every event it reports is a problem. */
+/**
+ * Microsoft's parser over the card: every event it reports is a problem, and so is what makes it
+ * throw (an element where only an inline may be, in a RichTextBlock).
+ */
 function adaptiveCardProblems(card: unknown): string[] {
   const parsed = new AdaptiveCards.AdaptiveCard();
   const context = new AdaptiveCards.SerializationContext();
-  parsed.parse(card, context);
+  try {
+    parsed.parse(card, context);
+  } catch (error) {
+    return [`the parser refused it: ${(error as Error).message}`];
+  }
   const events = Array.from({ length: context.eventCount }, (_, i) => context.getEventAt(i).message);
   return [...events, ...parsed.validateProperties().validationEvents.map((e) => e.message)];
 }

@@ -53,3 +53,6 @@ export async function startChatReceiver(platform: Exclude<EndpointKind, "webhook
       receiver.requests(path).map((request) => checked.get(request) ?? platformProblems(platform, request.body)),
   };
 }
+
+/** Every chat platform, in the order the tests go through them. */
+export const CHAT_KINDS = ["slack", "teams", "discord", "google_chat"] as const satisfies readonly ChatPlatform[];

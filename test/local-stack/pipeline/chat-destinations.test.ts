@@ -2,11 +2,12 @@ import { randomUUID } from "node:crypto";
 import { jest } from "@jest/globals";
 import type { ChatKind } from "../../../lib/store/outbound-endpoints";
 import { api } from "../../support/api";
-import { type ChatReceiver, startChatReceiver } from "../../support/chat-receiver";
+import { CHAT_KINDS } from "../../support/chat-receiver";
 import { eventually } from "../../support/eventually";
 import { accepted, postIntake } from "../../support/intake";
 import { receiverPath } from "../../support/outbound-receiver";
 import { pipelineBarrier } from "./support/barrier";
+import { chatReceiversOfFile } from "./support/chat-receivers";
 import { hotLead, type LeadForm, leadForm } from "./support/lead-forms";
 
 /**
@@ -19,15 +20,8 @@ import { hotLead, type LeadForm, leadForm } from "./support/lead-forms";
 
 jest.setTimeout(120_000);
 
-const KINDS: ChatKind[] = ["slack", "teams", "discord", "google_chat"];
-const receivers = {} as Record<ChatKind, ChatReceiver>;
-
-beforeAll(async () => {
-  for (const kind of KINDS) receivers[kind] = await startChatReceiver(kind);
-});
-afterAll(async () => {
-  await Promise.all(KINDS.map((kind) => receivers[kind].close()));
-});
+const KINDS: ChatKind[] = [...CHAT_KINDS];
+const receivers = chatReceiversOfFile();
 
 type Target = LeadForm;
 

@@ -153,6 +153,11 @@ test("the daily digest at the member's hour: counts, grades, the leads with link
   expect(text).toContain(`${base}/settings/account#notifications`);
   expect(email.body.html).toContain("Ada &lt;b&gt;Lovelace&lt;/b&gt;");
   expect(email.body.html).toContain("Acme &lt;site&gt;");
+  // Recorded as sent, as SES accepted it, under the run's table grant (its fate: email-fate.test.ts).
+  expect(await rawItem(keys.sentEmail(email.messageId))).toMatchObject({
+    kind: "digest",
+    [`to:${owner.email.toLowerCase()}`]: { status: "sent" },
+  });
 
   // Its claim is done; the next is due a day later, and today is covered.
   expect((await readAction(`digest_${owner.userId}_daily_${today()}`, "digest"))?.status).toBe("done");

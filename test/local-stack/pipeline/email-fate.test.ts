@@ -1,11 +1,17 @@
 import { randomUUID } from "node:crypto";
+import { jest } from "@jest/globals";
+import { DIGESTS } from "../../../functions/routes";
+import { guardTableGrants, localGrant, runAs } from "../../../infra/local/grants";
+import { db } from "../../../lib/aws/dynamodb";
+import { type SendEmailInput, ses } from "../../../lib/aws/ses";
+import { sendDigestEmail } from "../../../lib/digests/send";
 import { EMAIL_TAGS } from "../../../lib/notifications/suppression";
 import { keys } from "../../../lib/store/keys";
 import { type Account, api, createSite, signupOwner } from "../../support/api";
 import { apiKeyWith } from "../../support/fixtures";
 import { eventBusUrl, putSesEvent, putSesEvents, sesEventDetail } from "../../support/ses-events";
 import { submitTo } from "../../support/submissions";
-import { HOT_LEAD, notifyingForm, rawItem, recipient, waitForEmails } from "./support/emails";
+import { emailsTo, HOT_LEAD, notifyingForm, rawItem, recipient, waitForEmails } from "./support/emails";
 
 /**
  * Every email's fate (docs/email.md): a notification sent through the whole local stack, then
@@ -18,8 +24,13 @@ import { HOT_LEAD, notifyingForm, rawItem, recipient, waitForEmails } from "./su
 let owner: Account;
 let siteId: string;
 beforeAll(async () => {
+  // A function run in this process (the digest's sending path) is held to its table grant, as in AWS.
+  guardTableGrants(db(), "enforce");
   owner = await signupOwner("fates");
   siteId = await createSite(owner, "Fates site");
+});
+afterEach(() => {
+  jest.restoreAllMocks();
 });
 
 interface Recipient {
@@ -135,6 +146,53 @@ test("account emails are recorded by their message id, from their events alone",
   expect(item).toMatchObject({ kind: "verify", [`to:${to}`]: { status: "delivered" } });
   // Not a submission's: in no submission's index.
   expect(item?.gsi1pk).toBeUndefined();
+});
+
+test("a digest is recorded as sent to its member once SES accepted it, by its message id alone, and its fate follows SES's events", async () => {
+  const client = ses();
+  const original = client.send.bind(client);
+  const sent: SendEmailInput[] = [];
+  jest.spyOn(client, "send").mockImplementation(async (command) => {
+    sent.push(command.input);
+    return original(command);
+  });
+  // A member's address as they typed it: its fates are kept under the lower-cased address.
+  const to = recipient("Digest-Member");
+  const lower = to.toLowerCase();
+  const messageId = await runAs(DIGESTS.handler, localGrant(DIGESTS), () =>
+    sendDigestEmail(
+      { to: [to], subject: "Daily digest: 2 new submissions, 1 hot (27 Nov)", text: "New submissions: 2\n", html: "<p>2</p>" },
+      { userId: "usr_fates", cadence: "daily", periodEnd: "2026-11-27" },
+    ),
+  );
+  const [stored] = await emailsTo(to);
+  expect(messageId).toBe(stored?.messageId);
+
+  // Tagged with its kind only: a digest covers many forms and no submission.
+  const tags = Object.fromEntries((sent[0]?.EmailTags ?? []).map((t) => [t.Name, t.Value]));
+  expect(tags).toEqual({ [EMAIL_TAGS.kind]: "digest" });
+  expect(sent[0]?.ConfigurationSetName).toBe(process.env.SES_CONFIGURATION_SET ?? "inlet-local");
+
+  // Recorded as SES accepted it, before any event; in no submission's index.
+  const key = keys.sentEmail(messageId as string);
+  const item = await rawItem(key);
+  expect(item).toMatchObject({ type: "sent_email", kind: "digest", messageId, [`to:${lower}`]: { status: "sent" } });
+  for (const absent of ["formId", "submissionId", "gsi1pk"]) expect(item?.[absent]).toBeUndefined();
+
+  // SES's events, with the tags SES hands back as the sender set them.
+  const digest = { messageId: messageId as string, destination: [to], tags };
+  await putSesEvent("DeliveryDelay", digest, { delayType: "MailboxFull" });
+  expect((await rawItem(key))?.[`to:${lower}`]).toMatchObject({ status: "delayed" });
+  await putSesEvent("Delivery", digest);
+  expect((await rawItem(key))?.[`to:${lower}`]).toMatchObject({ status: "delivered", detail: "250 2.6.0 Message received" });
+  // A late Send event changes nothing; a complaint goes further, and suppresses it on no form.
+  await putSesEvent("Send", digest);
+  expect((await rawItem(key))?.[`to:${lower}`]).toMatchObject({ status: "delivered" });
+  await putSesEvent("Complaint", digest, { complaintFeedbackType: "abuse" });
+  const last = await rawItem(key);
+  expect(last?.[`to:${lower}`]).toMatchObject({ status: "complained", detail: "abuse" });
+  expect(Object.keys(last ?? {}).filter((name) => name.startsWith("to:"))).toEqual([`to:${lower}`]);
+  expect(last?.formId).toBeUndefined();
 });
 
 test("events the rule does not pass, or that are not Inlet's, record nothing", async () => {

@@ -6,6 +6,7 @@ import type { DeliveryChange } from "../../../lib/store/outbound-deliveries";
 import type { ChatKind, ChatOptions } from "../../../lib/store/outbound-endpoints";
 import type { Lead } from "../../../lib/store/shapes";
 import type { StoredSubmission } from "../../../lib/store/submissions";
+import { chatSubmission } from "../../support/chat-fixtures";
 import { platformProblems } from "../../support/chat-platforms";
 
 /**
@@ -21,22 +22,7 @@ const HOT: Lead = { score: 85, grade: "hot", reasons: ["business email domain"] 
 
 const form = (fields: Form["fields"] = {}, name = "Contact"): Pick<Form, "name" | "fields"> => ({ name, fields });
 
-function submission(data: Record<string, string | string[]>, overrides: Partial<StoredSubmission> = {}): StoredSubmission {
-  return {
-    id: "sub_6x6pKg6HlmtQA4jO3LqDjA",
-    orgId: "org_1",
-    siteId: "site_1",
-    formId: "form_1",
-    webhookId: "wh_1",
-    referenceId: "ACME-1042",
-    data,
-    metadata: { source: "generic", userAgent: null, referer: null, ip: "203.0.113.9", droppedFiles: [], ignoredFields: [] },
-    spam: { score: 0, isSpam: false, signals: [] },
-    createdAt: "2026-11-22T00:09:59.512Z",
-    isSpam: false,
-    ...overrides,
-  };
-}
+const submission = chatSubmission;
 
 const body = (
   kind: ChatKind,
