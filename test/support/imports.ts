@@ -51,6 +51,48 @@ export function netlifyCsv(rows: { id: string; createdAt: string; name: string; 
   ]);
 }
 
+/**
+ * Netlify's submissions API (`GET /forms/{form_id}/submissions`), as its JSON: the submitted
+ * fields (and Netlify's `ip`, `user_agent`, `referrer`) in `data`; beside it Netlify's record of
+ * the submission: `id`, `number`, `created_at`, copies of the name and email it recognised,
+ * `summary`, `body`, `human_fields`, `site_url`, `form_id`, `form_name`.
+ */
+export function netlifyJson(rows: { id: string; createdAt: string; name: string; email: string; message: string }[]) {
+  return JSON.stringify(
+    rows.map((r, i) => {
+      const [first, ...last] = r.name.split(" ");
+      return {
+        id: r.id,
+        number: i + 1,
+        title: null,
+        email: r.email,
+        name: r.name,
+        first_name: first,
+        last_name: last.join(" ") || null,
+        company: null,
+        summary: `<strong>${r.name}</strong> ${r.message}`,
+        body: r.message,
+        data: {
+          name: r.name,
+          email: r.email,
+          message: r.message,
+          ip: "203.0.113.9",
+          user_agent: "Mozilla/5.0",
+          referrer: "https://example.netlify.app/contact",
+        },
+        created_at: r.createdAt,
+        human_fields: { Name: r.name, Email: r.email, Message: r.message },
+        ordered_human_fields: [{ title: "Name", name: "name", value: r.name }],
+        site_url: "https://example.netlify.app",
+        form_id: "5f1a0c9e8b7d6c0008a1b2c3",
+        form_name: "contact",
+      };
+    }),
+    null,
+    2,
+  );
+}
+
 /** Basin's CSV export: `id`, `submitted_at`, the fields, `spam`, `ip`, `user_agent`, `referrer`. */
 export function basinCsv(rows: { id: string; submittedAt: string; email: string; message: string; spam?: boolean }[]) {
   return csvLines([
