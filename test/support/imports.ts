@@ -1,5 +1,11 @@
 import { gzipSync } from "node:zlib";
+import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { db, tableName } from "../../lib/aws/dynamodb";
+import { newId, newTimeOrderedId } from "../../lib/ids";
 import type { Form } from "../../lib/store/forms";
+import { storeImportRows } from "../../lib/store/import-files";
+import { type ImportJob, type ImportRow, importJobItem, toImportJob } from "../../lib/store/imports";
+import { keys } from "../../lib/store/keys";
 import { type Account, api } from "./api";
 import { eventually } from "./eventually";
 
@@ -131,4 +137,59 @@ export async function importFinished(account: Account, formId: string, importId:
     },
     { timeoutMs, intervalMs: 200 },
   );
+}
+
+/** `count` rows of a contact form as the import route stores them for its job: lines from 2, dated 1 to 20 days ago. */
+export const importRows = (count: number): ImportRow[] =>
+  Array.from({ length: count }, (_, i) => ({
+    line: i + 2,
+    id: newId("submission"),
+    createdAt: daysAgo(1 + (i % 20)),
+    data: { email: `row${i}@example.com`, name: `Row ${i}` },
+    sourceSpam: false,
+  }));
+
+/**
+ * An import of `rows` into `form` whose passes the test runs itself (lib/import-job.ts's
+ * runImportPass): its rows stored as the route stores them, its job item written without its
+ * `type`, so the stream's filter (infra/intake-filter.ts) passes no change of it to the stack's
+ * consumer, and each pass's record on the job is the real conditional one.
+ */
+export async function unqueuedImport(account: Account, form: Form, rows: ImportRow[]): Promise<ImportJob> {
+  const job: ImportJob = {
+    id: newTimeOrderedId("import", Date.now()),
+    formId: form.id,
+    orgId: form.orgId,
+    siteId: form.siteId,
+    status: "running",
+    source: "csv",
+    fileName: "leads.csv",
+    rows: rows.length,
+    imported: 0,
+    duplicates: 0,
+    spam: 0,
+    skipped: 0,
+    problems: [],
+    createdBy: account.userId,
+    startedAt: new Date().toISOString(),
+    finishedAt: null,
+    total: rows.length,
+    cursor: 0,
+    passes: 0,
+    retention: { inboxDays: null, spamDays: 30 },
+    referencePrefix: "TIMP",
+  };
+  await storeImportRows(job.orgId, job.formId, job.id, rows);
+  const { type: _unqueued, ...item } = importJobItem(job);
+  await db().send(new PutCommand({ TableName: tableName(), Item: item }));
+  return job;
+}
+
+/** The import's job as stored now (read strongly consistent). */
+export async function storedImportJob(job: Pick<ImportJob, "formId" | "id">): Promise<ImportJob> {
+  const out = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.importJob(job.formId, job.id), ConsistentRead: true }),
+  );
+  if (!out.Item) throw new Error(`import ${job.id} is not stored`);
+  return toImportJob(out.Item);
 }
