@@ -156,7 +156,16 @@ export const importRows = (count: number): ImportRow[] =>
  * consumer, and each pass's record on the job is the real conditional one.
  */
 export async function unqueuedImport(account: Account, form: Form, rows: ImportRow[]): Promise<ImportJob> {
-  const job: ImportJob = {
+  const job = importJobOf(account, form, rows);
+  await storeImportRows(job.orgId, job.formId, job.id, rows);
+  const { type: _unqueued, ...item } = importJobItem(job);
+  await db().send(new PutCommand({ TableName: tableName(), Item: item }));
+  return job;
+}
+
+/** The job the import route would write for `rows` (the form's retention kept forever, spam 30 days), at its start. */
+export function importJobOf(account: Account, form: Form, rows: ImportRow[]): ImportJob {
+  return {
     id: newTimeOrderedId("import", Date.now()),
     formId: form.id,
     orgId: form.orgId,
@@ -179,10 +188,6 @@ export async function unqueuedImport(account: Account, form: Form, rows: ImportR
     retention: { inboxDays: null, spamDays: 30 },
     referencePrefix: "TIMP",
   };
-  await storeImportRows(job.orgId, job.formId, job.id, rows);
-  const { type: _unqueued, ...item } = importJobItem(job);
-  await db().send(new PutCommand({ TableName: tableName(), Item: item }));
-  return job;
 }
 
 /** The import's job as stored now (read strongly consistent). */
