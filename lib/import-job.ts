@@ -138,7 +138,8 @@ async function keepRetention(job: ImportJob, written: DatedSubmission[]): Promis
 
 /**
  * One pass of an import (docs/importing.md, "The job"): the next rows from the job's cursor, chunk
- * after chunk for IMPORT_PASS_MS (the group of writes in flight then finishes), each a conditional put of its derived id
+ * after chunk for IMPORT_PASS_MS from `started` (the group of writes in flight then finishes; one
+ * group at least, however late the pass starts), each a conditional put of its derived id
  * (IMPORT_PARALLEL_WRITES at a time), numbered from one block of the site's reference numbers
  * reserved per chunk, in the file's order; then the pass is recorded on the job, whose MODIFY
  * queues the next. A pass that dies repeats: rows it stored are found as its own ("ours") and
@@ -150,7 +151,8 @@ export async function runImportPass(job: ImportJob, started = Date.now()): Promi
   const written: DatedSubmission[] = [];
   const dating = await datingNow(job);
   let cursor = job.cursor;
-  const due = () => Date.now() - started > IMPORT_PASS_MS;
+  // Every pass writes one group at least, however late it starts: each moves the import on.
+  const due = () => cursor > job.cursor && Date.now() - started > IMPORT_PASS_MS;
   // Chunk after chunk until the time is up: a pass moves as far as the writes allow.
   while (cursor < job.total && !due()) {
     const chunk = Math.floor(cursor / IMPORT_CHUNK_ROWS);

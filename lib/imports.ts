@@ -140,7 +140,9 @@ export async function importSubmissions(
   request: ImportRequest,
 ): Promise<{ preview: ImportPreview } | { import: ImportView }> {
   const form = await findForm(principal, formId);
-  const format = request.source === "json" ? "json" : request.source === undefined ? undefined : "csv";
+  // `csv` and `json` name the format; a service exports both (docs/importing.md, "Files"), so
+  // for a service's name, as without a source, the content decides.
+  const format = request.source === "json" || request.source === "csv" ? request.source : undefined;
   const table = readFile(request.file, format);
   const source: ImportSource = request.source ?? detectSource(table);
   const roles = columnRoles(table, source, request.timeColumn);

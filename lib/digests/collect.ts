@@ -18,7 +18,8 @@ import { organizationForms } from "./scope";
  * - the leads from one page of each form's index over the period (the LEADS_PER_FORM newest, of
  *   the MAX_FORMS_READ busiest forms): the newest, the hottest, and the grades, counted over
  *   those pages (a busier form's grades are those of its newest LEADS_PER_FORM, and the digest
- *   says so);
+ *   says so); an imported submission (lib/import-job.ts) is a past lead, never one of a
+ *   digest's leads, though the daily counts, and so the digest's counts, hold it on its own day;
  * - what fails: each site's failing endpoints (one Query of its failing list), those of the
  *   digest's forms.
  */
@@ -117,7 +118,7 @@ export async function collectDigest(
     })),
   );
   const leads = pages.flatMap(({ form, page }) =>
-    page.submissions.filter((s) => !s.isSpam).map((s) => digestLead(s, form, base)),
+    page.submissions.filter((s) => !s.isSpam && !s.imported).map((s) => digestLead(s, form, base)),
   );
   const grades = { hot: 0, warm: 0, cold: 0, ungraded: 0, counted: leads.length };
   for (const lead of leads) grades[lead.grade ?? "ungraded"]++;

@@ -30,6 +30,12 @@ export interface FileTable {
   problems: RowProblem[];
   /** Data rows of the file: read records and unreadable ones. */
   rows: number;
+  /**
+   * JSON: columns that only ever came from outside the `data` object of an entry that has one:
+   * the exporting service's record of the submission (its time, id, number, copies of fields),
+   * never the sender's data (./sources.ts suggests them "don't import"). Empty for CSV.
+   */
+  envelope: ReadonlySet<string>;
 }
 
 export const invalidFile = (message: string) => new AppError("INVALID_IMPORT_FILE", message);
@@ -141,7 +147,7 @@ export function readCsv(text: string): FileTable {
     out.push({ line, cells });
   }
   problems.sort((a, b) => a.line - b.line);
-  return { format: "csv", columns, records: out, problems, rows: body.length + skipped };
+  return { format: "csv", columns, records: out, problems, rows: body.length + skipped, envelope: new Set() };
 }
 
 /** A JSON value as a cell: text as it is, numbers and booleans as text, a list joined; objects are not cells. */
@@ -155,9 +161,10 @@ function jsonCell(value: unknown): string | undefined {
 
 /**
  * A JSON export's object as cells: its own scalar values, and those of its `data` object (Inlet's
- * and Netlify's exports keep the submitted fields there), which win over a top-level name.
+ * and Netlify's exports keep the submitted fields there), which win over a top-level name. With
+ * the names of its `data` object, or undefined when it has none.
  */
-function jsonCells(item: Record<string, unknown>): Record<string, string> {
+function jsonCells(item: Record<string, unknown>): { cells: Record<string, string>; dataKeys: Set<string> | undefined } {
   const cells = cellMap();
   for (const [key, value] of Object.entries(item)) {
     if (key === "data") continue;
@@ -165,13 +172,15 @@ function jsonCells(item: Record<string, unknown>): Record<string, string> {
     if (cell !== undefined) cells[key] = cell;
   }
   const data = item.data;
-  if (typeof data === "object" && data !== null && !Array.isArray(data)) {
-    for (const [key, value] of Object.entries(data)) {
-      const cell = jsonCell(value);
-      if (cell !== undefined) cells[key] = cell;
-    }
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return { cells, dataKeys: undefined };
+  const dataKeys = new Set<string>();
+  for (const [key, value] of Object.entries(data)) {
+    const cell = jsonCell(value);
+    if (cell === undefined) continue;
+    cells[key] = cell;
+    dataKeys.add(key);
   }
-  return cells;
+  return { cells, dataKeys };
 }
 
 export function readJson(text: string): FileTable {
@@ -192,17 +201,21 @@ export function readJson(text: string): FileTable {
   const records: FileRecord[] = [];
   const seen = new Set<string>();
   const columns: string[] = [];
+  // Column names seen outside a `data` object (of an entry that has one), and inside one.
+  const outside = new Set<string>();
+  const inside = new Set<string>();
   list.forEach((item, index) => {
     const line = index + 1;
     if (typeof item !== "object" || item === null || Array.isArray(item)) {
       problems.push({ line, code: "NOT_AN_OBJECT", message: "The entry is not an object" });
       return;
     }
-    const raw = jsonCells(item as Record<string, unknown>);
+    const { cells: raw, dataKeys } = jsonCells(item as Record<string, unknown>);
     const cells = cellMap();
     for (const [key, value] of Object.entries(raw)) {
       const name = cleanText(key).trim().slice(0, 200);
       if (name === "") continue;
+      if (dataKeys) (dataKeys.has(key) ? inside : outside).add(name);
       if (!seen.has(name)) {
         seen.add(name);
         columns.push(name);
@@ -213,7 +226,8 @@ export function readJson(text: string): FileTable {
     records.push({ line, cells });
   });
   if (columns.length === 0) throw invalidFile("The file's entries have no values to import");
-  return { format: "json", columns, records, problems, rows: list.length };
+  const envelope = new Set([...outside].filter((name) => !inside.has(name)));
+  return { format: "json", columns, records, problems, rows: list.length, envelope };
 }
 
 /** A file as JSON when it starts like JSON, else as CSV (or as the source says). */

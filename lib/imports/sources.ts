@@ -151,8 +151,8 @@ export function columnRoles(table: FileTable, source: ImportSource, timeColumn: 
 
 /**
  * The suggested field of each column: the form's field whose key, or label, is the column's name
- * (loosely); else the column's slug; null (don't import) for the time, id and spam columns and
- * the service's bookkeeping. Two columns never get the same field: a later one is numbered.
+ * (loosely); else the column's slug; null (don't import) for the time, id and spam columns, the
+ * service's bookkeeping, and a JSON export's values outside its entries' `data` objects. Two columns never get the same field: a later one is numbered.
  */
 export function suggestFields(
   table: FileTable,
@@ -171,7 +171,7 @@ export function suggestFields(
   table.columns.forEach((column, i) => {
     const name = loose(column);
     const role = column === roles.time || column === roles.id || column === roles.spam;
-    if (role || meta.has(name) || name === "") {
+    if (role || meta.has(name) || name === "" || table.envelope.has(column)) {
       out.set(column, null);
       return;
     }

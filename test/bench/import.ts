@@ -13,7 +13,14 @@ import { netlifyCsv } from "../support/imports";
  * (docs/performance.md, "Importing"): the request, the job's passes on the stream, the
  * bookkeeper's counts; and the two ways a pass can write its rows, side by side on DynamoDB
  * Local (25 conditional puts in flight, or transactions of 25 conditional puts).
+ *
+ * The job's bar: 30 ms a row, the export's budget (300 s for 10,000 rows) scaled to the file, so
+ * 1,500 s for 50,000 rows. A job over it is a failed run: a FAIL line and a non-zero exit
+ * (test/bench/run.ts).
  */
+
+/** The import job's budget per row (docs/performance.md, "Importing"; test/local-stack/perf/import-speed.test.ts holds the same rate). */
+export const IMPORT_BUDGET_MS_PER_ROW = 30;
 
 export interface ImportBenchResult {
   rows: number;
@@ -21,6 +28,9 @@ export interface ImportBenchResult {
   gzippedBytes: number;
   answerMs: number;
   jobMs: number;
+  /** The job's budget for this many rows, and whether the job (the request to its last pass) stayed within it. */
+  budgetMs: number;
+  withinBudget: boolean;
   rowsPerSecond: number;
   countsSettledMs: number;
   itemBytes: number;
@@ -129,7 +139,13 @@ export async function measureImport(options: {
   const importStarted = Date.now();
   const first = await timedImport(owner, formId, file);
   if (first.job.imported !== rows) throw new Error(`imported ${first.job.imported} of ${rows}`);
-  log(`imported in ${first.jobMs} ms; waiting for the counts...`);
+  const budgetMs = rows * IMPORT_BUDGET_MS_PER_ROW;
+  const withinBudget = first.jobMs <= budgetMs;
+  log(
+    withinBudget
+      ? `PASS: imported in ${first.jobMs} ms, within the budget of ${budgetMs} ms; waiting for the counts...`
+      : `FAIL: imported in ${first.jobMs} ms, over the budget of ${budgetMs} ms (${IMPORT_BUDGET_MS_PER_ROW} ms a row); waiting for the counts...`,
+  );
   await eventually(
     "the form's counts",
     async () => {
@@ -158,6 +174,8 @@ export async function measureImport(options: {
     gzippedBytes: gzipSync(file).length,
     answerMs: first.answerMs,
     jobMs: first.jobMs,
+    budgetMs,
+    withinBudget,
     rowsPerSecond: Math.round((rows / first.jobMs) * 1000),
     countsSettledMs,
     itemBytes,

@@ -51,7 +51,7 @@ test("a Formspree export: preview, a mapping changed, imported with progress, in
   await chooseFile(page, "formspree-export.csv", FORMSPREE_CSV);
   expect((await previewRequest).headers()["content-encoding"]).toBe("gzip");
   const preview = page.getByRole("region", { name: "Preview of formspree-export.csv" });
-  await expect(preview.getByText("Detected: Formspree export (CSV) · 3 rows")).toBeVisible();
+  await expect(preview.getByText("Detected: Formspree export · 3 rows")).toBeVisible();
   const columns = preview.getByRole("table", { name: "Columns of the file and the fields they fill" });
   await expect(preview.getByLabel("Time column (when each submission arrived)")).toHaveValue("_date");
   await expect(columns.getByLabel("Import “name” as")).toHaveValue("name");

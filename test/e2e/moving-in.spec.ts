@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { expectAccessibleInBothThemes } from "./support/a11y";
 import { type Account, apiAs, expect, signIn, submit, test } from "./support/fixtures";
 import { addMember } from "./support/settings";
-import { openSiteWithOneSource, shown } from "./support/sources";
+import { createSourceInPage, openSiteWithOneSource, shown } from "./support/sources";
 import { widths } from "./support/triage";
 
 /**
@@ -128,6 +128,47 @@ test("picking a service shows what to change and the form converted; the switch 
   await dialog.getByRole("link", { name: "Import old submissions into this source's form" }).click();
   await expect(page).toHaveURL(/\/forms\/[^/]+\/import$/);
   await expect(page.getByRole("heading", { name: "Import", level: 2 })).toBeVisible();
+});
+
+test("right after a source is created, its setup offers the panel: the form converted with the new secret, the switch saved", async ({
+  signedIn: page,
+  request,
+  account,
+}) => {
+  const { siteId } = await openSiteWithOneSource(page, request, account);
+  const ready = await createSourceInPage(page, "Quote form");
+  const secret = await shown(ready, "Secret");
+  const url = await shown(ready, "Intake URL");
+  await ready.getByText("Coming from another service?").click();
+  expect(await shown(ready, "Your Formspree form, moved to Inlet")).toContain(`action="${url}?key=${secret}"`);
+  const toggle = ready.getByRole("switch", { name: "Read Formspree fields on this source" });
+  await expect(toggle).not.toBeChecked();
+  await toggle.click();
+  await expect(ready.getByRole("status").filter({ hasText: "Saved: Quote form reads Formspree fields." })).toBeVisible();
+  // The panel reads the source as it now is, not as its creation answered it.
+  await expect(toggle).toBeChecked();
+  const { webhooks } = await apiAs<{ webhooks: { id: string; name: string }[] }>(
+    request,
+    account,
+    "GET",
+    `/api/v1/sites/${siteId}/webhooks`,
+  );
+  const created = webhooks.find((w) => w.name === "Quote form");
+  expect(created).toBeDefined();
+  expect(await compatibility(page, account, siteId, created?.id ?? "")).toEqual({ service: "formspree", honeypotField: null });
+});
+
+test("the onboarding's snippet step offers the panel for the source it created", async ({ signedIn: page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: "Welcome to Inlet" })).toBeVisible();
+  await page.getByLabel("Site name").fill("Bakery");
+  await page.getByRole("button", { name: "Create site" }).click();
+  await page.getByLabel("Source name").fill("Contact form");
+  await page.getByRole("button", { name: "Create source" }).click();
+  const secret = await shown(page, "Secret");
+  await page.getByText("Coming from another service?").click();
+  await page.getByLabel("The service your form posts to now").selectOption({ label: "Web3Forms" });
+  expect(await shown(page, "Your Web3Forms form, moved to Inlet")).toContain(`name="access_key" value="${secret}"`);
 });
 
 test("a member reads the panel; the switch is disabled with the reason beside it", async ({ page, request, account }) => {

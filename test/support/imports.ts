@@ -1,5 +1,11 @@
 import { gzipSync } from "node:zlib";
+import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { db, tableName } from "../../lib/aws/dynamodb";
+import { newId, newTimeOrderedId } from "../../lib/ids";
 import type { Form } from "../../lib/store/forms";
+import { storeImportRows } from "../../lib/store/import-files";
+import { type ImportJob, type ImportRow, importJobItem, toImportJob } from "../../lib/store/imports";
+import { keys } from "../../lib/store/keys";
 import { type Account, api } from "./api";
 import { eventually } from "./eventually";
 
@@ -51,6 +57,48 @@ export function netlifyCsv(rows: { id: string; createdAt: string; name: string; 
   ]);
 }
 
+/**
+ * Netlify's submissions API (`GET /forms/{form_id}/submissions`), as its JSON: the submitted
+ * fields (and Netlify's `ip`, `user_agent`, `referrer`) in `data`; beside it Netlify's record of
+ * the submission: `id`, `number`, `created_at`, copies of the name and email it recognised,
+ * `summary`, `body`, `human_fields`, `site_url`, `form_id`, `form_name`.
+ */
+export function netlifyJson(rows: { id: string; createdAt: string; name: string; email: string; message: string }[]) {
+  return JSON.stringify(
+    rows.map((r, i) => {
+      const [first, ...last] = r.name.split(" ");
+      return {
+        id: r.id,
+        number: i + 1,
+        title: null,
+        email: r.email,
+        name: r.name,
+        first_name: first,
+        last_name: last.join(" ") || null,
+        company: null,
+        summary: `<strong>${r.name}</strong> ${r.message}`,
+        body: r.message,
+        data: {
+          name: r.name,
+          email: r.email,
+          message: r.message,
+          ip: "203.0.113.9",
+          user_agent: "Mozilla/5.0",
+          referrer: "https://example.netlify.app/contact",
+        },
+        created_at: r.createdAt,
+        human_fields: { Name: r.name, Email: r.email, Message: r.message },
+        ordered_human_fields: [{ title: "Name", name: "name", value: r.name }],
+        site_url: "https://example.netlify.app",
+        form_id: "5f1a0c9e8b7d6c0008a1b2c3",
+        form_name: "contact",
+      };
+    }),
+    null,
+    2,
+  );
+}
+
 /** Basin's CSV export: `id`, `submitted_at`, the fields, `spam`, `ip`, `user_agent`, `referrer`. */
 export function basinCsv(rows: { id: string; submittedAt: string; email: string; message: string; spam?: boolean }[]) {
   return csvLines([
@@ -89,4 +137,64 @@ export async function importFinished(account: Account, formId: string, importId:
     },
     { timeoutMs, intervalMs: 200 },
   );
+}
+
+/** `count` rows of a contact form as the import route stores them for its job: lines from 2, dated 1 to 20 days ago. */
+export const importRows = (count: number): ImportRow[] =>
+  Array.from({ length: count }, (_, i) => ({
+    line: i + 2,
+    id: newId("submission"),
+    createdAt: daysAgo(1 + (i % 20)),
+    data: { email: `row${i}@example.com`, name: `Row ${i}` },
+    sourceSpam: false,
+  }));
+
+/**
+ * An import of `rows` into `form` whose passes the test runs itself (lib/import-job.ts's
+ * runImportPass): its rows stored as the route stores them, its job item written without its
+ * `type`, so the stream's filter (infra/intake-filter.ts) passes no change of it to the stack's
+ * consumer, and each pass's record on the job is the real conditional one.
+ */
+export async function unqueuedImport(account: Account, form: Form, rows: ImportRow[]): Promise<ImportJob> {
+  const job = importJobOf(account, form, rows);
+  await storeImportRows(job.orgId, job.formId, job.id, rows);
+  const { type: _unqueued, ...item } = importJobItem(job);
+  await db().send(new PutCommand({ TableName: tableName(), Item: item }));
+  return job;
+}
+
+/** The job the import route would write for `rows` (the form's retention kept forever, spam 30 days), at its start. */
+export function importJobOf(account: Account, form: Form, rows: ImportRow[]): ImportJob {
+  return {
+    id: newTimeOrderedId("import", Date.now()),
+    formId: form.id,
+    orgId: form.orgId,
+    siteId: form.siteId,
+    status: "running",
+    source: "csv",
+    fileName: "leads.csv",
+    rows: rows.length,
+    imported: 0,
+    duplicates: 0,
+    spam: 0,
+    skipped: 0,
+    problems: [],
+    createdBy: account.userId,
+    startedAt: new Date().toISOString(),
+    finishedAt: null,
+    total: rows.length,
+    cursor: 0,
+    passes: 0,
+    retention: { inboxDays: null, spamDays: 30 },
+    referencePrefix: "TIMP",
+  };
+}
+
+/** The import's job as stored now (read strongly consistent). */
+export async function storedImportJob(job: Pick<ImportJob, "formId" | "id">): Promise<ImportJob> {
+  const out = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.importJob(job.formId, job.id), ConsistentRead: true }),
+  );
+  if (!out.Item) throw new Error(`import ${job.id} is not stored`);
+  return toImportJob(out.Item);
 }

@@ -1,7 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterEach, jest } from "@jest/globals";
 import { db, tableName } from "../../../lib/aws/dynamodb";
-import { newId, newTimeOrderedId } from "../../../lib/ids";
 import { runImportPass } from "../../../lib/import-job";
 import { expiryOf, type Retention } from "../../../lib/retention";
 import type { Form } from "../../../lib/store/forms";
@@ -10,7 +9,7 @@ import type { ImportJob, ImportRow } from "../../../lib/store/imports";
 import { keys } from "../../../lib/store/keys";
 import { type Account, createSite, signupOwner } from "../../support/api";
 import { insertForm } from "../../support/fixtures";
-import { daysAgo, IMPORT_FIELDS } from "../../support/imports";
+import { IMPORT_FIELDS, importJobOf, importRows } from "../../support/imports";
 
 /**
  * An import and a retention change of the same form (docs/importing.md, "Retention"). The change's
@@ -39,37 +38,10 @@ afterEach(() => {
   jest.restoreAllMocks();
 });
 
+/** The import's job (never written: see above) and its rows, stored for it. */
 async function importOf(form: Form): Promise<{ job: ImportJob; rows: ImportRow[] }> {
-  const job: ImportJob = {
-    id: newTimeOrderedId("import", Date.now()),
-    formId: form.id,
-    orgId: form.orgId,
-    siteId: form.siteId,
-    status: "running",
-    source: "csv",
-    fileName: "leads.csv",
-    rows: ROWS,
-    imported: 0,
-    duplicates: 0,
-    spam: 0,
-    skipped: 0,
-    problems: [],
-    createdBy: owner.userId,
-    startedAt: new Date().toISOString(),
-    finishedAt: null,
-    total: ROWS,
-    cursor: 0,
-    passes: 0,
-    retention: KEPT,
-    referencePrefix: "RETN",
-  };
-  const rows = Array.from({ length: ROWS }, (_, i) => ({
-    line: i + 2,
-    id: newId("submission"),
-    createdAt: daysAgo(1 + i),
-    data: { email: `row${i}@example.com`, name: `Row ${i}` },
-    sourceSpam: false,
-  }));
+  const rows = importRows(ROWS);
+  const job = importJobOf(owner, form, rows);
   await storeImportRows(job.orgId, job.formId, job.id, rows);
   return { job, rows };
 }

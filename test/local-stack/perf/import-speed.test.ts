@@ -1,8 +1,20 @@
+import { runImportPass } from "../../../lib/import-job";
+import { IMPORT_CHUNK_ROWS } from "../../../lib/store/import-files";
 import { type Account, createSite, signupOwner } from "../../support/api";
 import { formCountsItem } from "../../support/bookkeeping";
 import { eventually } from "../../support/eventually";
 import { insertForm } from "../../support/fixtures";
-import { daysAgo, IMPORT_FIELDS as FIELDS, importFinished, netlifyCsv, postImport } from "../../support/imports";
+import {
+  daysAgo,
+  IMPORT_FIELDS as FIELDS,
+  importFinished,
+  importRows,
+  netlifyCsv,
+  postImport,
+  storedImportJob,
+  unqueuedImport,
+} from "../../support/imports";
+import { Recorder } from "../../support/recording-client";
 
 /**
  * The import's speed bar (docs/performance.md, section 20). Here, in the performance run on a
@@ -20,9 +32,10 @@ beforeAll(async () => {
 
 describe("speed", () => {
   /**
-   * The large export test's budget: 300 s for 10,000 rows, 30 ms a row (test/local-stack/http/export.test.ts's large export).
-   * An import of a few thousand rows, from the request to its last pass, stays under it; its
-   * counts then settle (docs/performance.md, "Importing").
+   * The export's budget, 30 ms a row: 300 s for 10,000 rows, the rate the issue's "10,000-row
+   * export test" was given (test/local-stack/http/export.test.ts's large export now writes 400
+   * rows of 12 KB; the bar stays the rate). An import of a few thousand rows, from the request to
+   * its last pass, stays under it; its counts then settle (docs/performance.md, "Importing").
    */
   const ROWS = 3_000;
   const MS_PER_ROW = 30;
@@ -54,4 +67,28 @@ describe("speed", () => {
       `import of ${ROWS} rows: answered in ${answered} ms, finished in ${finished} ms (${(finished / ROWS).toFixed(2)} ms a row), counts settled in ${settled} ms`,
     );
   }, 420_000);
+
+  /**
+   * "Without a scan of the form": the job's passes, run here under the DynamoDB call recorder
+   * (test/support/recording-client.ts) over more than a chunk of rows, make no Query and no Scan
+   * at all (the form is one GetItem a pass, the rows come from S3, each is a conditional put),
+   * so none of the form's submissions.
+   */
+  test("an import's job reads no Query or Scan: none of the form's submissions", async () => {
+    const form = await insertForm(owner, siteId, { name: "No scan", fields: FIELDS });
+    const rows = IMPORT_CHUNK_ROWS + 50;
+    const job = await unqueuedImport(owner, form, importRows(rows));
+    const recorder = new Recorder();
+    try {
+      const { summary } = await recorder.run(async () => {
+        let current = job;
+        while ((await runImportPass(current)) === "continued") current = await storedImportJob(current);
+      });
+      expect(summary.calls.filter((c) => c.command === "PutItem")).toHaveLength(rows);
+      expect(summary.calls.filter((c) => c.command === "Query" || c.command === "Scan")).toEqual([]);
+    } finally {
+      recorder.uninstall();
+    }
+    expect(await storedImportJob(job)).toMatchObject({ status: "finished", imported: rows, duplicates: 0 });
+  }, 300_000);
 });

@@ -5,8 +5,8 @@ import { card, PageHeader } from "../components/ui/page";
 import { CreateSiteForm } from "../features/sites/create-site";
 import { siteQuery } from "../features/sites/queries";
 import { CreateSourceForm } from "../features/sources/create-source";
-import { type CreatedSource, kindOf, sourceQuery } from "../features/sources/queries";
-import { SourceSetup } from "../features/sources/source-setup";
+import { type CreatedSource, sourceQuery } from "../features/sources/queries";
+import { CreatedSourceSetup } from "../features/sources/source-setup";
 
 function Step({ n, title, done, children }: { n: number; title: string; done: boolean; children?: ReactNode }) {
   return (
@@ -77,9 +77,7 @@ export function Onboarding({ siteId, onSiteCreated }: { siteId?: string | undefi
           {siteId !== undefined && created === undefined && <CreateSourceForm siteId={siteId} onCreated={setCreated} />}
         </Step>
         <Step n={3} title="Paste the snippet into your site" done={arrived}>
-          {siteId !== undefined && created && (
-            <SourceSetup url={created.webhookUrl} secret={created.secretKey} domain={site.data?.domain} kind={kindOf(created)} />
-          )}
+          {siteId !== undefined && created && <CreatedSourceSetup siteId={siteId} created={created} domain={site.data?.domain} />}
         </Step>
         <Step n={4} title="Watch your first submission arrive" done={arrived}>
           {siteId !== undefined && created && <FirstSubmission siteId={siteId} source={source.data} />}

@@ -151,5 +151,5 @@ export function Problems({ problems, total }: { problems: ImportProblem[]; total
   );
 }
 
-/** "Formspree export (CSV) · 120 rows". */
+/** "Formspree export · 120 rows". */
 export const describeFile = (preview: ImportPreview) => `${IMPORT_SOURCE_LABELS[preview.source]} · ${count(preview.rows, "row")}`;

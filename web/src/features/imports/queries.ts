@@ -8,9 +8,10 @@ import type { Answer } from "../../api/types";
 export type ImportSource = "formspree" | "basin" | "netlify" | "csv" | "json";
 
 export const IMPORT_SOURCE_LABELS: Record<ImportSource, string> = {
-  formspree: "Formspree export (CSV)",
-  basin: "Basin export (CSV)",
-  netlify: "Netlify export (CSV)",
+  // A service's export is CSV or JSON, the file's content decides (docs/importing.md, "Files").
+  formspree: "Formspree export",
+  basin: "Basin export",
+  netlify: "Netlify export",
   csv: "CSV with a header row",
   json: "JSON array of objects",
 };

@@ -21,6 +21,9 @@ const honeypotProblem = (name: string) =>
       ? "A name starting with _ is a control field already: leave it empty, or give the name without _."
       : undefined;
 
+/** What the panel reads of a source: a listed one, or one just created (whose answer has no counts). */
+export type MovingInSource = Pick<Source, "id" | "name" | "webhookUrl" | "formId" | "compatibility">;
+
 /**
  * "Coming from another service?" in a source's setup (docs/moving-in.md): pick the service the
  * form posted to, then what to change in it, the fields Inlet understands, the form converted,
@@ -33,7 +36,7 @@ export function MovingIn({
   domain,
 }: {
   siteId: string;
-  source: Source;
+  source: MovingInSource;
   secret?: string | undefined;
   /** The site's domain, where the converted form's thank-you page is. */
   domain?: string | null | undefined;

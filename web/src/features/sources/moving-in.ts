@@ -84,7 +84,7 @@ export const SERVICES: readonly Service[] = [
       "plugins (CRM, Slack, webhooks): the form's Webhooks tab",
     ],
     bringSubmissions:
-      "Export the form's submissions as CSV from Formspree, then open the form's Import page in Inlet: the file is recognised as Formspree's, its columns mapped to the form's fields and the original dates kept.",
+      "Export the form's submissions as CSV or JSON from Formspree, then open the form's Import page in Inlet: the file is recognised as Formspree's, its columns mapped to the form's fields and the original dates kept.",
     importSource: "formspree",
     unverified:
       "Formspree's current Special Fields page was only partly readable; `_format` and `_language` are confirmed only in its 2019 open-source code. Where its CSV export sits in its dashboard, and its exact columns, were not checked.",
@@ -247,7 +247,7 @@ export const SERVICES: readonly Service[] = [
       "the success page: the form's Settings → Redirect after submission",
     ],
     bringSubmissions:
-      "Download the form's submissions as CSV from Netlify, then open the form's Import page in Inlet: the file is recognised as Netlify's and the original dates kept.",
+      "Download the form's submissions as CSV from Netlify (or save its submissions API's JSON), then open the form's Import page in Inlet: the file is recognised as Netlify's and the original dates kept.",
     importSource: "netlify",
     unverified: "Netlify's CSV export columns were not checked against a real export.",
     defaultHoneypot: "bot-field",

@@ -1,8 +1,9 @@
+import { useQuery } from "@tanstack/react-query";
 import { Tabs } from "radix-ui";
 import { CopyField } from "../../components/ui/copy";
 import { Muted } from "../../components/ui/text";
-import { MovingIn } from "./moving-in-panel";
-import type { Source, SourceKind } from "./queries";
+import { MovingIn, type MovingInSource } from "./moving-in-panel";
+import { type CreatedSource, kindOf, type SourceKind, sourceQuery } from "./queries";
 import { SECRET_PLACEHOLDER, SNIPPET_FOR_KIND, snippetsFor } from "./snippets";
 
 const tab =
@@ -24,8 +25,8 @@ export function SourceSetup({
   domain?: string | null | undefined;
   /** The source's kind: its own setup is the tab shown first. */
   kind?: SourceKind;
-  /** A source that exists (its row's setup): "Coming from another service?" with its compatibility switch. */
-  movingIn?: { siteId: string; source: Source } | undefined;
+  /** The source (its row's setup, or just created): "Coming from another service?" with its compatibility switch. */
+  movingIn?: { siteId: string; source: MovingInSource } | undefined;
 }) {
   const snippets = snippetsFor(url, secret, domain);
   return (
@@ -60,5 +61,31 @@ export function SourceSetup({
       </Tabs.Root>
       {movingIn && <MovingIn siteId={movingIn.siteId} source={movingIn.source} secret={secret} domain={domain} />}
     </div>
+  );
+}
+
+/**
+ * The setup of a source just created (the sources page's dialog, the onboarding's step 3): its
+ * secret, shown this once, and "Coming from another service?" with the source as it now is (its
+ * compatibility switch saves through the source's own query, which this reads).
+ */
+export function CreatedSourceSetup({
+  siteId,
+  created,
+  domain,
+}: {
+  siteId: string;
+  created: CreatedSource;
+  domain?: string | null | undefined;
+}) {
+  const live = useQuery(sourceQuery(siteId, created.id));
+  return (
+    <SourceSetup
+      url={created.webhookUrl}
+      secret={created.secretKey}
+      domain={domain}
+      kind={kindOf(created)}
+      movingIn={{ siteId, source: live.data ?? created }}
+    />
   );
 }

@@ -9,9 +9,9 @@ import { card, Loading, PageHeader } from "../../components/ui/page";
 import { underlineTab } from "../../components/ui/tabs";
 import { Muted } from "../../components/ui/text";
 import { CreateSourceForm } from "./create-source";
-import { type CreatedSource, formsQuery, kindOf, sourcesQuery } from "./queries";
+import { type CreatedSource, formsQuery, sourcesQuery } from "./queries";
 import { SourceRow } from "./source-row";
-import { SourceSetup } from "./source-setup";
+import { CreatedSourceSetup } from "./source-setup";
 
 const route = getRouteApi("/app/sites/$siteId/sources");
 
@@ -127,7 +127,7 @@ export function SourcesPage({ domain }: { domain: string | null | undefined }) {
       >
         {created ? (
           <>
-            <SourceSetup url={created.webhookUrl} secret={created.secretKey} domain={domain} kind={kindOf(created)} />
+            <CreatedSourceSetup siteId={siteId} created={created} domain={domain} />
             <CloseButton />
           </>
         ) : (
