@@ -1,7 +1,7 @@
 import { INTAKE_LIMITS } from "../intake/limits";
 
 /**
- * The import's limits (docs/importing.md, "Limits"; Contract B of issue 29). A request over a
+ * The import's limits (docs/importing.md, "Limits"; docs/api.md, the import route). A request over a
  * file limit is refused whole (413 IMPORT_TOO_LARGE); a row over a row limit is a problem of its
  * line and never stops the others.
  */

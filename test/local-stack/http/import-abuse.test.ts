@@ -5,7 +5,7 @@ import { insertForm } from "../../support/fixtures";
 import { csvLines, formspreeCsv, importFinished, importPath, postImport } from "../../support/imports";
 
 /**
- * Hostile files (issue 29: "a 10 MB file with hostile cells"): every one answered with a 4xx or
+ * Hostile files ("a 10 MB file with hostile cells"): every one answered with a 4xx or
  * with problems by line, never a 5xx, never a half-written import.
  */
 

@@ -1,7 +1,7 @@
 import type { Schema } from "../../api/types";
 
 /**
- * Moving in from another form backend (issue 29): for each service, what to change in the form,
+ * Moving in from another form backend (docs/moving-in.md): for each service, what to change in the form,
  * which of its fields Inlet understands, what must be set again in Inlet, and how the old
  * submissions come along. The one source of these words: the source's "Coming from another
  * service?" panel shows them, and docs/moving-in.md says the same (a unit test,
