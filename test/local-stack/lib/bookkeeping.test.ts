@@ -86,7 +86,10 @@ test("a removal lowers the webhook's count once however often its batch comes; a
   const kept = t.submit({ createdAt: `${day}T08:00:00.000Z` });
   const gone = t.submit({ createdAt: `${day}T08:01:00.000Z` });
   // Brought by an import: counted on its form and day, never on a webhook.
-  const imported = { ...t.submit({ createdAt: `${day}T08:02:00.000Z` }), imported: { importId: "imp_x", source: "csv", line: 2 } };
+  const imported = {
+    ...t.submit({ createdAt: `${day}T08:02:00.000Z` }),
+    imported: { importId: "imp_x", source: "csv", line: 2 },
+  };
   await handler(streamEvent([storedRecord(kept), storedRecord(gone), storedRecord(imported)]));
   expect((await counts(t, day)).webhook).toEqual({ submissionCount: 2, lastReceivedAt: gone.createdAt });
   const removals = streamEvent([removedRecord(gone), removedRecord(imported)]);
