@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { jest } from "@jest/globals";
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { jest } from "@jest/globals";
 import { sweepExpired } from "../../../infra/local/ttl-sweeper";
 import { db, tableName } from "../../../lib/aws/dynamodb";
 import { FORWARD_ONLY_MAX_HOURS, forwardBound, VALUES_GONE } from "../../../lib/outbound/forward-only";
@@ -12,9 +12,9 @@ import { getSubmission } from "../../../lib/store/submissions";
 import { type Account, api, createSite, signupOwner } from "../../support/api";
 import { eventually } from "../../support/eventually";
 import { accepted, newWebhook, postIntake, type TestWebhook } from "../../support/intake";
-import { makeSubmission, putSubmissions, storedItem } from "../../support/submissions";
 import { type Receiver, receiverPath, startReceiver } from "../../support/outbound-receiver";
 import { expireItem } from "../../support/retention";
+import { makeSubmission, putSubmissions, storedItem } from "../../support/submissions";
 import { bookkeepingBarrier, pipelineBarrier } from "./support/barrier";
 
 /**
@@ -125,6 +125,32 @@ async function expectStripped(t: Target, submissionId: string) {
   expect(await getForwardMarker(submissionId)).toBeUndefined();
 }
 
+/**
+ * A forward-only target whose endpoint fails every attempt slowly (the chain of five lasts well
+ * over ten seconds), a submission, and its delivery once the first attempt is recorded.
+ */
+async function stillRetrying(label: string) {
+  const t = await formTarget(label, true);
+  const path = receiverPath(label);
+  receiver.script(path, Array(10).fill({ status: 500, delayMs: 1500 }));
+  const endpointId = await addEndpoint(t, path);
+  const sent = await submit(t);
+  const delivery = deliveryIdFor(sent.submissionId, endpointId);
+  await eventually("the first attempt recorded", async () => (await getDelivery(delivery))?.status === "retrying");
+  return { t, path, sent, delivery };
+}
+
+/** The delivery ended as failed because the values are gone, before its attempts ran out. */
+async function endedWithoutValues(delivery: string) {
+  await eventually("the delivery ended", async () => (await getDelivery(delivery))?.status === "failed", {
+    timeoutMs: 30_000,
+  });
+  const ended = await getDelivery(delivery);
+  expect(ended?.lastError).toBe(VALUES_GONE);
+  expect(ended?.attemptCount).toBeLessThan(5);
+  await pipelineBarrier();
+}
+
 describe("forward-only forms", () => {
   test("a delivery that fails, then succeeds: the values stay while it retries and go once it is delivered", async () => {
     const t = await formTarget("fwd-retry", true);
@@ -182,14 +208,7 @@ describe("forward-only forms", () => {
   });
 
   test("the marker's removal (its bound) strips a submission whose delivery still retries; the retry then ends as failed", async () => {
-    const t = await formTarget("fwd-bound", true);
-    const path = receiverPath("fwd-bound");
-    // Every attempt fails slowly: the chain of five lasts well over ten seconds.
-    receiver.script(path, Array(10).fill({ status: 500, delayMs: 1500 }));
-    const endpointId = await addEndpoint(t, path);
-    const sent = await submit(t);
-    const delivery = deliveryIdFor(sent.submissionId, endpointId);
-    await eventually("the first attempt recorded", async () => (await getDelivery(delivery))?.status === "retrying");
+    const { t, path, sent, delivery } = await stillRetrying("fwd-bound");
     expect(await getForwardMarker(sent.submissionId)).toMatchObject({ emailsDone: true });
     expect((await getSubmission(sent.submissionId))?.data.email).toBe(sent.email);
 
@@ -198,26 +217,14 @@ describe("forward-only forms", () => {
     await expireItem(keys.forwardMarker(sent.submissionId));
     expect(await sweepExpired({ partitionPrefix: keys.forwardMarker("").pk })).toBeGreaterThanOrEqual(1);
     await eventually("the submission stripped", stripped(sent.submissionId), { timeoutMs: 30_000 });
-    await eventually("the delivery ended", async () => (await getDelivery(delivery))?.status === "failed", {
-      timeoutMs: 30_000,
-    });
-    const ended = await getDelivery(delivery);
-    expect(ended?.lastError).toBe(VALUES_GONE);
-    expect(ended?.attemptCount).toBeLessThan(5);
-    await pipelineBarrier();
+    await endedWithoutValues(delivery);
     // No attempt sent an empty event: every request that went out carried the values.
     for (const request of receiver.requests(path)) expect(JSON.parse(request.body).data.fields.email).toBe(sent.email);
     await expectStripped(t, sent.submissionId);
   });
 
   test("past its bound (arrived over 72 hours ago), a retrying delivery strips the values and ends instead of sending them, before the marker's TTL", async () => {
-    const t = await formTarget("fwd-late", true);
-    const path = receiverPath("fwd-late");
-    receiver.script(path, Array(10).fill({ status: 500, delayMs: 1500 }));
-    const endpointId = await addEndpoint(t, path);
-    const sent = await submit(t);
-    const delivery = deliveryIdFor(sent.submissionId, endpointId);
-    await eventually("the first attempt recorded", async () => (await getDelivery(delivery))?.status === "retrying");
+    const { t, path, sent, delivery } = await stillRetrying("fwd-late");
     const stored = await getSubmission(sent.submissionId);
     // The bound is on the submission, the same as its marker's TTL.
     expect(stored?.valuesKeptUntil).toBe(forwardBound(stored?.createdAt ?? ""));
@@ -235,14 +242,8 @@ describe("forward-only forms", () => {
       }),
     );
     const sentBefore = receiver.requests(path).length;
-    await eventually("the delivery ended", async () => (await getDelivery(delivery))?.status === "failed", {
-      timeoutMs: 30_000,
-    });
-    const ended = await getDelivery(delivery);
-    expect(ended?.lastError).toBe(VALUES_GONE);
-    expect(ended?.attemptCount).toBeLessThan(5);
+    await endedWithoutValues(delivery);
     // At most the attempt already under way when the bound moved went out; none after it.
-    await pipelineBarrier();
     expect(receiver.requests(path).length).toBeLessThanOrEqual(sentBefore + 1);
     expect((await getSubmission(sent.submissionId))?.data).toEqual({});
     expect((await getForwardMarker(sent.submissionId))?.ttl).toBeGreaterThan(Date.now() / 1000);
