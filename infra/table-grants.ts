@@ -184,7 +184,7 @@ export const TABLE_WRITES: Record<string, Writes> = {
   "webhooks/rotate-webhook-secret": { UpdateItem: [only(P.webhook, ["secretHash", "secretLast4", "updatedAt"])], PutItem: [P.audit] },
   // Archives the webhook; its permanent deletion uncounts it (and its purged form) on the site and
   // leaves its counts a tombstone.
-  "webhooks/delete-webhook": { DeleteItem: [P.webhook], PutItem: [P.purge, P.webhookCounts], UpdateItem: [only(P.webhook, ["archivedAt", "isEnabled", "updatedAt"]), only(P.org, ["webhookCount", "formCount"]), only(P.form, ["deletedAt"])] },
+  "webhooks/delete-webhook": { DeleteItem: [P.webhook], PutItem: [P.purge, P.webhookCounts, P.audit], UpdateItem: [only(P.webhook, ["archivedAt", "isEnabled", "updatedAt"]), only(P.org, ["webhookCount", "formCount"]), only(P.form, ["deletedAt"])] },
   "forms/create-form": { PutItem: [only(P.form, FORM_ITEM)], UpdateItem: [only(P.org, ["formCount"])] },
   "forms/duplicate-form": { PutItem: [only(P.form, FORM_ITEM)], UpdateItem: [only(P.org, ["formCount"])] },
   // A retention change replaces the form's retention job and records its audit entry, in one transaction.

@@ -29,6 +29,8 @@ export const AUDIT_ACTIONS = [
   "site.deleted",
   "form.deleted",
   "organization.plan_changed",
+  "webhook.deleted",
+  "site.default_retention_changed",
   // Triage of submissions (docs/triage.md, "Audit")
   "submission.updated",
   "submissions.updated",

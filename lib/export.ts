@@ -7,6 +7,7 @@ import { expiresAtOf } from "./retention";
 import { putAuditEntry } from "./store/audit-log";
 import { exportObjectKey, storeExport } from "./store/exports";
 import type { Form } from "./store/forms";
+import { boundedValues } from "./store/forward-markers";
 import { everyFormSubmission, type StoredSubmission } from "./store/submissions";
 import { type ListFilters, submissionQuery, submissionView } from "./submissions";
 
@@ -124,7 +125,10 @@ export async function exportSubmissions(
 ) {
   const form = await findForm(principal, formId);
   const submissions: StoredSubmission[] = [];
-  for await (const page of everyFormSubmission(form.id, submissionQuery(filters))) submissions.push(...page.items);
+  // A forward-only submission past its bound is exported without values, as the API shows it.
+  for await (const page of everyFormSubmission(form.id, submissionQuery(filters))) {
+    submissions.push(...page.items.map((s) => boundedValues(s)));
+  }
   const exportedAt = nowIso();
   const content = format === "csv" ? toCsv(form, submissions) : toJson(form, submissions, exportedAt);
   const bytes = Buffer.byteLength(content);

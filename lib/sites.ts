@@ -2,7 +2,7 @@ import { audited } from "./audit";
 import type { Principal } from "./auth/principal";
 import { AppError, notFound } from "./errors";
 import { newId, nowIso } from "./ids";
-import { defaultRetentionOf, mergedRetention, type Retention } from "./retention";
+import { defaultRetentionOf, mergedRetention, type Retention, sameRetention } from "./retention";
 import {
   type CaptchaSettings,
   deleteSite,
@@ -128,7 +128,11 @@ export async function updateSite(principal: Principal, sourceIp: string, siteId:
     updatedAt: nowIso(),
   };
   if (next.updatedAt === current.updatedAt) next.updatedAt = new Date(Date.parse(next.updatedAt) + 1).toISOString();
-  const saved = await saveSiteSettings(next, current.updatedAt, captchaSecretEntry(principal, sourceIp, current, captcha));
+  const entries = [
+    captchaSecretEntry(principal, sourceIp, current, captcha),
+    defaultRetentionEntry(principal, sourceIp, current, next),
+  ].filter((entry) => entry !== undefined);
+  const saved = await saveSiteSettings(next, current.updatedAt, entries);
   if (saved === "CONFLICT") throw new AppError("CONFLICT", "The site changed while it was being updated; retry");
   if (!saved) throw notFound("Site");
   return { site: siteView(saved) };
@@ -149,6 +153,28 @@ function captchaSecretEntry(principal: Principal, sourceIp: string, current: Sit
     "site.captcha_secret_changed",
     { type: "site", id: current.id, name: current.name },
     { change, provider: captcha?.provider ?? current.captcha?.provider ?? null },
+  );
+}
+
+/**
+ * The audit entry of a change of the site's default retention for its new forms (what new forms
+ * will keep: docs/privacy.md, "Audit log"); none when the values stay.
+ */
+function defaultRetentionEntry(principal: Principal, sourceIp: string, current: Site, next: Site) {
+  const before = defaultRetentionOf(current);
+  const after = defaultRetentionOf(next);
+  if (sameRetention(before, after)) return undefined;
+  return audited(
+    principal,
+    sourceIp,
+    "site.default_retention_changed",
+    { type: "site", id: current.id, name: next.name },
+    {
+      inboxDaysBefore: before.inboxDays,
+      spamDaysBefore: before.spamDays,
+      inboxDays: after.inboxDays,
+      spamDays: after.spamDays,
+    },
   );
 }
 

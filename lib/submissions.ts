@@ -11,6 +11,7 @@ import { expiresAtOf, expiryOf, retentionOf } from "./retention";
 import { queryKey, searchKeysOf, searchToken } from "./search-keys";
 import { putAuditEntry } from "./store/audit-log";
 import { allSiteForms, getForm } from "./store/forms";
+import { boundedValues } from "./store/forward-markers";
 import { setSpamState } from "./store/moderation";
 import { searchStep } from "./store/search-entries";
 import { getSite } from "./store/sites";
@@ -101,7 +102,9 @@ async function searchSubmissions(
 }
 
 /** The API's shape of a submission: `spam.isSpam` is its current state (after any moderation). */
-export function submissionView(s: StoredSubmission) {
+export function submissionView(stored: StoredSubmission) {
+  // A forward-only submission past its bound shows no values, even before the strip deleted them.
+  const s = boundedValues(stored);
   return {
     id: s.id,
     formId: s.formId,

@@ -224,8 +224,10 @@ export async function archiveWebhook(principal: Principal, siteId: string, webho
  * Permanently deletes an archived webhook. Its auto-created form (and that form's submissions)
  * goes too, through a background purge, unless another webhook also feeds that form; forms from
  * the builder are kept (the link lived on the webhook, so they are unlinked by its deletion).
+ * Recorded in the audit log (`webhook.deleted`, naming the form purged with it) in the deletion's
+ * own transaction.
  */
-export async function deleteWebhookPermanently(principal: Principal, siteId: string, webhookId: string) {
+export async function deleteWebhookPermanently(principal: Principal, sourceIp: string, siteId: string, webhookId: string) {
   const webhook = await findWebhook(principal, siteId, webhookId);
   if (webhook.archivedAt === null) {
     throw new AppError("WEBHOOK_NOT_ARCHIVED", "Archive the webhook before deleting it permanently");
@@ -242,7 +244,19 @@ export async function deleteWebhookPermanently(principal: Principal, siteId: str
       }
     }
   }
-  const outcome = await deleteArchivedWebhook(webhook, purgeFormId ? { formId: purgeFormId, counted } : undefined, nowIso());
+  const entry = audited(
+    principal,
+    sourceIp,
+    "webhook.deleted",
+    { type: "webhook", id: webhook.id, name: webhook.name },
+    { siteId: webhook.siteId, formId: purgeFormId ?? null },
+  );
+  const outcome = await deleteArchivedWebhook(
+    webhook,
+    purgeFormId ? { formId: purgeFormId, counted } : undefined,
+    nowIso(),
+    entry,
+  );
   if (outcome === "NOT_ARCHIVED") {
     throw new AppError("WEBHOOK_NOT_ARCHIVED", "Archive the webhook before deleting it permanently");
   }

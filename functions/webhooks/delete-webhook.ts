@@ -8,8 +8,8 @@ const query = z.object({ permanent: z._default(z.enum(["true", "false"]), "false
 export const handler = httpHandler(
   route("DELETE /api/v1/sites/{id}/webhooks/{webhookId}"),
   { query },
-  ({ principal, params, query }) =>
+  ({ principal, params, query, sourceIp }) =>
     query.permanent === "true"
-      ? deleteWebhookPermanently(principal, params.id, params.webhookId)
+      ? deleteWebhookPermanently(principal, sourceIp, params.id, params.webhookId)
       : archiveWebhook(principal, params.id, params.webhookId),
 );

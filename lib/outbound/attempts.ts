@@ -5,6 +5,7 @@ import * as metrics from "../metrics/record";
 import { type RetryLater, retryLater } from "../queue-message";
 import { clearEndpointFailing, markEndpointFailing } from "../store/failing-endpoints";
 import { getForm } from "../store/forms";
+import { valuesPastBound } from "../store/forward-markers";
 import {
   claimAttempt,
   type Delivery,
@@ -20,7 +21,7 @@ import { getSubmission } from "../store/submissions";
 import { isChatKind } from "./chat/kinds";
 import { PLATFORMS } from "./chat/platforms";
 import { chatRequest } from "./chat/request";
-import { stripIfDone, VALUES_GONE } from "./forward-only";
+import { strip, stripIfDone, VALUES_GONE } from "./forward-only";
 import { type HttpAttempt, postWebhook } from "./http";
 import { type DeliveryMessage, queueAttempt, sendDeliveryMessage } from "./messages";
 import { submissionCreatedPayload, submissionUpdatedPayload, testEventPayload } from "./payload";
@@ -110,6 +111,13 @@ async function runAttempt(seen: Delivery, attempt: number, token: string): Promi
   ]);
   if (submission === undefined) {
     await endDelivery(seen.id, seen.attemptCount, "the submission was deleted", nowIso());
+    return;
+  }
+  if (submission && valuesPastBound(submission, Date.now())) {
+    // A forward-only submission past its bound (its marker's TTL may come days late): its values
+    // go now, and this delivery ends without sending them.
+    await strip(submission.id, "bound");
+    await endDelivery(seen.id, seen.attemptCount, VALUES_GONE, nowIso());
     return;
   }
   if (submission?.valuesDeletedAt) {

@@ -27,7 +27,11 @@ import { deliveryIdFor } from "./payload";
  * - a delivery attempt that records a final status: it reads the marker, then the deliveries
  *   (`stripIfDone`).
  * The bound is the marker's TTL: its REMOVE on the stream makes the bookkeeper strip the
- * submission whatever is still retrying (lib/bookkeeping/forward-only.ts).
+ * submission whatever is still retrying (lib/bookkeeping/forward-only.ts). DynamoDB applies a TTL
+ * late (within days), so the bound is also on the submission (`valuesKeptUntil`, stored with its
+ * lead): past it, a delivery attempt strips the submission instead of sending it
+ * (lib/outbound/attempts.ts), the consumer sends no email, and no reader shows its values
+ * (`boundedValues`, lib/store/forward-markers.ts).
  */
 
 /** The longest a forward-only submission keeps its values, whatever still retries. */
@@ -40,10 +44,11 @@ export const VALUES_GONE = "the submission's values are no longer kept (forward-
 
 const FINAL: ReadonlySet<DeliveryStatus> = new Set(["delivered", "failed"]);
 
-/**
- * Puts the submission's marker, its bound `FORWARD_ONLY_MAX_HOURS` after `startedAt` (when the
- * event reached the pipeline: its arrival, or its release from spam). A repeat keeps the first.
- */
+/** A submission's bound: `FORWARD_ONLY_MAX_HOURS` after `startedAt` (when the event reached the pipeline: its arrival, or its release from spam). */
+export const forwardBound = (startedAt: string) =>
+  new Date(epochSeconds(Date.parse(startedAt)) * 1000 + FORWARD_ONLY_MAX_HOURS * 3_600_000).toISOString();
+
+/** Puts the submission's marker, expiring at its bound (`forwardBound`). A repeat keeps the first. */
 export async function startForwarding(
   submission: { id: string; formId: string; orgId: string },
   startedAt: string,
@@ -52,7 +57,7 @@ export async function startForwarding(
     submissionId: submission.id,
     formId: submission.formId,
     orgId: submission.orgId,
-    ttl: epochSeconds(Date.parse(startedAt)) + FORWARD_ONLY_MAX_HOURS * 3600,
+    ttl: epochSeconds(Date.parse(forwardBound(startedAt))),
     createdAt: nowIso(),
   });
 }

@@ -7,9 +7,10 @@ import { anyRecipient, submissionRecipients } from "../notifications/member-choi
 import { sendRecorded } from "../notifications/send-recorded";
 import { EMAIL_KINDS } from "../notifications/suppression";
 import { startDeliveries } from "../outbound/deliveries";
-import { finishEmails, isForwardOnly, startForwarding } from "../outbound/forward-only";
+import { finishEmails, forwardBound, isForwardOnly, startForwarding, strip } from "../outbound/forward-only";
 import { type RetryLater, retryLater } from "../queue-message";
 import { type FieldType, type Form, getForm } from "../store/forms";
+import { valuesPastBound } from "../store/forward-markers";
 import { listNotifiedMembers, type NotifiedMember } from "../store/member-notifications";
 import { withdrawRelease } from "../store/releases";
 import { getSubmissionConsistent, type StoredSubmission, storeLeadOnce } from "../store/submissions";
@@ -75,6 +76,12 @@ export async function processSubmission(submissionId: string, arrival: Arrival):
       log.info("submission's values were deleted (forward-only): nothing to send", fields);
       return;
     }
+    if (valuesPastBound(submission, Date.now())) {
+      // Its bound passed while an email was still being retried: no email, and the values go now.
+      await strip(submissionId, "bound");
+      log.info("forward-only submission past its bound: nothing to send", fields);
+      return;
+    }
     // The members' choices come beside the form: who gets the email is decided by both.
     const [form, members] = await Promise.all([
       getForm(submission.formId, { consistent: true }),
@@ -84,7 +91,12 @@ export async function processSubmission(submissionId: string, arrival: Arrival):
       log.info("submission's form is gone: nothing to do", { ...fields, formId: submission.formId });
       return;
     }
-    const lead = await storeLeadOnce(submissionId, qualify(submission, form));
+    const eventAt = arrival.kind === "release" ? arrival.releasedAt : submission.createdAt;
+    const lead = await storeLeadOnce(
+      submissionId,
+      qualify(submission, form),
+      isForwardOnly(form) ? forwardBound(eventAt) : undefined,
+    );
     if (lead === "NOT_FOUND") return;
     if (lead === "SPAM") continue;
     return act({ ...submission, lead }, form, members, arrival);

@@ -67,17 +67,22 @@ type Counter =
       byForm: Map<string, number>;
     }
   | { kind: "form"; formId: string; inbox: number; spam: number; statuses: StatusDeltas; stored: boolean }
-  | { kind: "webhook"; siteId: string; webhookId: string; received: number; lastReceivedAt: string };
+  /** `lastReceivedAt` undefined: the run only removed submissions of the webhook (it lowers the count, never the time). */
+  | { kind: "webhook"; siteId: string; webhookId: string; received: number; lastReceivedAt: string | undefined };
 
 const dayId = (s: CountedSubmission) => `day ${s.siteId} ${dayOf(s.createdAt)}`;
 const formId = (s: CountedSubmission) => `form ${s.formId}`;
 const webhookId = (s: CountedSubmission) => `webhook ${s.siteId} ${s.webhookId}`;
 
-/** The counter items a change touches: a stored submission counts on its day, form and webhook; a removed one only lowers its form's. */
-const countersOf = (c: CountedChange) =>
-  c.change !== "stored"
-    ? [formId(c.submission)]
-    : [dayId(c.submission), formId(c.submission), ...(c.submission.imported ? [] : [webhookId(c.submission)])];
+/**
+ * The counter items a change touches: a stored submission counts on its day, form and webhook; a
+ * removed one lowers its form's and its webhook's (the day is history); a modified one moves its form's statuses.
+ */
+const countersOf = (c: CountedChange) => {
+  const hook = c.submission.imported ? [] : [webhookId(c.submission)];
+  if (c.change === "modified") return [formId(c.submission)];
+  return c.change === "removed" ? [formId(c.submission), ...hook] : [dayId(c.submission), formId(c.submission), ...hook];
+};
 
 function addStatuses(into: StatusDeltas, by: StatusDeltas | undefined) {
   for (const [status, n] of Object.entries(by ?? {}) as [keyof StatusDeltas, number][]) into[status] = (into[status] ?? 0) + n;
@@ -105,6 +110,7 @@ function sum(changes: readonly CountedChange[]): Map<string, Counter> {
     if (change === "removed") {
       form.inbox -= inbox;
       form.spam -= spam;
+      if (!s.imported) webhookCounter(counters, s).received -= 1;
       continue;
     }
     form.inbox += inbox;
@@ -127,21 +133,26 @@ function sum(changes: readonly CountedChange[]): Map<string, Counter> {
       bump(day.byForm, s.formId, 1);
     }
     if (s.imported) continue;
-    const hook = counters.get(webhookId(s)) as Extract<Counter, { kind: "webhook" }> | undefined;
-    if (hook) {
-      hook.received += 1;
-      if (s.createdAt > hook.lastReceivedAt) hook.lastReceivedAt = s.createdAt;
-    } else {
-      counters.set(webhookId(s), {
-        kind: "webhook",
-        siteId: s.siteId,
-        webhookId: s.webhookId,
-        received: 1,
-        lastReceivedAt: s.createdAt,
-      });
-    }
+    const hook = webhookCounter(counters, s);
+    hook.received += 1;
+    if (hook.lastReceivedAt === undefined || s.createdAt > hook.lastReceivedAt) hook.lastReceivedAt = s.createdAt;
   }
   return counters;
+}
+
+/** The webhook's counter of a run, created empty at its first change. */
+function webhookCounter(counters: Map<string, Counter>, s: CountedSubmission) {
+  const found = counters.get(webhookId(s)) as Extract<Counter, { kind: "webhook" }> | undefined;
+  if (found) return found;
+  const created: Extract<Counter, { kind: "webhook" }> = {
+    kind: "webhook",
+    siteId: s.siteId,
+    webhookId: s.webhookId,
+    received: 0,
+    lastReceivedAt: undefined,
+  };
+  counters.set(webhookId(s), created);
+  return created;
 }
 
 /** The longest run from the start of `changes` whose counters fit one transaction beside the checkpoint. */

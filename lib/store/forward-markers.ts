@@ -2,6 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/l
 import { db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { keys } from "./keys";
 import type { Outcome } from "./outcomes";
+import type { StoredSubmission } from "./submissions";
 
 /**
  * Forward-only forms in the table (docs/privacy.md, "Forward-only forms"; docs/data-model.md,
@@ -81,6 +82,25 @@ export async function deleteForwardMarker(submissionId: string): Promise<void> {
  */
 const NULLED_METADATA = ["ip", "userAgent", "referer"] as const;
 const REMOVED_METADATA = ["replyTo", "subject", "fromName", "ads"] as const;
+
+/**
+ * Whether the submission's bound (`valuesKeptUntil`) has passed while it still holds its values:
+ * the strip is due, and may come late (the marker's TTL is DynamoDB's, applied within days).
+ */
+export const valuesPastBound = (s: Pick<StoredSubmission, "valuesKeptUntil" | "valuesDeletedAt">, nowMs: number) =>
+  s.valuesDeletedAt === undefined && s.valuesKeptUntil !== undefined && Date.parse(s.valuesKeptUntil) <= nowMs;
+
+/**
+ * The submission as readers see it: past its bound, as the strip leaves it (no values, the
+ * person's metadata gone, `valuesDeletedAt` its bound), whether or not the strip has run yet.
+ */
+export function boundedValues(s: StoredSubmission, nowMs = Date.now()): StoredSubmission {
+  if (!valuesPastBound(s, nowMs)) return s;
+  const metadata = { ...s.metadata };
+  for (const field of NULLED_METADATA) metadata[field] = null;
+  for (const field of REMOVED_METADATA) delete metadata[field];
+  return { ...s, data: Object.create(null), metadata, valuesDeletedAt: s.valuesKeptUntil };
+}
 
 /** The top-level attributes a strip names (the bookkeeper's grant: infra/table-grants.ts). */
 export const STRIPPED_ATTRIBUTES = ["data", "metadata", "valuesDeletedAt", "valuesDeleted"] as const;

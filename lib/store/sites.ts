@@ -109,8 +109,9 @@ export async function reserveReferenceNumbers(siteId: string, count: number): Pr
 export async function saveSiteSettings(
   site: Site,
   expectedUpdatedAt: string,
-  audit?: AuditEntryInput,
+  audit?: AuditEntryInput | readonly AuditEntryInput[],
 ): Promise<Site | "CONFLICT" | undefined> {
+  const entries = audit === undefined ? [] : Array.isArray(audit) ? audit : [audit as AuditEntryInput];
   const update = {
     TableName: tableName(),
     Key: keys.site(site.orgId, site.id),
@@ -131,10 +132,10 @@ export async function saveSiteSettings(
     },
     ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const,
   };
-  if (audit) {
-    // A captcha secret change and its audit entry: one transaction (which returns no item: the
-    // site as written is the one given, its counters aside).
-    const cancelled = await transact([["site", { Update: update }], ...auditNamed(audit)]);
+  if (entries.length > 0) {
+    // An audited change (a captcha secret, the default retention) and its entries: one
+    // transaction (which returns no item: the site as written is the one given, its counters aside).
+    const cancelled = await transact([["site", { Update: update }], ...entries.flatMap(auditNamed)]);
     if (!cancelled) return site;
     if (!cancelled.refused("site")) throw cancelled.error;
     return cancelled.found("site") ? "CONFLICT" : undefined;

@@ -16,7 +16,8 @@ import { SUBMISSION_STATUSES, type SubmissionStatus } from "./shapes";
  *   now; raised by a stored submission, lowered by a removed one (whatever removed it),
  *   moved by moderation.
  * - A webhook's counts (`WEBHOOK_COUNTS#<siteId>` / `WEBHOOK#<webhookId>`): `submissionCount`, the
- *   submissions it received (never lowered), and `lastReceivedAt`, the newest one's `createdAt`.
+ *   submissions it received that are still stored (raised by a stored one, lowered by a removed
+ *   one, whatever removed it), and `lastReceivedAt`, the newest one's `createdAt` (never lowered).
  *
  * When its form or webhook is deleted, the counts item becomes a tombstone (`gone`, expiring
  * after COUNTS_TOMBSTONE_SECONDS): a stream record still on its way then finds it and changes
@@ -77,8 +78,9 @@ const withStatuses = (item: Record<string, unknown> | undefined): FormCounts => 
   statuses: statusCountsOf(item),
 });
 
+/** As stored: below zero when removals of submissions counted on the webhook item outnumber what came since (webhookCountsWithLegacy). */
 const webhookCountsOf = (item: Record<string, unknown> | undefined): WebhookCounts => ({
-  submissionCount: Math.max(0, Number(item?.submissionCount ?? 0)),
+  submissionCount: Number(item?.submissionCount ?? 0),
   lastReceivedAt: typeof item?.lastReceivedAt === "string" ? item.lastReceivedAt : null,
 });
 
@@ -155,33 +157,39 @@ export function formCountsUpdate(
 }
 
 /**
- * Counts `received` new submissions on a webhook, the newest received at `lastReceivedAt`.
- * Batches of different stream shards apply in any order, so `lastReceivedAt` is set only when
- * it is newer than the stored one (with `keepLast`, the caller already knows it is not, and only
- * the count moves). Refused when the webhook is gone (a tombstone), or, without `keepLast`, when
- * a newer `lastReceivedAt` is stored.
+ * Counts `received` new submissions on a webhook (negative: removed ones), the newest received at
+ * `lastReceivedAt`. Batches of different stream shards apply in any order, so `lastReceivedAt` is
+ * set only when it is newer than the stored one (with `keepLast`, the caller already knows it is
+ * not, and only the count moves). Refused when the webhook is gone (a tombstone), or, without
+ * `keepLast`, when a newer `lastReceivedAt` is stored. Without `lastReceivedAt` (a run that only
+ * removed submissions) only the count moves, and only on an existing item: a webhook without one
+ * is gone for longer than its tombstone lasts, or received them before the bookkeeper counted
+ * (its item's own frozen count holds them), and a count below zero would be kept forever.
  */
 export function webhookCountsUpdate(
   siteId: string,
   webhookId: string,
   received: number,
-  lastReceivedAt: string,
+  lastReceivedAt: string | undefined,
   { keepLast = false } = {},
 ) {
+  const setsTime = !keepLast && lastReceivedAt !== undefined;
   return {
     TableName: tableName(),
     Key: keys.webhookCounts(siteId, webhookId),
-    UpdateExpression: keepLast
-      ? "ADD submissionCount :n SET #type = if_not_exists(#type, :type)"
-      : "ADD submissionCount :n SET lastReceivedAt = :at, #type = if_not_exists(#type, :type)",
-    ConditionExpression: keepLast
-      ? "attribute_not_exists(gone)"
-      : "attribute_not_exists(gone) AND (attribute_not_exists(lastReceivedAt) OR lastReceivedAt <= :at)",
+    UpdateExpression: setsTime
+      ? "ADD submissionCount :n SET lastReceivedAt = :at, #type = if_not_exists(#type, :type)"
+      : "ADD submissionCount :n SET #type = if_not_exists(#type, :type)",
+    ConditionExpression: setsTime
+      ? "attribute_not_exists(gone) AND (attribute_not_exists(lastReceivedAt) OR lastReceivedAt <= :at)"
+      : lastReceivedAt === undefined
+        ? "attribute_exists(pk) AND attribute_not_exists(gone)"
+        : "attribute_not_exists(gone)",
     ExpressionAttributeNames: { "#type": "type" },
     ExpressionAttributeValues: {
       ":n": received,
       ":type": WEBHOOK_COUNTS_TYPE,
-      ...(keepLast ? {} : { ":at": lastReceivedAt }),
+      ...(setsTime ? { ":at": lastReceivedAt } : {}),
     },
     ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const,
   };
@@ -202,9 +210,10 @@ export const webhookCountsTombstone = (siteId: string, webhookId: string, now: s
 /**
  * A webhook's counts as the API shows them: those its own item held before the bookkeeper kept
  * them (intake counted on the webhook item until then; frozen since, 0 for newer webhooks) plus
- * the live ones.
+ * the live ones, which removals of those older submissions may have taken below zero; read as at
+ * least 0.
  */
 export function webhookCountsWithLegacy(legacy: WebhookCounts, live: WebhookCounts): WebhookCounts {
   const latest = [legacy.lastReceivedAt, live.lastReceivedAt].filter((at): at is string => at !== null).sort();
-  return { submissionCount: legacy.submissionCount + live.submissionCount, lastReceivedAt: latest.at(-1) ?? null };
+  return { submissionCount: Math.max(0, legacy.submissionCount + live.submissionCount), lastReceivedAt: latest.at(-1) ?? null };
 }

@@ -88,6 +88,12 @@ export interface StoredSubmission extends Submission {
   lead?: Lead;
   /** A forward-only form's submission whose values were deleted (lib/outbound/forward-only.ts): when. */
   valuesDeletedAt?: string;
+  /**
+   * A forward-only form's submission: when its values are deleted at the latest (its bound, the
+   * same as its marker's: lib/outbound/forward-only.ts). Set with its lead; past it, no reader
+   * shows or sends its values, even before the strip has deleted them (./forward-markers.ts).
+   */
+  valuesKeptUntil?: string;
   /** Its triage (docs/triage.md; lib/store/triage.ts): each absent until first set (status `new`, no owner, no tags, no notes). */
   status?: SubmissionStatus;
   ownerId?: string;
@@ -177,16 +183,21 @@ export const everyFormSubmission = (formId: string, query: SubmissionQuery, curs
  * submission and finishes it whatever its later spam state. Answers the stored lead, or why
  * there is none: the submission is gone, or it is spam and was never taken up.
  */
-export async function storeLeadOnce(submissionId: string, lead: Lead): Promise<Lead | Outcome<"NOT_FOUND" | "SPAM">> {
+export async function storeLeadOnce(
+  submissionId: string,
+  lead: Lead,
+  /** A forward-only form's bound (StoredSubmission.valuesKeptUntil): set in the same write, the first one kept. */
+  valuesKeptUntil?: string,
+): Promise<Lead | Outcome<"NOT_FOUND" | "SPAM">> {
   try {
     const out = await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.submission(submissionId),
-        UpdateExpression: "SET #lead = if_not_exists(#lead, :lead)",
+        UpdateExpression: `SET #lead = if_not_exists(#lead, :lead)${valuesKeptUntil ? ", #until = if_not_exists(#until, :until)" : ""}`,
         ConditionExpression: "attribute_exists(pk) AND (attribute_exists(#lead) OR isSpam = :false)",
-        ExpressionAttributeNames: { "#lead": "lead" },
-        ExpressionAttributeValues: { ":lead": lead, ":false": false },
+        ExpressionAttributeNames: { "#lead": "lead", ...(valuesKeptUntil ? { "#until": "valuesKeptUntil" } : {}) },
+        ExpressionAttributeValues: { ":lead": lead, ":false": false, ...(valuesKeptUntil ? { ":until": valuesKeptUntil } : {}) },
         ReturnValues: "UPDATED_NEW",
         ReturnValuesOnConditionCheckFailure: "ALL_OLD",
       }),

@@ -1,6 +1,6 @@
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { db, tableName } from "../aws/dynamodb";
-import type { AuditEntryInput } from "./audit-log";
+import { type AuditEntryInput, auditNamed } from "./audit-log";
 import { countOn, insertCounted } from "./counted";
 import { SITE_FORM_COUNTER } from "./forms";
 import { fromItem } from "./items";
@@ -133,16 +133,17 @@ export async function updateWebhook(
  * Permanently deletes an archived webhook, uncounts it on its site, leaves its counts a
  * tombstone (lib/store/submission-counts.ts) and, when `purgeFormId` is given, hides that form
  * and records a purge job for it, all in one transaction: either the webhook is gone and the
- * purge is scheduled, or nothing changed.
+ * purge is scheduled (and the audit entry written), or nothing changed.
  */
 export async function deleteArchivedWebhook(
   webhook: Webhook,
   /** The auto-created form purged with it; `counted` when the form is counted on the site (Form.countedOnSite). */
   purge: { formId: string; counted: boolean } | undefined,
   now: string,
+  audit: AuditEntryInput,
 ): Promise<Outcome<"OK" | "NOT_ARCHIVED" | "NOT_FOUND">> {
   const TableName = tableName();
-  const items: Named<"webhook" | "site" | "counts" | "form" | "job">[] = [
+  const items: Named<"webhook" | "site" | "counts" | "form" | "job" | "audit">[] = [
     [
       "webhook",
       {
@@ -173,6 +174,7 @@ export async function deleteArchivedWebhook(
         : countOn(keys.site(webhook.orgId, webhook.siteId), "webhookCount", -1),
     ],
     ["counts", { Put: webhookCountsTombstone(webhook.siteId, webhook.id, now) }],
+    ...auditNamed(audit),
   ];
   if (purge) {
     items.push(

@@ -237,6 +237,118 @@ describe("audit log writers", () => {
   );
 
   test(
+    "a webhook's permanent deletion, with the auto-created form it takes along; refused deletions write nothing",
+    async () => {
+      const siteId = await createSite(owner, "Webhook site");
+      const hook = await createHook(owner, siteId);
+      await submitTo(hook, { email: "w@example.com", message: "hello" });
+      const formId = await formOfHook(owner, siteId, hook);
+      const path = `/api/v1/sites/${siteId}/webhooks/${hook.id}`;
+      // Refused: not archived yet; another organization's id.
+      const early = await api("DELETE", `${path}?permanent=true`, { token: owner.token });
+      expect([early.status, early.body.error?.code]).toEqual([409, "WEBHOOK_NOT_ARCHIVED"]);
+      expect((await api("DELETE", path, { token: owner.token })).status).toBe(200);
+      const other = await signupOwner("audit-webhook-foreign");
+      expect((await api("DELETE", `${path}?permanent=true`, { token: other.token })).status).toBe(404);
+      expect((await ofAction(owner, "webhook.deleted")).filter((e) => e.target.id === hook.id)).toEqual([]);
+      expect(await log(other)).toEqual([]);
+
+      expect((await api("DELETE", `${path}?permanent=true`, { token: owner.token })).status).toBe(200);
+      expect((await api("DELETE", `${path}?permanent=true`, { token: owner.token })).status).toBe(404);
+      const deletions = (await ofAction(owner, "webhook.deleted")).filter((e) => e.target.id === hook.id);
+      expect(deletions).toEqual([
+        {
+          id: expect.stringMatching(/^aud_/),
+          action: "webhook.deleted",
+          actor: memberActor(owner, "Test audit"),
+          target: { type: "webhook", id: hook.id, name: expect.any(String) },
+          details: { siteId, formId },
+          at: expect.any(String),
+        },
+      ]);
+    },
+    TIMEOUT,
+  );
+
+  test(
+    "a site's default retention: each change recorded with both values, in one write with a captcha change; an unchanged value writes nothing",
+    async () => {
+      const siteId = await createSite(owner, "Retention site");
+      const put = (body: Record<string, unknown>) => api("PUT", `/api/v1/sites/${siteId}`, { token: owner.token, body });
+      expect((await put({ defaultRetention: { inboxDays: 90 } })).status).toBe(200);
+      // The same value again, and a rename: nothing to record.
+      expect((await put({ defaultRetention: { inboxDays: 90, spamDays: 30 } })).status).toBe(200);
+      expect((await put({ name: "Retention site 2" })).status).toBe(200);
+      const both = await put({
+        defaultRetention: { spamDays: 7 },
+        captcha: { provider: "challenge", siteKey: "pk", secretKey: `s-${randomUUID()}` },
+      });
+      expect(both.status).toBe(200);
+      // Refused: another organization's site is 404 and writes nothing.
+      const other = await signupOwner("audit-retention-foreign");
+      const foreign = await api("PUT", `/api/v1/sites/${siteId}`, {
+        token: other.token,
+        body: { defaultRetention: { inboxDays: 1 } },
+      });
+      expect(foreign.status).toBe(404);
+      expect(await log(other)).toEqual([]);
+
+      const changes = (await ofAction(owner, "site.default_retention_changed")).filter((e) => e.target.id === siteId);
+      expect(changes.map((e) => e.details)).toEqual([
+        { inboxDaysBefore: 90, spamDaysBefore: 30, inboxDays: 90, spamDays: 7 },
+        { inboxDaysBefore: null, spamDaysBefore: 30, inboxDays: 90, spamDays: 30 },
+      ]);
+      expect(changes[0]).toMatchObject({
+        actor: memberActor(owner, "Test audit"),
+        target: { type: "site", id: siteId, name: "Retention site 2" },
+      });
+      const captcha = (await ofAction(owner, "site.captcha_secret_changed")).filter((e) => e.target.id === siteId);
+      expect(captcha.map((e) => [e.details.change, e.at])).toEqual([["set", changes[0]?.at]]);
+    },
+    TIMEOUT,
+  );
+
+  test(
+    "refused actions write nothing: a foreign form's export, a foreign site's captcha secret, an invite by a member, a plan change by a non-admin",
+    async () => {
+      const siteId = await createSite(owner, "Refusals site");
+      const hook = await createHook(owner, siteId);
+      await submitTo(hook, { email: "r@example.com", message: "kept" });
+      const formId = await formOfHook(owner, siteId, hook);
+      const other = await signupOwner("audit-refusals");
+      await setPlan(other.orgId, "agency");
+      const before = await log(other, "?limit=100");
+
+      const exported = await api("GET", `/api/v1/forms/${formId}/submissions/export?format=csv`, { token: other.token });
+      expect(exported.status).toBe(404);
+      const secret = `foreign-${randomUUID()}`;
+      const captcha = await api("PUT", `/api/v1/sites/${siteId}`, {
+        token: other.token,
+        body: { captcha: { provider: "challenge", siteKey: "pk", secretKey: secret } },
+      });
+      expect(captcha.status).toBe(404);
+      const member = await addMember(other, "member", "audit-refused-member");
+      const invited = `refused-${randomUUID()}@example.com`;
+      const invite = await api("POST", "/api/v1/team/invites", { token: member.token, body: { email: invited, role: "member" } });
+      expect(invite.status).toBe(403);
+      const plan = await api("PUT", `/api/v1/admin/organizations/${other.orgId}`, { token: other.token, body: { plan: "pro" } });
+      expect(plan.status).toBe(403);
+
+      // Nothing in either organization's log: the invite of the member added above is the only new entry.
+      const after = await log(other, "?limit=100");
+      expect(after.slice(0, after.length - before.length).map((e) => [e.action, e.details.email])).toEqual([
+        ["member.invited", member.email],
+      ]);
+      expect((await ofAction(owner, "submissions.exported")).filter((e) => e.target.id === formId)).toEqual([]);
+      expect((await ofAction(owner, "site.captcha_secret_changed")).filter((e) => e.target.id === siteId)).toEqual([]);
+      expect(JSON.stringify(await log(owner, "?limit=100"))).not.toContain(secret);
+      expect(await ofAction(other, "organization.plan_changed")).toHaveLength(1);
+      expect((await api("GET", "/api/v1/auth/me", { token: other.token })).body.data.organization.plan).toBe("agency");
+    },
+    TIMEOUT,
+  );
+
+  test(
     "a platform admin's plan change is in the affected organization's log",
     async () => {
       const org = await signupOwner("audit-plan");

@@ -80,29 +80,29 @@ test("moderation moves the form's counts and the day's, both ways, once however 
   await settles({ form: { submissionCount: 4, spamCount: 1 }, webhook: 5, day: { inbox: 4, spam: 1 } });
 });
 
-test("delete and bulk delete lower the form's counts (spam by its state when deleted); the webhook and the days keep what was received", async () => {
+test("delete and bulk delete lower the form's counts (spam by its state when deleted) and the webhook's; the days keep what was received", async () => {
   expect((await api("DELETE", `/api/v1/submissions/${ids.ada}`, { token: owner.token })).status).toBe(200);
-  await settles({ form: { submissionCount: 4, spamCount: 0 }, webhook: 5, day: { inbox: 4, spam: 1 } });
+  await settles({ form: { submissionCount: 4, spamCount: 0 }, webhook: 4, day: { inbox: 4, spam: 1 } });
   const bulk = await api("POST", "/api/v1/submissions/bulk-delete", {
     token: owner.token,
     body: { ids: [ids.bob, ids.cy, ids.bob] },
   });
   expect(bulk.body.data.deleted).toBe(2);
-  await settles({ form: { submissionCount: 2, spamCount: 0 }, webhook: 5, day: { inbox: 4, spam: 1 } });
+  await settles({ form: { submissionCount: 2, spamCount: 0 }, webhook: 2, day: { inbox: 4, spam: 1 } });
 });
 
-test("erasure lowers the form's counts by what it deleted", async () => {
+test("erasure lowers the form's and the webhook's counts by what it deleted", async () => {
   const erased = await api("POST", `/api/v1/sites/${siteId}/submissions/erase`, {
     token: owner.token,
     body: { email: "dee@example.com" },
   });
   expect(erased.body.data).toMatchObject({ deleted: 1, complete: true });
-  await settles({ form: { submissionCount: 1, spamCount: 0 }, webhook: 5, day: { inbox: 4, spam: 1 } });
+  await settles({ form: { submissionCount: 1, spamCount: 0 }, webhook: 1, day: { inbox: 4, spam: 1 } });
 });
 
 test("a purged form's counts end as a tombstone (a record arriving later changes nothing: test/local-stack/lib/bookkeeping.test.ts)", async () => {
   ids.eve = (await submitTo(hook, { email: "eve@example.com", message: "Last one" })).submissionId;
-  await settles({ form: { submissionCount: 2, spamCount: 0 }, webhook: 6, day: { inbox: 5, spam: 1 } });
+  await settles({ form: { submissionCount: 2, spamCount: 0 }, webhook: 2, day: { inbox: 5, spam: 1 } });
   // Unlink the webhook, archive the form, delete it permanently: the purge removes its submissions.
   expect(
     (await api("PUT", `/api/v1/sites/${siteId}/webhooks/${hook.id}`, { token: owner.token, body: { formId: null } })).status,
@@ -116,9 +116,12 @@ test("a purged form's counts end as a tombstone (a record arriving later changes
   await bookkeepingBarrier();
   expect(await formCountsItem(formId)).toEqual(tombstone);
   expect((await api("GET", `/api/v1/forms/${formId}`, { token: owner.token })).status).toBe(404);
-  // The webhook's count and the days are history: the purge does not lower them.
+  // The purge lowers the webhook's count by what it deleted (its lastReceivedAt stays); the days are history.
   const webhook = await api("GET", `/api/v1/sites/${siteId}/webhooks/${hook.id}`, { token: owner.token });
-  expect(webhook.body.data.submissionCount).toBe(6);
+  expect(webhook.body.data.submissionCount).toBe(0);
+  expect(webhook.body.data.lastReceivedAt).toBe(lastCreatedAt);
+  const overview = await api("GET", `/api/v1/sites/${siteId}/overview`, { token: owner.token });
+  expect(overview.body.data.totals).toMatchObject({ inbox: 5, spam: 1 });
 });
 
 test("a permanently deleted webhook's counts end as a tombstone, in the deletion's own transaction", async () => {

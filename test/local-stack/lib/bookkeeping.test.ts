@@ -58,7 +58,7 @@ async function counts(t: ReturnType<typeof target>, day: string) {
   };
 }
 
-test("a batch counts each stored submission on its form, webhook and day, and each removed one off its form only", async () => {
+test("a batch counts each stored submission on its form, webhook and day, and each removed one off its form and webhook", async () => {
   const t = target();
   const day = "2026-04-01";
   const a = t.submit({ createdAt: `${day}T09:00:00.000Z` });
@@ -67,13 +67,39 @@ test("a batch counts each stored submission on its form, webhook and day, and ea
   await handler(streamEvent([storedRecord(a), storedRecord(b), storedRecord(c), removedRecord(b)]));
   expect(await counts(t, day)).toEqual({
     form: { inbox: 1, spam: 1 },
-    webhook: { submissionCount: 3, lastReceivedAt: c.createdAt },
-    // History: the day and the webhook keep what was received, deletions included.
+    webhook: { submissionCount: 2, lastReceivedAt: c.createdAt },
+    // History: the day keeps what was received, deletions included.
     day: { inbox: 2, spam: 1, source: 2, form: 2 },
   });
-  // A removal of a submission moderated to spam before it went lowers the spam count.
+  // A removal of a submission moderated to spam before it went lowers the spam count; a run of
+  // removals only lowers the webhook's count, never its lastReceivedAt.
   await handler(streamEvent([removedRecord(a, true)]));
-  expect((await counts(t, day)).form).toEqual({ inbox: 1, spam: 0 });
+  expect(await counts(t, day)).toMatchObject({
+    form: { inbox: 1, spam: 0 },
+    webhook: { submissionCount: 1, lastReceivedAt: c.createdAt },
+  });
+});
+
+test("a removal lowers the webhook's count once however often its batch comes; an imported one never touches it", async () => {
+  const t = target();
+  const day = "2026-04-08";
+  const kept = t.submit({ createdAt: `${day}T08:00:00.000Z` });
+  const gone = t.submit({ createdAt: `${day}T08:01:00.000Z` });
+  // Brought by an import: counted on its form and day, never on a webhook.
+  const imported = {
+    ...t.submit({ createdAt: `${day}T08:02:00.000Z` }),
+    imported: { importId: "imp_x", source: "csv", line: 2 },
+  };
+  await handler(streamEvent([storedRecord(kept), storedRecord(gone), storedRecord(imported)]));
+  expect((await counts(t, day)).webhook).toEqual({ submissionCount: 2, lastReceivedAt: gone.createdAt });
+  const removals = streamEvent([removedRecord(gone), removedRecord(imported)]);
+  await handler(removals);
+  const replay = await keepBooks(removals.Records);
+  expect(replay.steps.counts).toMatchObject({ skipped: 2, applied: 0 });
+  expect(await counts(t, day)).toMatchObject({
+    form: { inbox: 1, spam: 0 },
+    webhook: { submissionCount: 1, lastReceivedAt: gone.createdAt },
+  });
 });
 
 test("a batch handed over twice counts once", async () => {
@@ -165,11 +191,13 @@ test("lastReceivedAt keeps the newest submission when an older one's batch (anot
   });
 });
 
-test("removals of a form without counts (purged, or stored before the counters) change nothing; a gone form or webhook is not counted again", async () => {
+test("removals of a form or webhook without counts (purged, or stored before the counters) change nothing; a gone form or webhook is not counted again", async () => {
   const t = target();
   const old = t.submit();
-  await handler(streamEvent([removedRecord(old)]));
+  const report = await keepBooks([removedRecord(old)]);
+  expect(report.steps.counts).toMatchObject({ applied: 1, dropped: 2 });
   expect(await formCountsItem(t.form.id)).toBeUndefined();
+  expect(await webhookCountsItem(t.form.siteId, t.webhookId)).toBeUndefined();
 
   const { formCountsTombstone, webhookCountsTombstone } = await import("../../../lib/store/submission-counts");
   const { PutCommand } = await import("@aws-sdk/lib-dynamodb");
@@ -177,8 +205,10 @@ test("removals of a form without counts (purged, or stored before the counters) 
   await db().send(new PutCommand(formCountsTombstone(t.form.id, now)));
   await db().send(new PutCommand(webhookCountsTombstone(t.form.siteId, t.webhookId, now)));
   const late = t.submit({ createdAt: "2026-04-06T08:00:00.000Z" });
-  const report = await keepBooks([storedRecord(late), removedRecord(old, true)]);
-  expect(report.steps.counts).toMatchObject({ applied: 2, dropped: 2 });
+  const afterGone = await keepBooks([storedRecord(late), removedRecord(old, true)]);
+  expect(afterGone.steps.counts).toMatchObject({ applied: 2, dropped: 2 });
+  // A run that only removes finds the tombstones too.
+  expect((await keepBooks([removedRecord(late)])).steps.counts).toMatchObject({ applied: 1, dropped: 2 });
   expect(await formCountsItem(t.form.id)).toMatchObject({ gone: true });
   expect((await formCountsItem(t.form.id))?.inbox).toBeUndefined();
   expect((await webhookCountsItem(t.form.siteId, t.webhookId))?.submissionCount).toBeUndefined();

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { jest } from "@jest/globals";
 import { sweepExpired } from "../../../infra/local/ttl-sweeper";
-import { VALUES_GONE } from "../../../lib/outbound/forward-only";
+import { db, tableName } from "../../../lib/aws/dynamodb";
+import { FORWARD_ONLY_MAX_HOURS, forwardBound, VALUES_GONE } from "../../../lib/outbound/forward-only";
 import { deliveryIdFor } from "../../../lib/outbound/payload";
 import { getForwardMarker } from "../../../lib/store/forward-markers";
 import { keys } from "../../../lib/store/keys";
@@ -12,6 +14,7 @@ import { eventually } from "../../support/eventually";
 import { accepted, newWebhook, postIntake, type TestWebhook } from "../../support/intake";
 import { type Receiver, receiverPath, startReceiver } from "../../support/outbound-receiver";
 import { expireItem } from "../../support/retention";
+import { makeSubmission, putSubmissions, storedItem } from "../../support/submissions";
 import { bookkeepingBarrier, pipelineBarrier } from "./support/barrier";
 
 /**
@@ -122,6 +125,32 @@ async function expectStripped(t: Target, submissionId: string) {
   expect(await getForwardMarker(submissionId)).toBeUndefined();
 }
 
+/**
+ * A forward-only target whose endpoint fails every attempt slowly (the chain of five lasts well
+ * over ten seconds), a submission, and its delivery once the first attempt is recorded.
+ */
+async function stillRetrying(label: string) {
+  const t = await formTarget(label, true);
+  const path = receiverPath(label);
+  receiver.script(path, Array(10).fill({ status: 500, delayMs: 1500 }));
+  const endpointId = await addEndpoint(t, path);
+  const sent = await submit(t);
+  const delivery = deliveryIdFor(sent.submissionId, endpointId);
+  await eventually("the first attempt recorded", async () => (await getDelivery(delivery))?.status === "retrying");
+  return { t, path, sent, delivery };
+}
+
+/** The delivery ended as failed because the values are gone, before its attempts ran out. */
+async function endedWithoutValues(delivery: string) {
+  await eventually("the delivery ended", async () => (await getDelivery(delivery))?.status === "failed", {
+    timeoutMs: 30_000,
+  });
+  const ended = await getDelivery(delivery);
+  expect(ended?.lastError).toBe(VALUES_GONE);
+  expect(ended?.attemptCount).toBeLessThan(5);
+  await pipelineBarrier();
+}
+
 describe("forward-only forms", () => {
   test("a delivery that fails, then succeeds: the values stay while it retries and go once it is delivered", async () => {
     const t = await formTarget("fwd-retry", true);
@@ -179,14 +208,7 @@ describe("forward-only forms", () => {
   });
 
   test("the marker's removal (its bound) strips a submission whose delivery still retries; the retry then ends as failed", async () => {
-    const t = await formTarget("fwd-bound", true);
-    const path = receiverPath("fwd-bound");
-    // Every attempt fails slowly: the chain of five lasts well over ten seconds.
-    receiver.script(path, Array(10).fill({ status: 500, delayMs: 1500 }));
-    const endpointId = await addEndpoint(t, path);
-    const sent = await submit(t);
-    const delivery = deliveryIdFor(sent.submissionId, endpointId);
-    await eventually("the first attempt recorded", async () => (await getDelivery(delivery))?.status === "retrying");
+    const { t, path, sent, delivery } = await stillRetrying("fwd-bound");
     expect(await getForwardMarker(sent.submissionId)).toMatchObject({ emailsDone: true });
     expect((await getSubmission(sent.submissionId))?.data.email).toBe(sent.email);
 
@@ -195,16 +217,91 @@ describe("forward-only forms", () => {
     await expireItem(keys.forwardMarker(sent.submissionId));
     expect(await sweepExpired({ partitionPrefix: keys.forwardMarker("").pk })).toBeGreaterThanOrEqual(1);
     await eventually("the submission stripped", stripped(sent.submissionId), { timeoutMs: 30_000 });
-    await eventually("the delivery ended", async () => (await getDelivery(delivery))?.status === "failed", {
-      timeoutMs: 30_000,
-    });
-    const ended = await getDelivery(delivery);
-    expect(ended?.lastError).toBe(VALUES_GONE);
-    expect(ended?.attemptCount).toBeLessThan(5);
-    await pipelineBarrier();
+    await endedWithoutValues(delivery);
     // No attempt sent an empty event: every request that went out carried the values.
     for (const request of receiver.requests(path)) expect(JSON.parse(request.body).data.fields.email).toBe(sent.email);
     await expectStripped(t, sent.submissionId);
+  });
+
+  test("past its bound (arrived over 72 hours ago), a retrying delivery strips the values and ends instead of sending them, before the marker's TTL", async () => {
+    const { t, path, sent, delivery } = await stillRetrying("fwd-late");
+    const stored = await getSubmission(sent.submissionId);
+    // The bound is on the submission, the same as its marker's TTL.
+    expect(stored?.valuesKeptUntil).toBe(forwardBound(stored?.createdAt ?? ""));
+    expect(Date.parse(stored?.valuesKeptUntil ?? "") / 1000).toBe((await getForwardMarker(sent.submissionId))?.ttl);
+
+    // As if it arrived 73 hours ago: its bound passed an hour ago; its marker's TTL (which AWS may
+    // apply days late) has not, and no sweep runs.
+    const arrivedAt = new Date(Date.now() - (FORWARD_ONLY_MAX_HOURS + 1) * 3_600_000).toISOString();
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.submission(sent.submissionId),
+        UpdateExpression: "SET valuesKeptUntil = :until",
+        ExpressionAttributeValues: { ":until": forwardBound(arrivedAt) },
+      }),
+    );
+    const sentBefore = receiver.requests(path).length;
+    await endedWithoutValues(delivery);
+    // At most the attempt already under way when the bound moved went out; none after it.
+    expect(receiver.requests(path).length).toBeLessThanOrEqual(sentBefore + 1);
+    expect((await getSubmission(sent.submissionId))?.data).toEqual({});
+    expect((await getForwardMarker(sent.submissionId))?.ttl).toBeGreaterThan(Date.now() / 1000);
+    const view = await viewOf(t, sent.submissionId);
+    expect(view).toMatchObject({ data: {}, metadata: { ip: null, userAgent: null } });
+  });
+
+  test("past its bound and not yet stripped, no reader shows the values: the API, the list and the exports", async () => {
+    const t = await formTarget("fwd-view", true);
+    const form = await api("GET", `/api/v1/forms/${t.formId}`, { token: t.owner.token });
+    const { siteId } = form.body.data.form;
+    const orgId = t.owner.orgId;
+    // Written through the store as a forward-only submission the pipeline took up 73 hours ago and
+    // a moderator then flagged as spam: nothing processes it, so its values are still stored.
+    const arrivedAt = new Date(Date.now() - (FORWARD_ONLY_MAX_HOURS + 1) * 3_600_000).toISOString();
+    const email = `late.${randomUUID()}@example.com`;
+    const late = {
+      ...makeSubmission(
+        { id: t.formId, orgId, siteId },
+        {
+          webhookId: t.webhook.id,
+          createdAt: arrivedAt,
+          data: { email, message: "Call me" },
+          metadata: {
+            source: "generic",
+            userAgent: "late/1.0",
+            referer: "https://www.example.com/",
+            ip: "203.0.113.7",
+            droppedFiles: [],
+            ignoredFields: [],
+            replyTo: email,
+            fromName: "Late",
+          },
+          spam: { score: 90, isSpam: true, signals: [] },
+        },
+      ),
+      valuesKeptUntil: forwardBound(arrivedAt),
+    };
+    await putSubmissions([late]);
+    expect((await storedItem(late.id))?.data).toEqual({ email, message: "Call me" });
+
+    const view = await viewOf(t, late.id);
+    expect(view).toMatchObject({ data: {}, metadata: { ip: null, userAgent: null, referer: null, source: "generic" } });
+    expect(view.metadata).not.toHaveProperty("replyTo");
+    expect(view.metadata).not.toHaveProperty("fromName");
+    expect(view.valuesDeletedAt).toBe(late.valuesKeptUntil);
+    const list = await api("GET", `/api/v1/forms/${t.formId}/submissions?spam=true`, { token: t.owner.token });
+    expect(list.body.data.submissions).toEqual([expect.objectContaining({ id: late.id, data: {} })]);
+    for (const format of ["csv", "json"]) {
+      const exported = await api("GET", `/api/v1/forms/${t.formId}/submissions/export?format=${format}&spam=all`, {
+        token: t.owner.token,
+      });
+      expect(exported.status).toBe(200);
+      expect(exported.headers.get("x-inlet-export-rows")).toBe("1");
+      expect(exported.text).toContain(late.referenceId);
+      expect(exported.text).not.toContain(email);
+      expect(exported.text).not.toContain("203.0.113.7");
+    }
   });
 
   test("a normal form is never stripped", async () => {

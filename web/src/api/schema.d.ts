@@ -14684,7 +14684,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
-                action?: "submissions.exported" | "submission.deleted" | "submissions.deleted" | "submissions.erased" | "submissions.access_requested" | "submissions.imported" | "api_key.created" | "api_key.revoked" | "api_key.deleted" | "member.invited" | "member.removed" | "member.role_changed" | "form.retention_changed" | "form.forward_only_changed" | "site.captcha_secret_changed" | "webhook.secret_rotated" | "site.deleted" | "form.deleted" | "organization.plan_changed" | "submission.updated" | "submissions.updated" | "submission.note_added" | "submission.note_edited" | "submission.note_deleted" | "tag.created" | "tag.updated" | "tag.deleted";
+                action?: "submissions.exported" | "submission.deleted" | "submissions.deleted" | "submissions.erased" | "submissions.access_requested" | "submissions.imported" | "api_key.created" | "api_key.revoked" | "api_key.deleted" | "member.invited" | "member.removed" | "member.role_changed" | "form.retention_changed" | "form.forward_only_changed" | "site.captcha_secret_changed" | "webhook.secret_rotated" | "site.deleted" | "form.deleted" | "organization.plan_changed" | "webhook.deleted" | "site.default_retention_changed" | "submission.updated" | "submissions.updated" | "submission.note_added" | "submission.note_edited" | "submission.note_deleted" | "tag.created" | "tag.updated" | "tag.deleted";
                 actor?: string;
                 from?: string;
                 to?: string;

@@ -27,9 +27,10 @@ function FirstSubmission({
   source,
 }: {
   siteId: string;
-  source: { submissionCount: number; formId: string | null } | undefined;
+  source: { lastReceivedAt: string | null; formId: string | null } | undefined;
 }) {
-  if (!source || source.submissionCount === 0) {
+  // When it last received one, not how many it holds: deleting that first submission keeps it arrived.
+  if (!source || source.lastReceivedAt === null) {
     return (
       <p role="status" className="flex items-center gap-2 text-sm">
         <span aria-hidden="true" className="inline-block h-3 w-3 animate-pulse rounded-full bg-indigo-600" />
@@ -63,9 +64,9 @@ export function Onboarding({ siteId, onSiteCreated }: { siteId?: string | undefi
   const source = useQuery({
     ...sourceQuery(siteId ?? "", created?.id ?? ""),
     enabled: siteId !== undefined && created !== undefined,
-    refetchInterval: (query) => ((query.state.data?.submissionCount ?? 0) > 0 ? false : 3000),
+    refetchInterval: (query) => ((query.state.data?.lastReceivedAt ?? null) !== null ? false : 3000),
   });
-  const arrived = (source.data?.submissionCount ?? 0) > 0;
+  const arrived = (source.data?.lastReceivedAt ?? null) !== null;
   return (
     <>
       <PageHeader title="Welcome to Inlet" description="Four steps to your first lead. It takes about two minutes." />

@@ -21,6 +21,8 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   "site.deleted": "Deleted a site",
   "form.deleted": "Deleted a form",
   "organization.plan_changed": "Changed the plan",
+  "webhook.deleted": "Deleted a webhook",
+  "site.default_retention_changed": "Changed a site's default retention",
   "submission.updated": "Changed a submission's status, owner or tags",
   "submissions.updated": "Changed submissions' status, owner or tags (bulk)",
   "submission.note_added": "Added a note",
