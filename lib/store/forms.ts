@@ -274,7 +274,11 @@ export const FORM_NOT_PURGING = {
  * to an auto-created form changes it too, so a schema edit never drops a field that arrived
  * meanwhile). "CONFLICT" when it changed, undefined when it is gone or being purged.
  */
-export async function updateForm(current: Form, changes: FormChanges, updatedAt: string): Promise<Form | "CONFLICT" | undefined> {
+export async function updateForm(
+  current: Form,
+  changes: FormChanges,
+  updatedAt: string,
+): Promise<Form | Outcome<"CONFLICT"> | undefined> {
   return updateIfUnchanged(formUpdate(current, changes, updatedAt));
 }
 

@@ -2,6 +2,7 @@ import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { conditionFailedItem, db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { type AuditEntryInput, auditNamed } from "./audit-log";
 import type { Key } from "./keys";
+import type { Outcome } from "./outcomes";
 import { transact } from "./transactions";
 
 /** An optimistic update: what `updateIfUnchanged` checks and sets, and how it reads the answer. */
@@ -54,7 +55,7 @@ export function unchangedUpdate(options: Omit<UnchangedUpdate<unknown>, "map">) 
  * written, "CONFLICT" when it changed meanwhile (per `isConflict` on the item as it is), or
  * undefined when it is gone. `condition` adds to the check (e.g. "not being purged").
  */
-export async function updateIfUnchanged<T>(options: UnchangedUpdate<T>): Promise<T | "CONFLICT" | undefined> {
+export async function updateIfUnchanged<T>(options: UnchangedUpdate<T>): Promise<T | Outcome<"CONFLICT"> | undefined> {
   const update = { ...unchangedUpdate(options), ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const };
   const refusedBy = (current: Record<string, unknown> | undefined) => {
     if (!current) return undefined;

@@ -5,6 +5,7 @@ import { type Retention, unexpiredFilter } from "./expiry";
 import { FORM_NOT_PURGING, type Form, type FormChanges, type RetentionProgress, toForm } from "./forms";
 import { keys } from "./keys";
 import { unchangedUpdate } from "./optimistic";
+import type { Outcome } from "./outcomes";
 import { GSI1 } from "./table-definition";
 import { type Named, transact } from "./transactions";
 
@@ -60,7 +61,7 @@ export async function updateFormRetention(
   updatedAt: string,
   job: RetentionJob,
   audit: readonly AuditEntryInput[],
-): Promise<Form | "CONFLICT" | undefined> {
+): Promise<Form | Outcome<"CONFLICT"> | undefined> {
   const TableName = tableName();
   const cancelled = await transact([
     [

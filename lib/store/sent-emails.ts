@@ -2,6 +2,7 @@ import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { db, isConditionFailure, tableName } from "../aws/dynamodb";
 import { keys } from "./keys";
 import { DELIVERY_RETENTION_SECONDS } from "./outbound-deliveries";
+import type { Outcome } from "./outcomes";
 import { queryAll } from "./pagination";
 import { GSI1 } from "./table-definition";
 
@@ -132,7 +133,7 @@ export async function recordRecipientFate(
   recipient: string,
   fate: { status: Exclude<EmailFate, "sent">; at: string; detail?: string | undefined },
   now: string,
-): Promise<"OK" | "CONFLICT"> {
+): Promise<Outcome<"OK" | "CONFLICT">> {
   const { sets, names, values } = describe(ref, now);
   names["#r"] = `${TO}${recipient}`;
   names["#rank"] = "rank";

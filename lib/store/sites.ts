@@ -110,7 +110,7 @@ export async function saveSiteSettings(
   site: Site,
   expectedUpdatedAt: string,
   audit?: AuditEntryInput | readonly AuditEntryInput[],
-): Promise<Site | "CONFLICT" | undefined> {
+): Promise<Site | Outcome<"CONFLICT"> | undefined> {
   const entries = audit === undefined ? [] : Array.isArray(audit) ? audit : [audit as AuditEntryInput];
   const update = {
     TableName: tableName(),

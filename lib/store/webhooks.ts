@@ -118,7 +118,7 @@ export async function updateWebhook(
   changes: WebhookChanges,
   updatedAt: string,
   audit?: AuditEntryInput,
-): Promise<Webhook | "CONFLICT" | undefined> {
+): Promise<Webhook | Outcome<"CONFLICT"> | undefined> {
   return updateIfUnchanged({
     key: keys.webhook(current.id),
     changes,
