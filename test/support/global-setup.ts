@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, openSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type LocalStackInfo, stackFile } from "../../infra/local/stack-file";
@@ -13,6 +13,28 @@ declare global {
   var __INLET_FAKE_CAPTCHA__: FakeCaptcha | undefined;
 }
 
+/** A test stack's data folder (its log and its DynamoDB file, ~300 MB) is kept this long after its last write, for a failure's diagnosis. */
+const KEEP_DATA_DIR_MS = 6 * 3_600_000;
+
+/**
+ * Removes earlier runs' data folders once nothing has written to them for KEEP_DATA_DIR_MS: a run
+ * takes minutes, so a folder still in use is never one of them, and a machine that runs the tests
+ * all day keeps hours of folders, not every run's.
+ */
+function pruneDataDirs(now = Date.now()): void {
+  for (const name of readdirSync(tmpdir())) {
+    if (!name.startsWith("inlet-test-")) continue;
+    const dir = join(tmpdir(), name);
+    try {
+      const log = join(dir, "stack.log");
+      const lastWrite = Math.max(statSync(dir).mtimeMs, existsSync(log) ? statSync(log).mtimeMs : 0);
+      if (now - lastWrite > KEEP_DATA_DIR_MS) rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // Removed by another run's setup meanwhile, or not ours to remove: left alone.
+    }
+  }
+}
+
 /**
  * Starts the same local stack `npm start` runs (DynamoDB Local, the SQS emulator, the gateway)
  * on free ports with a fresh data folder, and hands its endpoints to the test workers through
@@ -20,6 +42,7 @@ declare global {
  */
 export default async function globalSetup(): Promise<void> {
   const root = process.cwd();
+  pruneDataDirs();
   const dataDir = mkdtempSync(join(tmpdir(), "inlet-test-"));
   const logPath = join(dataDir, "stack.log");
   // The captcha providers' stand-in (test/support/fake-captcha.ts), up before the stack reads its URLs.

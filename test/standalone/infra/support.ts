@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { App, Aspects, NestedStack, type Stack } from "aws-cdk-lib";
@@ -82,10 +82,23 @@ export const DEPLOY_CONTEXT = {
   sesIdentity: "example.com",
 } as const;
 
+/** The cloud assemblies this test file synthesized: removed when its tests are done. */
+const assemblies: string[] = [];
+afterAll(() => {
+  for (const outdir of assemblies.splice(0)) rmSync(outdir, { recursive: true, force: true });
+});
+
 export function synth(context: Record<string, unknown> = {}, env?: { account: string; region: string }): Synthesized {
+  // The cloud assembly goes to a folder of its own, removed after the test file: left to CDK,
+  // each synth leaves a cdk.out* copy of every asset in the temporary folder (~10 MB each,
+  // hundreds of MB a test run, until the disk fills). Annotations read later synthesize into it
+  // again, so it lives as long as the file's tests.
+  const outdir = mkdtempSync(join(tmpdir(), "inlet-cdk-"));
+  assemblies.push(outdir);
   // A deployment must name its platform admins (infra/environment.ts, requirePlatformAdmins) and
   // its notification sender with that sender's SES identity (infra/operator-context.ts).
   const app = new App({
+    outdir,
     context: { ...cdkJson.context, "aws:cdk:bundling-stacks": [], ...DEPLOY_CONTEXT, ...context },
   });
   // Environment-agnostic, as infra/app.ts deploys it, unless a test pins an account and region.
