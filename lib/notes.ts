@@ -4,7 +4,7 @@ import { AppError, notFound } from "./errors";
 import { nextTimestamp } from "./forms";
 import { newId, nowIso } from "./ids";
 import { deleteNote, getNote, insertNote, listNotes, type Note, updateNote } from "./store/notes";
-import type { NoteEventEntry } from "./store/timeline";
+import type { NoteAction, NoteEventEntry } from "./store/timeline";
 import { findSubmissionAndForm } from "./submissions";
 import { timelineActor } from "./triage";
 import * as z from "./validation";
@@ -41,7 +41,7 @@ function noteEvent(
   principal: Principal,
   submission: { id: string; orgId: string },
   noteId: string,
-  action: "added" | "edited" | "deleted",
+  action: NoteAction,
 ): NoteEventEntry {
   return {
     type: "submission_note_event",

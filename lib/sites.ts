@@ -94,7 +94,7 @@ export interface SiteUpdate {
   domain?: string | null;
   isActive?: boolean;
   referencePrefix?: string;
-  captcha?: { provider: "score" | "challenge"; siteKey: string; secretKey?: string; minScore?: number } | null;
+  captcha?: { provider: CaptchaSettings["provider"]; siteKey: string; secretKey?: string; minScore?: number } | null;
   /** Either value, or both; applies to forms created from now on, never to the site's existing forms. */
   defaultRetention?: Partial<Retention>;
 }

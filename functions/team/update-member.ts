@@ -1,9 +1,10 @@
 import { changeRole } from "../../lib/accounts";
+import { GRANTABLE_ROLES } from "../../lib/auth/permissions";
 import { httpHandler } from "../../lib/http/handler";
 import * as z from "../../lib/validation";
 import { route } from "../routes";
 
-const body = z.strictObject({ role: z.enum(["admin", "member"]) });
+const body = z.strictObject({ role: z.enum(GRANTABLE_ROLES) });
 
 export const handler = httpHandler(
   route("PUT /api/v1/team/members/{userId}"),

@@ -1,5 +1,6 @@
 import type { ImportPreview, ImportView, listImports, readImport } from "../../lib/imports";
 import { IMPORT_SOURCES } from "../../lib/imports/sources";
+import { JOB_STATUSES } from "../../lib/store/shapes";
 import * as z from "../../lib/validation";
 import { count, id, nullableTimestamp, timestamp } from "./schemas";
 import { answers, describes } from "./views";
@@ -15,7 +16,7 @@ const problem = z.strictObject({ line: count, code: z.string(), message: z.strin
 const importSchema = z.strictObject({
   id,
   formId: id,
-  status: z.enum(["running", "finished"]),
+  status: z.enum(JOB_STATUSES),
   source: z.string(),
   fileName: z.nullable(z.string()),
   rows: count,

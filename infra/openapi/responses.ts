@@ -37,6 +37,7 @@ import type { siteOverview } from "../../lib/overview";
 import type { requestPasswordReset, resetPassword } from "../../lib/password-reset";
 import type { requestReclaim } from "../../lib/reclaim-request";
 import type { createSite, removeSite, siteDetail, sitesOf, updateSite } from "../../lib/sites";
+import { EMAIL_LINK_PURPOSES } from "../../lib/store/email-links";
 import type { eraseEverywhere, requestAccess } from "../../lib/subject-requests";
 import type { listInbox } from "../../lib/submission-filters";
 import type { eraseByEmail, moderateSubmission, removeSubmission, removeSubmissions } from "../../lib/submissions";
@@ -136,7 +137,7 @@ export const SUCCESS_BODIES: Record<DocumentedRouteKey, Described | null> = {
   "PUT /api/v1/auth/me/notifications": answers<typeof saveNotifications>()(notificationSettingsView),
   "POST /api/v1/auth/email-links/describe": answers<typeof describeEmailLink>()(
     z.strictObject({
-      purpose: z.enum(["verify", "change", "reclaim"]),
+      purpose: z.enum(EMAIL_LINK_PURPOSES),
       email: z.string(),
       expiresAt: timestamp,
       account: z.optional(z.strictObject({ name: z.string() })),

@@ -1,15 +1,19 @@
-import { PERMISSIONS, ROLES } from "../../lib/auth/permissions";
+import { GRANTABLE_ROLES, PERMISSIONS, ROLES } from "../../lib/auth/permissions";
 import { PLANS } from "../../lib/config";
+import { CONFIRMATION_STATES } from "../../lib/emails/submission-emails";
 import { ERROR_STATUS, type ErrorCode } from "../../lib/errors";
 import type { ExportFile } from "../../lib/export";
 import { CONFIRMATION_NOTES, type ConfirmationNote } from "../../lib/notifications/confirmation-notes";
+import { EMAIL_KINDS } from "../../lib/notifications/suppression";
 import { RETENTION_DAYS } from "../../lib/retention";
-import { FIELD_TYPES } from "../../lib/store/forms";
+import { FAILURE_STATUSES } from "../../lib/store/failing-endpoints";
+import { FIELD_TYPES, FORM_ORIGINS, FORM_STATUSES } from "../../lib/store/forms";
 import { NOTIFICATION_CHOICES } from "../../lib/store/member-notifications";
-import { DELIVERY_EVENT_TYPES, DELIVERY_STATUSES } from "../../lib/store/outbound-deliveries";
-import { ENDPOINT_EVENTS, ENDPOINT_KINDS } from "../../lib/store/outbound-endpoints";
+import { DELIVERY_EVENT_TYPES, DELIVERY_STATUSES, DELIVERY_TRIGGERS } from "../../lib/store/outbound-deliveries";
+import { ENDPOINT_EVENTS, ENDPOINT_KINDS, MIN_GRADES } from "../../lib/store/outbound-endpoints";
 import { EMAIL_FATES } from "../../lib/store/sent-emails";
-import { SUBMISSION_STATUSES } from "../../lib/store/shapes";
+import { JOB_STATUSES, LEAD_GRADES, SUBMISSION_STATUSES, SUPPRESSION_REASONS } from "../../lib/store/shapes";
+import { CAPTCHA_PROVIDERS } from "../../lib/store/sites";
 import { COMPAT_SERVICES, WEBHOOK_SOURCES } from "../../lib/store/webhooks";
 import * as z from "../../lib/validation";
 import { type Described, describes } from "./views";
@@ -33,7 +37,7 @@ export const message = z.strictObject({ message: z.string() });
 const user = z.strictObject({ id, email: z.string(), emailVerified: z.boolean(), name: z.string() });
 export const organization = z.strictObject({ id, name: z.string(), plan: z.enum(PLANS) });
 export const role = z.enum(ROLES);
-export const invitedRole = z.enum(["admin", "member"]);
+export const invitedRole = z.enum(GRANTABLE_ROLES);
 export const authResult = z.strictObject({
   token: z.optional(
     z.string().register(z.globalRegistry, { description: "Absent when the request sent `X-Inlet-Session: cookie`" }),
@@ -66,7 +70,7 @@ export const site = z.strictObject({
   referencePrefix: z.string(),
   captcha: z.nullable(
     z.strictObject({
-      provider: z.enum(["score", "challenge"]),
+      provider: z.enum(CAPTCHA_PROVIDERS),
       siteKey: z.string(),
       minScore: z.optional(z.number()),
       hasSecretKey: z.boolean(),
@@ -107,7 +111,7 @@ export const formFields = {
   id,
   siteId: id,
   name: z.string(),
-  origin: z.enum(["webhook", "builder"]),
+  origin: z.enum(FORM_ORIGINS),
   webhookIds: z.array(z.string()),
   fieldCount: count,
   // null only when asked without counts (GET /api/v1/forms/{formId}?counts=false)
@@ -119,7 +123,7 @@ export const formFields = {
       statuses: z.strictObject({ new: count, contacted: count, qualified: count, won: count, lost: count }),
     }),
   ),
-  status: z.enum(["draft", "published"]),
+  status: z.enum(FORM_STATUSES),
   archivedAt: nullableTimestamp,
   createdAt: timestamp,
   updatedAt: timestamp,
@@ -142,11 +146,11 @@ const confirmationSettings = z.strictObject({
 // lib/notifications/suppression.ts notificationSuppressions, lib/emails/suppressed-recipients.ts
 export const suppressedRecipient = z.strictObject({
   id,
-  kind: z.enum(["notification", "confirmation"]).register(z.globalRegistry, {
+  kind: z.enum([EMAIL_KINDS.notification, EMAIL_KINDS.confirmation]).register(z.globalRegistry, {
     description: "notification: one of the form's notification addresses; confirmation: a submitter the form confirmed to",
   }),
   address: z.string(),
-  reason: z.enum(["bounce", "complaint"]),
+  reason: z.enum(SUPPRESSION_REASONS),
   detail: z.nullable(z.string()),
   at: timestamp,
 });
@@ -165,7 +169,7 @@ export const formDetail = z.strictObject({
   // lib/form-retention.ts retentionJobView
   retentionJob: z.nullable(
     z.strictObject({
-      status: z.enum(["running", "finished"]),
+      status: z.enum(JOB_STATUSES),
       examined: count,
       updated: count,
       startedAt: timestamp,
@@ -192,7 +196,7 @@ export const sentEmail = z.strictObject({
   ),
 });
 export const confirmationState = z.union([
-  z.strictObject({ status: z.enum(["off", "pending", "sent"]), reason: z.null() }),
+  z.strictObject({ status: z.enum(CONFIRMATION_STATES), reason: z.null() }),
   z.strictObject({
     status: z.literal("not-sent"),
     reason: z.enum(["spam", ...Object.values(CONFIRMATION_NOTES).filter((n) => n !== CONFIRMATION_NOTES.sent)] as [
@@ -240,7 +244,7 @@ export const submission = z.strictObject({
   lead: z.nullable(
     z.strictObject({
       score: z.number(),
-      grade: z.enum(["hot", "warm", "cold"]),
+      grade: z.enum(LEAD_GRADES),
       reasons: z.array(z.string()),
       test: z.optional(z.literal(true)),
     }),
@@ -297,7 +301,7 @@ export const delivery = z.strictObject({
       error: z.nullable(z.string()),
       attemptedAt: timestamp,
       nextAttemptAt: nullableTimestamp,
-      trigger: z.enum(["automatic", "manual"]),
+      trigger: z.enum(DELIVERY_TRIGGERS),
     }),
   ),
   attemptsOmitted: count,
@@ -316,7 +320,7 @@ export const endpointShownUrl = z.string().register(z.globalRegistry, {
 });
 export const chatOptions = z.nullable(
   z.strictObject({
-    minGrade: z.nullable(z.enum(["warm", "hot"])),
+    minGrade: z.nullable(z.enum(MIN_GRADES)),
     includeFieldValues: z.boolean(),
     maxFields: count,
   }),
@@ -441,7 +445,7 @@ export const siteOverview = z.strictObject({
       isEnabled: z.boolean(),
       disabledReason: z.nullable(z.string()),
       deliveryId: id,
-      status: z.enum(["retrying", "failed"]),
+      status: z.enum(FAILURE_STATUSES),
       statusCode: z.nullable(z.number()),
       error: z.nullable(z.string()),
       failedAt: timestamp,

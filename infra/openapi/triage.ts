@@ -1,5 +1,6 @@
 import type { addNote, editNote, readNotes, removeNote } from "../../lib/notes";
-import { SUBMISSION_STATUSES, TAG_COLOURS } from "../../lib/store/shapes";
+import { ACTOR_TYPES, SUBMISSION_STATUSES, TAG_COLOURS } from "../../lib/store/shapes";
+import { NOTE_ACTIONS } from "../../lib/store/timeline";
 import type { createTag, editTag, readTags, removeTag } from "../../lib/tags";
 import type { readTimeline } from "../../lib/timeline";
 import { type patchSubmission, REJECTION_CODES } from "../../lib/triage";
@@ -14,7 +15,7 @@ const note = z.strictObject({ id, submissionId: id, authorId: id, body: z.string
 const tag = z.strictObject({ id, name: z.string(), colour: z.enum(TAG_COLOURS), createdAt: timestamp, updatedAt: timestamp });
 
 // lib/store/timeline.ts
-const actor = z.strictObject({ type: z.enum(["member", "api_key"]), id, name: z.string() });
+const actor = z.strictObject({ type: z.enum(ACTOR_TYPES), id, name: z.string() });
 const status = z.enum(SUBMISSION_STATUSES);
 const changeEntry = z.strictObject({
   type: z.literal("submission_change"),
@@ -38,7 +39,7 @@ const noteEntry = z.strictObject({
   orgId: id,
   at: timestamp,
   actor,
-  note: z.strictObject({ id, action: z.enum(["added", "edited", "deleted"]) }),
+  note: z.strictObject({ id, action: z.enum(NOTE_ACTIONS) }),
 });
 
 export const TRIAGE_BODIES = {

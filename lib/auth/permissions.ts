@@ -1,7 +1,7 @@
 import type { Plan } from "../config";
 import { PERMISSIONS, type Permission, type Role } from "../store/shapes";
 
-export { PERMISSIONS, type Permission, ROLES, type Role } from "../store/shapes";
+export { GRANTABLE_ROLES, PERMISSIONS, type Permission, ROLES, type Role } from "../store/shapes";
 
 /** Permissions no API key may ever hold (spec 5.2 rules 2 and 3): dashboard sessions only. */
 export const RESTRICTED_PERMISSIONS: ReadonlySet<Permission> = new Set([

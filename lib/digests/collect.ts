@@ -1,10 +1,11 @@
 import { choiceFor } from "../notifications/member-choices";
 import { shownUrl } from "../outbound/chat/kinds";
 import { DEFAULT_CHAT_OPTIONS, leadMessage } from "../outbound/chat/message";
-import { listFailingEndpoints } from "../store/failing-endpoints";
+import { type EndpointFailure, listFailingEndpoints } from "../store/failing-endpoints";
 import type { Form } from "../store/forms";
 import type { DigestCadence, NotifiedMember } from "../store/member-notifications";
 import { kindOf } from "../store/outbound-endpoints";
+import type { LeadGrade } from "../store/shapes";
 import { readSiteDays } from "../store/site-days";
 import { newestFormSubmissions, type StoredSubmission } from "../store/submissions";
 import { addDays, type Period } from "./schedule";
@@ -29,7 +30,7 @@ export const MAX_FORMS_READ = 20;
 export const LEADS_LISTED = 5;
 export const FAILURES_LISTED = 10;
 
-type Grade = "hot" | "warm" | "cold";
+type Grade = LeadGrade;
 
 export interface DigestLead {
   submissionId: string;
@@ -62,7 +63,7 @@ export interface DigestContent {
     formName: string;
     kind: string;
     target: string;
-    status: "retrying" | "failed";
+    status: EndpointFailure["status"];
     error: string | null;
     statusCode: number | null;
     failingSince: string;

@@ -23,7 +23,11 @@ export const emailView = (email: SentEmail) => ({
 
 /** Why a submission's confirmation was not sent: a rule's note, or the submission is spam (never processed). */
 type NotSentReason = Exclude<ConfirmationNote, "sent"> | "spam";
-type ConfirmationState = { status: "off" | "pending" | "sent"; reason: null } | { status: "not-sent"; reason: NotSentReason };
+/** A confirmation's state when nothing refused it: the form sends none, it is on its way, or SES accepted it. */
+export const CONFIRMATION_STATES = ["off", "pending", "sent"] as const;
+type ConfirmationState =
+  | { status: (typeof CONFIRMATION_STATES)[number]; reason: null }
+  | { status: "not-sent"; reason: NotSentReason };
 
 const isReason = (note: string): note is Exclude<ConfirmationNote, "sent"> =>
   note !== CONFIRMATION_NOTES.sent && (Object.values(CONFIRMATION_NOTES) as string[]).includes(note);

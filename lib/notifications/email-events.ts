@@ -2,6 +2,7 @@ import { isId, nowIso } from "../ids";
 import { log } from "../log";
 import { recordConfirmationSuppressed } from "../store/confirmation-recipients";
 import { type EmailFate, recordEmailSent, recordRecipientFate, type SentEmailRef, SUBMITTER } from "../store/sent-emails";
+import type { SuppressionReason } from "../store/shapes";
 import { recordSuppressedRecipient } from "../store/suppressed-recipients";
 import * as z from "../validation";
 import { EMAIL_KINDS, EMAIL_TAGS, recipientIdOf } from "./suppression";
@@ -78,7 +79,7 @@ interface Fates {
   /** Each recipient and SES's words about it. */
   list: { address: string; detail: string | undefined }[];
   /** A hard bounce or a complaint: the addresses are suppressed from now on. */
-  suppress?: "bounce" | "complaint";
+  suppress?: SuppressionReason;
 }
 
 /** What one event says about its recipients; undefined for a Send event (and types Inlet does not record). */
@@ -210,7 +211,7 @@ export async function recordEmailEvent(event: unknown): Promise<EmailEventOutcom
 }
 
 /** Records a hard bounce's or a complaint's addresses on the form the email was sent for; answers how many. */
-async function suppress(ref: SentEmailRef, reason: "bounce" | "complaint", fates: Fates): Promise<number> {
+async function suppress(ref: SentEmailRef, reason: SuppressionReason, fates: Fates): Promise<number> {
   const { formId } = ref;
   if (!formId) return 0;
   const outcomes = await Promise.all(

@@ -3,6 +3,7 @@ import { conditionFailedItem, db, isConditionFailure, tableName } from "../aws/d
 import { keys } from "./keys";
 import type { Outcome } from "./outcomes";
 import { type Page, queryPage } from "./pagination";
+import type { SuppressionReason } from "./shapes";
 import { GSI1 } from "./table-definition";
 
 /**
@@ -24,7 +25,7 @@ export const CONFIRMATION_WINDOW_MS = 24 * 3600 * 1000;
 const MARKER_TTL_SECONDS = 3 * 86_400;
 
 export interface ConfirmationSuppression {
-  reason: "bounce" | "complaint";
+  reason: SuppressionReason;
   /** SES's words (the bounce's type and diagnostic, the complaint's feedback type). */
   detail: string | null;
   at: string;

@@ -12,12 +12,15 @@ import { type TransactItem, transact } from "./transactions";
  * A single-use emailed link's item (the token itself is only in the email; this is keyed by its
  * hash). Password-reset links are items of the same kind (lib/store/credentials.ts).
  */
+/** What an emailed link proves (EmailToken.purpose). */
+export const EMAIL_LINK_PURPOSES = ["verify", "reclaim", "change"] as const;
+
 export interface EmailToken {
   /**
    * `verify` proves the account's own address; `reclaim` lets the address's owner take it from an
    * unverified account; `change` proves the new address an account asked to move to.
    */
-  purpose: "verify" | "reclaim" | "change";
+  purpose: (typeof EMAIL_LINK_PURPOSES)[number];
   /** The address the link was sent to (`change`: the new address). */
   email: string;
   /** The account the link was issued for (`reclaim`: the unverified account holding the address). */

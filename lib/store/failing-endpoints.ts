@@ -12,10 +12,13 @@ import { GSI1 } from "./table-definition";
  * reads the list with one Query instead of walking forms, endpoints and deliveries.
  */
 
+/** `retrying`: another attempt is scheduled; `failed`: the delivery gave up. */
+export const FAILURE_STATUSES = ["retrying", "failed"] as const;
+
 export interface EndpointFailure {
   deliveryId: string;
   /** `retrying`: another attempt is scheduled; `failed`: the delivery gave up. */
-  status: "retrying" | "failed";
+  status: (typeof FAILURE_STATUSES)[number];
   statusCode: number | null;
   error: string | null;
   failedAt: string;

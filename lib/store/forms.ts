@@ -7,6 +7,7 @@ import { fromItem } from "./items";
 import { keys } from "./keys";
 import { type UnchangedUpdate, updateIfUnchanged } from "./optimistic";
 import type { Outcome } from "./outcomes";
+import type { JobStatus, SuppressionReason } from "./shapes";
 import { transact } from "./transactions";
 
 /**
@@ -39,7 +40,7 @@ export interface FormField {
 
 /** Why SES suppresses an address: a permanent bounce or a complaint (docs/data-model.md). */
 export interface SuppressedRecipient {
-  reason: "bounce" | "complaint";
+  reason: SuppressionReason;
   /** When SES reported it. */
   at: string;
   /** SES's words (the bounce's type and diagnostic, the complaint's feedback type); absent on older entries. */
@@ -76,10 +77,16 @@ export interface FormSettings {
   forwardOnly?: boolean;
 }
 
+/** `webhook`: created from a webhook's first submission; `builder`: created through the API. */
+export const FORM_ORIGINS = ["webhook", "builder"] as const;
+export type FormOrigin = (typeof FORM_ORIGINS)[number];
+export const FORM_STATUSES = ["draft", "published"] as const;
+export type FormStatus = (typeof FORM_STATUSES)[number];
+
 /** A retention job's progress, as the form item holds it (the job's own item drives it: lib/store/retention-jobs.ts). */
 export interface RetentionProgress {
   generation: number;
-  status: "running" | "finished";
+  status: JobStatus;
   /** Submissions examined, and those whose expiry changed. */
   examined: number;
   updated: number;
@@ -93,10 +100,10 @@ export interface Form {
   siteId: string;
   name: string;
   /** `webhook`: created from a webhook's first submission; `builder`: created through the API. */
-  origin: "webhook" | "builder";
+  origin: FormOrigin;
   /** For auto-created forms: the webhook whose first submission created it. */
   createdByWebhookId: string | null;
-  status: "draft" | "published";
+  status: FormStatus;
   /**
    * Fields by key. A map (not a list) so concurrent submissions can each add their new fields
    * with `SET fields.#key = if_not_exists(...)` and none is lost.

@@ -5,6 +5,7 @@ import { type AuditEntryInput, auditEntryItem } from "./audit-log";
 import type { Retention } from "./expiry";
 import { fromItem } from "./items";
 import { keys } from "./keys";
+import type { JobStatus } from "./shapes";
 import { type Submission, submissionItem } from "./submissions";
 import { type Named, transact } from "./transactions";
 
@@ -45,7 +46,7 @@ export interface ImportJob {
   formId: string;
   orgId: string;
   siteId: string;
-  status: "running" | "finished";
+  status: JobStatus;
   source: string;
   fileName: string | null;
   /** Data rows in the file. */

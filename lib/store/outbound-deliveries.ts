@@ -4,7 +4,7 @@ import { batchGet } from "./batch";
 import { filteredPage } from "./filtered-query";
 import { fromItem } from "./items";
 import { keys } from "./keys";
-import type { Lead } from "./shapes";
+import type { ActorType, Lead } from "./shapes";
 
 /**
  * Outbound webhook deliveries in the table (docs/data-model.md, "Outbound delivery"); the
@@ -21,9 +21,12 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export const DELIVERY_EVENT_TYPES = ["submission.created", "webhook.test", "submission.updated"] as const;
 export type DeliveryEventType = (typeof DELIVERY_EVENT_TYPES)[number];
 
+/** `manual`: an attempt a user asked for (POST .../retry); `automatic`: the schedule's. */
+export const DELIVERY_TRIGGERS = ["automatic", "manual"] as const;
+
 /** Who made a submission change: a member of the organization or an API key, with its name then. */
 export interface ChangeActor {
-  type: "member" | "api_key";
+  type: ActorType;
   id: string;
   name: string;
 }
@@ -54,7 +57,7 @@ export interface DeliveryAttempt {
   /** When the next attempt was scheduled after this one, or null (delivered, failed, disabled). */
   nextAttemptAt: string | null;
   /** `manual`: the attempt a user asked for (POST .../retry). */
-  trigger: "automatic" | "manual";
+  trigger: (typeof DELIVERY_TRIGGERS)[number];
 }
 
 export interface Delivery {

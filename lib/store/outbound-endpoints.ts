@@ -30,10 +30,13 @@ export const ENDPOINT_EVENTS = ["submission.created", "submission.updated"] as c
 export type EndpointEvent = (typeof ENDPOINT_EVENTS)[number];
 export const DEFAULT_ENDPOINT_EVENTS: readonly EndpointEvent[] = ["submission.created"];
 
+/** The grades a chat destination may ask for at least (ChatOptions.minGrade). */
+export const MIN_GRADES = ["warm", "hot"] as const;
+
 /** A chat destination's filters and message options (docs/notifications.md, "Filters"). */
 export interface ChatOptions {
   /** Only leads of this grade or better; null: every grade. */
-  minGrade: "warm" | "hot" | null;
+  minGrade: (typeof MIN_GRADES)[number] | null;
   /** False: the message says only that a lead arrived, with its link (no name, email or values). */
   includeFieldValues: boolean;
   /** At most this many of the submission's fields in the message (besides name and email). */

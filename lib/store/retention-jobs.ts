@@ -6,6 +6,7 @@ import { FORM_NOT_PURGING, type Form, type FormChanges, type RetentionProgress, 
 import { keys } from "./keys";
 import { unchangedUpdate } from "./optimistic";
 import type { Outcome } from "./outcomes";
+import type { JobStatus } from "./shapes";
 import { GSI1 } from "./table-definition";
 import { type Named, transact } from "./transactions";
 
@@ -26,7 +27,7 @@ export interface RetentionJob {
   generation: number;
   /** The retention it applies. */
   retention: Retention;
-  status: "running" | "finished";
+  status: JobStatus;
   /** Submissions read, and those whose expiry it changed. */
   examined: number;
   updated: number;

@@ -33,6 +33,8 @@ export type Permission = (typeof PERMISSIONS)[number];
 
 export const ROLES = ["owner", "admin", "member"] as const;
 export type Role = (typeof ROLES)[number];
+/** The roles an invite or a role change gives: never `owner`, which only signup makes. */
+export const GRANTABLE_ROLES = ["admin", "member"] as const satisfies readonly Role[];
 
 /**
  * Where a lead stands in its team's work (docs/triage.md): open (new, contacted, qualified) or
@@ -48,10 +50,26 @@ export type TagColour = (typeof TAG_COLOURS)[number];
 /** One submitted value: a field's text, or the values of a repeated field. */
 export type RawValue = string | string[];
 
+/** A lead's grade (lib/leads.ts; docs/leads.md). */
+export const LEAD_GRADES = ["hot", "warm", "cold"] as const;
+export type LeadGrade = (typeof LEAD_GRADES)[number];
+
+/** A background job's state (a retention change's re-dating, an import). */
+export const JOB_STATUSES = ["running", "finished"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** Why SES suppresses an address: a permanent bounce or a complaint. */
+export const SUPPRESSION_REASONS = ["bounce", "complaint"] as const;
+export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
+
+/** Who made a change: a member of the organization or an API key. */
+export const ACTOR_TYPES = ["member", "api_key"] as const;
+export type ActorType = (typeof ACTOR_TYPES)[number];
+
 /** A submission's lead qualification (lib/leads.ts computes it; docs/leads.md). */
 export interface Lead {
   score: number;
-  grade: "hot" | "warm" | "cold";
+  grade: LeadGrade;
   reasons: string[];
   /** A test lead (advertising platforms' test button): graded apart, never hot or warm. */
   test?: true;

@@ -10,8 +10,10 @@ import { forEachPage, queryAll, queryPage } from "./pagination";
 import { GSI1 } from "./table-definition";
 import { transact } from "./transactions";
 
+export const CAPTCHA_PROVIDERS = ["score", "challenge"] as const;
+
 export interface CaptchaSettings {
-  provider: "score" | "challenge";
+  provider: (typeof CAPTCHA_PROVIDERS)[number];
   siteKey: string;
   secretKey: string;
   /** Only for the score provider: the lowest passing score (0.0 to 1.0). */

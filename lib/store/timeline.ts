@@ -2,7 +2,7 @@ import { tableName } from "../aws/dynamodb";
 import { fromItem } from "./items";
 import { keys } from "./keys";
 import { type Page, queryPage } from "./pagination";
-import type { SubmissionStatus } from "./shapes";
+import type { ActorType, SubmissionStatus } from "./shapes";
 import type { TransactItem } from "./transactions";
 
 /**
@@ -13,9 +13,13 @@ import type { TransactItem } from "./transactions";
  * `submission_note_event` entry is the timeline's only.
  */
 
+/** What happened to a note, as the timeline shows it. */
+export const NOTE_ACTIONS = ["added", "edited", "deleted"] as const;
+export type NoteAction = (typeof NOTE_ACTIONS)[number];
+
 /** Who made a change, as the timeline shows it. */
 export interface TimelineActor {
-  type: "member" | "api_key";
+  type: ActorType;
   id: string;
   name: string;
 }
@@ -46,7 +50,7 @@ export interface NoteEventEntry {
   orgId: string;
   at: string;
   actor: TimelineActor;
-  note: { id: string; action: "added" | "edited" | "deleted" };
+  note: { id: string; action: NoteAction };
 }
 
 export type TimelineEntry = SubmissionChangeEntry | NoteEventEntry;

@@ -1678,7 +1678,7 @@ export interface components {
             success: true;
             data: {
                 /** @enum {string} */
-                purpose: "verify" | "change" | "reclaim";
+                purpose: "verify" | "reclaim" | "change";
                 email: string;
                 /** @description When its status, owner or tags last changed (createdAt until then): the token of PATCH's updatedAt */
                 expiresAt: string;
