@@ -36,3 +36,13 @@ export function deadline(ms: number, what: string): Deadline {
     clear: () => clearTimeout(timer),
   };
 }
+
+/** `call`, each of whose steps races one deadline of `ms`, with the timer stopped however it ends. */
+export async function withDeadline<T>(ms: number, what: string, call: (limit: Deadline) => Promise<T>): Promise<T> {
+  const limit = deadline(ms, what);
+  try {
+    return await call(limit);
+  } finally {
+    limit.clear();
+  }
+}

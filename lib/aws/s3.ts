@@ -1,6 +1,6 @@
 import { defaultProvider } from "@aws-sdk/credential-provider-node";
 import { AwsClient } from "aws4fetch";
-import { type Deadline, deadline } from "../deadline";
+import { type Deadline, withDeadline } from "../deadline";
 
 /**
  * The S3 calls Inlet makes (store an export, sign its download link; store and read an import's rows) through `aws4fetch`, a
@@ -100,24 +100,13 @@ export function createS3Client(options: S3ClientOptions): S3ObjectClient {
       }
     }
   };
-  /**
-   * `call` within `timeoutMs` for the request, its retries and the reading of the answer's body,
-   * even where the abort does not reach the body (lib/deadline.ts).
-   */
-  const timed = async <T>(what: string, call: (limit: Deadline) => Promise<T>): Promise<T> => {
-    const limit = deadline(timeoutMs, what);
-    try {
-      return await call(limit);
-    } finally {
-      limit.clear();
-    }
-  };
 
   return {
     async putObject(bucket, key, body, contentType) {
       const aws = await signer();
       const init = { method: "PUT", body, headers: { "content-type": contentType } };
-      const { response, text } = await timed(`S3 PUT ${key}`, async (limit) => {
+      // The request, its retries and the body's reading within one time limit (lib/deadline.ts).
+      const { response, text } = await withDeadline(timeoutMs, `S3 PUT ${key}`, async (limit) => {
         const answer = await send(aws, objectUrl(bucket, key), init, limit);
         return { response: answer, text: await limit.within(answer.text()) };
       });
@@ -133,7 +122,7 @@ export function createS3Client(options: S3ClientOptions): S3ObjectClient {
 
     async getObject(bucket, key) {
       const aws = await signer();
-      const { response, bytes } = await timed(`S3 GET ${key}`, async (limit) => {
+      const { response, bytes } = await withDeadline(timeoutMs, `S3 GET ${key}`, async (limit) => {
         const answer = await send(aws, objectUrl(bucket, key), { method: "GET" }, limit);
         return { response: answer, bytes: await limit.within(answer.arrayBuffer()) };
       });

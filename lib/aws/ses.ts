@@ -1,7 +1,7 @@
 import { defaultProvider } from "@aws-sdk/credential-provider-node";
 import { AwsClient } from "aws4fetch";
 import { loadConfig } from "../config";
-import { deadline } from "../deadline";
+import { withDeadline } from "../deadline";
 
 /**
  * Inlet's SES calls (SendEmail; DeleteSuppressedDestination when a person lifts a suppression;
@@ -114,21 +114,16 @@ export function ses(): SesClient {
       const { accessKeyId, secretAccessKey, sessionToken } = await credentials();
       const aws = new AwsClient({ accessKeyId, secretAccessKey, sessionToken, service: "ses", region, retries: RETRIES });
       // The time limit bounds the answer and its body, even where the abort does not reach the body (lib/deadline.ts).
-      const limit = deadline(TIMEOUT_MS, `SES ${method} ${path}`);
-      let response: Response;
-      let text: string;
-      try {
-        response = await limit.within(
+      const { response, text } = await withDeadline(TIMEOUT_MS, `SES ${method} ${path}`, async (limit) => {
+        const answer = await limit.within(
           aws.fetch(`${endpoint}${path}`, {
             method,
             ...(input === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(input) }),
             signal: limit.signal,
           }),
         );
-        text = await limit.within(response.text());
-      } finally {
-        limit.clear();
-      }
+        return { response: answer, text: await limit.within(answer.text()) };
+      });
       let body: { MessageId?: unknown; message?: unknown; Message?: unknown } = {};
       try {
         body = JSON.parse(text);

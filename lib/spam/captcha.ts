@@ -1,5 +1,5 @@
 import { loadConfig } from "../config";
-import { deadline } from "../deadline";
+import { withDeadline } from "../deadline";
 import { AppError } from "../errors";
 import { log } from "../log";
 import * as metrics from "../metrics/record";
@@ -84,29 +84,28 @@ async function askProvider(captcha: CaptchaSettings, siteDomain: string | null, 
   let body: SiteverifyResponse;
   // The timeout bounds the answer and the reading of its body, even where the abort does not
   // reach the body (lib/deadline.ts).
-  const limit = deadline(config.CAPTCHA_TIMEOUT_MS, "captcha provider");
   try {
-    const response = await limit.within(
-      fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ secret: captcha.secretKey, response: token, remoteip: remoteIp, sitekey: captcha.siteKey }),
-        signal: limit.signal,
-        redirect: "error",
-      }),
-    );
-    if (!response.ok) {
-      log.warn("captcha provider answered an error status", { status: response.status });
-      await response.body?.cancel().catch(() => undefined);
-      throw unavailable();
-    }
-    body = (await limit.within(response.json())) as SiteverifyResponse;
+    body = await withDeadline(config.CAPTCHA_TIMEOUT_MS, "captcha provider", async (limit) => {
+      const response = await limit.within(
+        fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ secret: captcha.secretKey, response: token, remoteip: remoteIp, sitekey: captcha.siteKey }),
+          signal: limit.signal,
+          redirect: "error",
+        }),
+      );
+      if (!response.ok) {
+        log.warn("captcha provider answered an error status", { status: response.status });
+        await response.body?.cancel().catch(() => undefined);
+        throw unavailable();
+      }
+      return (await limit.within(response.json())) as SiteverifyResponse;
+    });
   } catch (error) {
     if (error instanceof AppError) throw error;
     log.warn("captcha provider unreachable", { errorName: (error as Error).name });
     throw unavailable();
-  } finally {
-    limit.clear();
   }
   // An answer without a boolean `success` is no verdict on the token: the provider is broken,
   // not the sender, so it is 503 (retry), never 403.

@@ -111,9 +111,8 @@ export async function reserveReferenceNumbers(siteId: string, count: number): Pr
 export async function saveSiteSettings(
   site: Site,
   expectedUpdatedAt: string,
-  audit?: AuditEntryInput | readonly AuditEntryInput[],
+  entries: readonly AuditEntryInput[] = [],
 ): Promise<Site | Outcome<"CONFLICT"> | undefined> {
-  const entries = audit === undefined ? [] : Array.isArray(audit) ? audit : [audit as AuditEntryInput];
   const update = {
     TableName: tableName(),
     Key: keys.site(site.orgId, site.id),

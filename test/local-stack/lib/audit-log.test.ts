@@ -41,10 +41,10 @@ describe("audit entries go with their change or not at all", () => {
       updatedAt: new Date().toISOString(),
     };
     // Another writer changed the site since it was read: the update's condition refuses, the entry goes with it.
-    expect(await saveSiteSettings(next, "1999-01-01T00:00:00.000Z", entry)).toBe("CONFLICT");
+    expect(await saveSiteSettings(next, "1999-01-01T00:00:00.000Z", [entry])).toBe("CONFLICT");
     expect(await storedEntries(owner.orgId)).toEqual([]);
 
-    expect(await saveSiteSettings(next, site.updatedAt, entry)).toEqual(next);
+    expect(await saveSiteSettings(next, site.updatedAt, [entry])).toEqual(next);
     const [stored] = await storedEntries(owner.orgId);
     expect(stored).toMatchObject({ action: "site.captcha_secret_changed", actorId: owner.userId, type: "audit_entry" });
     const at = Date.parse(String(stored?.at));
