@@ -136,6 +136,48 @@ test("add an endpoint (secret once), send a test event, read the log, filter fai
   expect(receiver.requests(gonePath)).toHaveLength(2);
 });
 
+test("a list read torn between a 410's two writes is read again: the endpoint shows disabled", async ({
+  signedIn: page,
+  request,
+  account,
+}) => {
+  // The attempt runner disables the endpoint, then records its delivery failed. A list read that
+  // falls between the two (the endpoint read before the first, the delivery after the second) is
+  // rare on demand, so the browser is handed that read: the first answer showing the delivery
+  // settled has its endpoint put back as it was before the disable. Only the next read may fix it.
+  const { formId } = await createForm(request, account);
+  const gonePath = receiverPath("e2e-torn");
+  receiver.script(gonePath, [{ status: 410 }]);
+  await addEndpoint(request, account, formId, receiver.url(gonePath), "Torn read");
+  let torn = false;
+  await page.route(`**/api/v1/forms/${formId}/outbound-webhooks`, async (route) => {
+    if (route.request().method() !== "GET" || torn) return route.continue();
+    const response = await route.fetch();
+    const body = (await response.json()) as {
+      data: {
+        outboundWebhooks: {
+          isEnabled: boolean;
+          disabledReason: string | null;
+          disabledAt: string | null;
+          lastDelivery: { status: string } | null;
+        }[];
+      };
+    };
+    const [endpoint] = body.data.outboundWebhooks;
+    if (endpoint?.lastDelivery?.status === "failed") {
+      torn = true;
+      Object.assign(endpoint, { isEnabled: true, disabledReason: null, disabledAt: null });
+    }
+    return route.fulfill({ response, json: body });
+  });
+  await page.goto(`/forms/${formId}/webhooks`);
+  const row = page.getByRole("listitem", { name: "Torn read" });
+  await row.getByRole("button", { name: "Send test event" }).click();
+  await expect.poll(() => torn, { timeout: 20_000 }).toBe(true);
+  await expect(row.getByText(/Inlet disabled it on .*: The receiver answered 410 Gone/)).toBeVisible();
+  await expect(row.getByText("Disabled", { exact: true })).toBeVisible();
+});
+
 test("the SSRF guard's refusal shows beside the URL, in words; nothing is added", async ({
   signedIn: page,
   request,

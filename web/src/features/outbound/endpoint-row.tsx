@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { apiError } from "../../api/client";
 import { queryKeys } from "../../api/keys";
 import { Button } from "../../components/ui/button";
@@ -13,7 +13,7 @@ import { formatAgo, formatDateTime } from "../../lib/format";
 import { chatWords, DestinationForm, type DestinationInput, destinationEdit } from "./destination-form";
 import { EndpointForm, type EndpointInput } from "./endpoint-form";
 import { eventsWords } from "./events-field";
-import { deleteEndpoint, type Endpoint, sendTestEvent, updateEndpoint } from "./queries";
+import { deleteEndpoint, type Endpoint, isActive, sendTestEvent, updateEndpoint } from "./queries";
 import { StatusBadge } from "./status-badge";
 import { PLATFORMS, responseWords } from "./words";
 
@@ -43,6 +43,21 @@ export function EndpointRow({ formId, endpoint }: { formId: string; endpoint: En
   const name = endpoint.description ?? (chat ? PLATFORMS[chat].label : endpoint.url);
   const testWord = chat ? "test message" : "test event";
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.outboundWebhooks.ofForm(formId) });
+  // One more read once the newest delivery settles. The list reads an endpoint, then its newest
+  // delivery; an attempt answered 410 disables the endpoint, then records the delivery failed
+  // (lib/outbound/attempts.ts). A read that falls between the two shows the delivery settled and
+  // the endpoint still enabled, and polling, which follows only moving deliveries, stops there.
+  // A read after the settle sees both writes.
+  const moving = endpoint.lastDelivery ? isActive(endpoint.lastDelivery) : false;
+  const lookAgain = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the newest delivery or its motion changes, not on every render
+  useEffect(() => {
+    if (moving) lookAgain.current = true;
+    else if (lookAgain.current) {
+      lookAgain.current = false;
+      void refresh();
+    }
+  }, [moving, endpoint.lastDelivery?.id]);
   const act = useMutation({
     mutationFn: async (action: "enable" | "disable" | "delete" | "test") => {
       if (action === "enable" || action === "disable")
@@ -53,8 +68,11 @@ export function EndpointRow({ formId, endpoint }: { formId: string; endpoint: En
     },
     onMutate: () => setTested(false),
     onSuccess: async (action) => {
-      if (action === "test") setTested(true);
-      else toast(`${name} ${{ enable: "enabled", disable: "disabled", delete: "deleted" }[action]}`);
+      if (action === "test") {
+        setTested(true);
+        // Its delivery may settle before the next read: that read is then the one to look again after.
+        lookAgain.current = true;
+      } else toast(`${name} ${{ enable: "enabled", disable: "disabled", delete: "deleted" }[action]}`);
       await refresh();
     },
   });
