@@ -1,6 +1,6 @@
 import { type Account, api, createSite, signupOwner } from "../../support/api";
 import { createHook, formOfHook, type Hook, submitTo } from "../../support/submissions";
-import { bookkeepingBarrier } from "../pipeline/support/barrier";
+import { bookkeeperCaughtUp } from "../pipeline/support/barrier";
 
 /**
  * How soon a form's counts follow a stored and a deleted submission on the local stack: within
@@ -17,22 +17,11 @@ let owner: Account;
 let siteId: string;
 let hook: Hook;
 
-/** The bookkeeper has bookkept everything written so far: barriers until one passes (each probe waits 30 s). */
-async function caughtUp(deadline: number): Promise<void> {
-  for (;;) {
-    try {
-      return await bookkeepingBarrier();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-    }
-  }
-}
-
 beforeAll(async () => {
   owner = await signupOwner("counts-settle");
   siteId = await createSite(owner);
   hook = await createHook(owner, siteId);
-  await caughtUp(Date.now() + 8 * 60_000);
+  await bookkeeperCaughtUp(Date.now() + 8 * 60_000);
 }, 10 * 60_000);
 
 /** Polls the form's answer until its submissionCount is `expected`; answers the milliseconds since `from`. */
