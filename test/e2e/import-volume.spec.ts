@@ -8,7 +8,6 @@ import { chooseFile, openImport } from "./support/import";
  * Alone, without the dashboard project first: `E2E_PORT=… npx playwright test --no-deps test/e2e/import-volume.spec.ts`.
  */
 test("a larger file shows its progress while it runs, then its summary", async ({ signedIn: page, request, account }) => {
-  test.setTimeout(90_000);
   await openImport(page, request, account);
   const rows = Array.from(
     { length: 1000 },
