@@ -4,9 +4,9 @@ import { AppError, type ErrorCode, notFound } from "./errors";
 import { nextTimestamp } from "./forms";
 import { newId } from "./ids";
 import type { AuditDetails } from "./store/audit-log";
-import type { SubmissionStatus } from "./store/shapes";
+import type { Actor, SubmissionStatus } from "./store/shapes";
 import { SUBMISSION_STATUSES } from "./store/shapes";
-import type { SubmissionChangeEntry, SubmissionChanges, TimelineActor } from "./store/timeline";
+import type { SubmissionChangeEntry, SubmissionChanges } from "./store/timeline";
 import { type TriageState, type TriageTarget, type TriageWrite, writeTriage } from "./store/triage";
 import { findSubmissionAndForm, submissionView } from "./submissions";
 import * as z from "./validation";
@@ -44,7 +44,7 @@ export const triageOf = (s: Pick<TriageTarget, "status" | "ownerId" | "tags">): 
  * Who acts, as the timeline names them: a member or an API key by its id and its name at the time
  * (a key may be renamed or revoked later; the entry keeps what it was called then).
  */
-export function timelineActor(principal: Principal): TimelineActor {
+export function timelineActor(principal: Principal): Actor {
   if (principal.kind === "apiKey") return { type: "api_key", id: principal.keyId, name: principal.name };
   return { type: "member", id: principal.userId, name: principal.name };
 }

@@ -30,14 +30,12 @@ export const MAX_FORMS_READ = 20;
 export const LEADS_LISTED = 5;
 export const FAILURES_LISTED = 10;
 
-type Grade = LeadGrade;
-
 export interface DigestLead {
   submissionId: string;
   formName: string;
   reference: string;
   receivedAt: string;
-  grade: Grade | null;
+  grade: LeadGrade | null;
   score: number | null;
   test: boolean;
   name: string | null;
@@ -74,7 +72,7 @@ export interface DigestContent {
   truncated: boolean;
 }
 
-const GRADE_RANK: Record<Grade, number> = { hot: 3, warm: 2, cold: 1 };
+const GRADE_RANK: Record<LeadGrade, number> = { hot: 3, warm: 2, cold: 1 };
 
 export async function collectDigest(
   member: NotifiedMember,
@@ -127,7 +125,7 @@ export async function collectDigest(
   const byNewest = [...leads].sort((a, b) => (a.receivedAt < b.receivedAt ? 1 : a.receivedAt > b.receivedAt ? -1 : 0));
   const hottest = leads
     .filter((l) => l.grade === "hot" || l.grade === "warm")
-    .sort((a, b) => GRADE_RANK[b.grade as Grade] - GRADE_RANK[a.grade as Grade] || (b.score ?? 0) - (a.score ?? 0))
+    .sort((a, b) => GRADE_RANK[b.grade as LeadGrade] - GRADE_RANK[a.grade as LeadGrade] || (b.score ?? 0) - (a.score ?? 0))
     .slice(0, LEADS_LISTED);
 
   const formIds = new Map(forms.map((f) => [f.form.id, f.form.name]));

@@ -8,13 +8,13 @@ import type { Outcome } from "./outcomes";
 import type { Role } from "./shapes";
 import { type TransactItem, transact } from "./transactions";
 
+/** What an emailed link proves (EmailToken.purpose). */
+export const EMAIL_LINK_PURPOSES = ["verify", "reclaim", "change"] as const;
+
 /**
  * A single-use emailed link's item (the token itself is only in the email; this is keyed by its
  * hash). Password-reset links are items of the same kind (lib/store/credentials.ts).
  */
-/** What an emailed link proves (EmailToken.purpose). */
-export const EMAIL_LINK_PURPOSES = ["verify", "reclaim", "change"] as const;
-
 export interface EmailToken {
   /**
    * `verify` proves the account's own address; `reclaim` lets the address's owner take it from an

@@ -17,7 +17,6 @@ export const FAILURE_STATUSES = ["retrying", "failed"] as const;
 
 export interface EndpointFailure {
   deliveryId: string;
-  /** `retrying`: another attempt is scheduled; `failed`: the delivery gave up. */
   status: (typeof FAILURE_STATUSES)[number];
   statusCode: number | null;
   error: string | null;

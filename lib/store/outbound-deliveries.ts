@@ -4,7 +4,7 @@ import { batchGet } from "./batch";
 import { filteredPage } from "./filtered-query";
 import { fromItem } from "./items";
 import { keys } from "./keys";
-import type { ActorType, Lead } from "./shapes";
+import type { Actor, Lead } from "./shapes";
 
 /**
  * Outbound webhook deliveries in the table (docs/data-model.md, "Outbound delivery"); the
@@ -24,13 +24,6 @@ export type DeliveryEventType = (typeof DELIVERY_EVENT_TYPES)[number];
 /** `manual`: an attempt a user asked for (POST .../retry); `automatic`: the schedule's. */
 export const DELIVERY_TRIGGERS = ["automatic", "manual"] as const;
 
-/** Who made a submission change: a member of the organization or an API key, with its name then. */
-export interface ChangeActor {
-  type: ActorType;
-  id: string;
-  name: string;
-}
-
 /** What one change entry changed (only the fields that changed; docs/data-model.md, "Timeline entry"). */
 export interface SubmissionChanges {
   status?: { from: string; to: string };
@@ -43,7 +36,7 @@ export interface DeliveryChange {
   /** The entry's id (`chg_...`): the delivery id derives from it and the endpoint. */
   id: string;
   at: string;
-  actor: ChangeActor;
+  actor: Actor;
   changes: SubmissionChanges;
 }
 

@@ -65,6 +65,12 @@ export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
 /** Who made a change: a member of the organization or an API key. */
 export const ACTOR_TYPES = ["member", "api_key"] as const;
 export type ActorType = (typeof ACTOR_TYPES)[number];
+/** Who made a change, with its name then: a submission change's, a note's, as the timeline and change events show it. */
+export interface Actor {
+  type: ActorType;
+  id: string;
+  name: string;
+}
 
 /** A submission's lead qualification (lib/leads.ts computes it; docs/leads.md). */
 export interface Lead {

@@ -2,7 +2,7 @@ import { tableName } from "../aws/dynamodb";
 import { fromItem } from "./items";
 import { keys } from "./keys";
 import { type Page, queryPage } from "./pagination";
-import type { ActorType, SubmissionStatus } from "./shapes";
+import type { Actor, SubmissionStatus } from "./shapes";
 import type { TransactItem } from "./transactions";
 
 /**
@@ -16,13 +16,6 @@ import type { TransactItem } from "./transactions";
 /** What happened to a note, as the timeline shows it. */
 export const NOTE_ACTIONS = ["added", "edited", "deleted"] as const;
 export type NoteAction = (typeof NOTE_ACTIONS)[number];
-
-/** Who made a change, as the timeline shows it. */
-export interface TimelineActor {
-  type: ActorType;
-  id: string;
-  name: string;
-}
 
 /** What a change did: only the fields that changed. */
 export interface SubmissionChanges {
@@ -39,7 +32,7 @@ export interface SubmissionChangeEntry {
   siteId: string;
   orgId: string;
   at: string;
-  actor: TimelineActor;
+  actor: Actor;
   changes: SubmissionChanges;
 }
 
@@ -49,7 +42,7 @@ export interface NoteEventEntry {
   submissionId: string;
   orgId: string;
   at: string;
-  actor: TimelineActor;
+  actor: Actor;
   note: { id: string; action: NoteAction };
 }
 

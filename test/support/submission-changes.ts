@@ -2,7 +2,8 @@ import { PutCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { db, tableName } from "../../lib/aws/dynamodb";
 import { newId, nowIso } from "../../lib/ids";
 import { keys } from "../../lib/store/keys";
-import type { ChangeActor, SubmissionChanges } from "../../lib/store/outbound-deliveries";
+import type { SubmissionChanges } from "../../lib/store/outbound-deliveries";
+import type { Actor } from "../../lib/store/shapes";
 
 /**
  * Writes what the triage routes write for a status, owner or tags
@@ -14,7 +15,7 @@ import type { ChangeActor, SubmissionChanges } from "../../lib/store/outbound-de
 export async function writeChange(
   submission: { id: string; formId: string; siteId: string; orgId: string },
   change: {
-    actor: ChangeActor;
+    actor: Actor;
     changes: SubmissionChanges;
     state: { status?: string; ownerId?: string | null; tags?: string[] };
   },
