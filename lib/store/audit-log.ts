@@ -104,6 +104,14 @@ export function auditEntryItem(entry: AuditEntryInput): TransactItem {
 export const auditNamed = (entry: AuditEntryInput | undefined): Named<"audit">[] =>
   entry ? [["audit", auditEntryItem(entry)]] : [];
 
+/**
+ * The entries of one write as named items of its `transact([...])`, each at the write's own
+ * instant `at` (the changed item's `updatedAt`) unless it names its own: one change, one time,
+ * rather than one clock read per entry.
+ */
+export const auditEntriesNamed = (entries: readonly AuditEntryInput[], at: string): Named<"audit">[] =>
+  entries.map((entry) => ["audit", auditEntryItem({ ...entry, at: entry.at ?? at })]);
+
 /** Puts an entry on its own: only for an action that writes nothing in the table itself (an export, an access request). */
 export async function putAuditEntry(entry: AuditEntryInput): Promise<void> {
   await db().send(

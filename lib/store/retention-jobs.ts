@@ -1,6 +1,6 @@
 import { QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { db, isConditionFailure, tableName } from "../aws/dynamodb";
-import { type AuditEntryInput, auditEntryItem } from "./audit-log";
+import { type AuditEntryInput, auditEntriesNamed } from "./audit-log";
 import { type Retention, unexpiredFilter } from "./expiry";
 import { FORM_NOT_PURGING, type Form, type FormChanges, type RetentionProgress, toForm } from "./forms";
 import { keys } from "./keys";
@@ -8,7 +8,7 @@ import { unchangedUpdate } from "./optimistic";
 import type { Outcome } from "./outcomes";
 import type { JobStatus } from "./shapes";
 import { GSI1 } from "./table-definition";
-import { type Named, transact } from "./transactions";
+import { transact } from "./transactions";
 
 /**
  * A form's retention job (docs/data-model.md, "Retention job"): written in the same transaction
@@ -82,7 +82,7 @@ export async function updateFormRetention(
     ],
     // Replaces a running job: its next write finds a higher generation and stops.
     ["job", { Put: { TableName, Item: retentionJobItem(job) } }],
-    ...audit.map((entry): Named<"audit"> => ["audit", auditEntryItem(entry)]),
+    ...auditEntriesNamed(audit, updatedAt),
   ]);
   if (!cancelled) return toForm({ ...current, ...changes, retentionJob: progressOf(job), updatedAt });
   if (!cancelled.refused("form")) throw cancelled.error;

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { conditionFailedItem, db, isConditionFailure, tableName } from "../aws/dynamodb";
-import { type AuditEntryInput, auditNamed } from "./audit-log";
+import { type AuditEntryInput, auditEntriesNamed, auditNamed } from "./audit-log";
 import type { Retention } from "./expiry";
 import { SITE_FORM_COUNTER } from "./forms";
 import { fromItem } from "./items";
@@ -136,7 +136,7 @@ export async function saveSiteSettings(
   if (entries.length > 0) {
     // An audited change (a captcha secret, the default retention) and its entries: one
     // transaction (which returns no item: the site as written is the one given, its counters aside).
-    const cancelled = await transact([["site", { Update: update }], ...entries.flatMap(auditNamed)]);
+    const cancelled = await transact([["site", { Update: update }], ...auditEntriesNamed(entries, site.updatedAt)]);
     if (!cancelled) return site;
     if (!cancelled.refused("site")) throw cancelled.error;
     return cancelled.found("site") ? "CONFLICT" : undefined;

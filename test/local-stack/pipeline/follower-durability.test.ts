@@ -148,7 +148,11 @@ test("a bookkeeper's batch interrupted by kill -9 is handed over again as it was
   await first.waitFor("every record consumed and saved", (s) => s.consumed === ITEMS && s.inFlight === 0 && !s.unsaved);
   await first.kill();
   const [interrupted] = handedOver(batchesFile).batches as [string[]];
-  expect(interrupted).toHaveLength(10);
+  // A batch holds at most BOOKKEEPER_BATCH_SIZE records, and only the records of one GetRecords
+  // page: the shared table's stream holds other tests' records too, so a page may end after just
+  // one of this run's (as a batch of an event source mapping may be smaller than its size).
+  expect(interrupted.length).toBeGreaterThanOrEqual(1);
+  expect(interrupted.length).toBeLessThanOrEqual(10);
   expect(handedOver(batchesFile).batches).toHaveLength(1);
   expect(deliveries(env.DELIVERIES_FILE)).toHaveLength(ITEMS);
 
