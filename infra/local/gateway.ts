@@ -259,10 +259,32 @@ export async function startGateway(
       if (!res.headersSent) apiGatewayError(res, 500, "Internal Server Error");
     });
   });
+  // Node closes an idle keep-alive connection after 5 s by default, on a timer. When this
+  // process's loop runs late (it also runs the consumer and the bookkeeper), that timer can fire
+  // after a client's next request has reached the socket but before it was read, and the client
+  // sees "other side closed" with no answer. A client reuses a socket for the advertised timeout
+  // less a margin (undici in Node 20: 2 s), so a longer timeout makes a request near the limit
+  // rare: idle gaps of a minute are rare in a test run, gaps of five seconds are not.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());
   });
   const actual = (server.address() as AddressInfo).port;
   return { server, url: `http://localhost:${actual}`, port: actual };
+}
+
+/**
+ * Stops the gateway once the requests in flight are answered. close() alone would also wait out
+ * each of their connections' keep-alive timeout (65 s); each is closed as soon as it is idle.
+ */
+export function stopGateway(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    server.close(() => {
+      clearInterval(idle);
+      resolve();
+    });
+  });
 }

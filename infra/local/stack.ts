@@ -84,7 +84,7 @@ export async function startLocalStack(local: LocalConfig, options: { webDir?: st
   process.env.FIRST_ACCOUNT_ADMIN ??= "true";
 
   // The gateway imports the route table and handlers, which read the config set above.
-  const { startGateway } = await import("./gateway");
+  const { startGateway, stopGateway } = await import("./gateway");
   // With the dashboard's build, the gateway serves it at / as CloudFront does (npm start).
   const gateway = await startGateway(local.PORT, undefined, options.webDir ? { webDir: options.webDir } : {});
   const baseUrl = local.BASE_URL ?? (local.PORT === 3000 ? "http://localhost:3000" : gateway.url);
@@ -169,7 +169,7 @@ export async function startLocalStack(local: LocalConfig, options: { webDir?: st
   renameSync(`${file}.tmp`, file);
 
   const stop = async () => {
-    await new Promise<void>((r) => gateway.server.close(() => r()));
+    await stopGateway(gateway.server);
     // The poller first (its batch in progress finishes and settles), then the follower writes
     // its final position; only then do the emulators go.
     await Promise.all([poller.stop(), digestSchedule.stop(), sweeper.stop()]);

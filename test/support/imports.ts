@@ -1,4 +1,5 @@
-import { gzipSync } from "node:zlib";
+import { promisify } from "node:util";
+import { gzip as gzipCallback } from "node:zlib";
 import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { db, tableName } from "../../lib/aws/dynamodb";
 import { newId, newTimeOrderedId } from "../../lib/ids";
@@ -118,11 +119,18 @@ export function basinCsv(rows: { id: string; submittedAt: string; email: string;
 
 export const importPath = (formId: string) => `/api/v1/forms/${formId}/import`;
 
-export function postImport(token: string, formId: string, body: Record<string, unknown>, { gzip = false } = {}) {
+/**
+ * Compresses off the event loop (zlib's thread pool). A synchronous gzip of megabytes blocks the
+ * loop for seconds on a busy machine; a pooled keep-alive socket the gateway closes meanwhile is
+ * then written to before its close is seen, and the request fails with "other side closed".
+ */
+export const gzipAsync = promisify(gzipCallback);
+
+export async function postImport(token: string, formId: string, body: Record<string, unknown>, { gzip = false } = {}) {
   if (!gzip) return api("POST", importPath(formId), { token, body });
   return api("POST", importPath(formId), {
     token,
-    rawBody: gzipSync(JSON.stringify(body)),
+    rawBody: await gzipAsync(JSON.stringify(body)),
     headers: { "content-type": "application/json", "content-encoding": "gzip" },
   });
 }
