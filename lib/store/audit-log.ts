@@ -105,12 +105,12 @@ export const auditNamed = (entry: AuditEntryInput | undefined): Named<"audit">[]
   entry ? [["audit", auditEntryItem(entry)]] : [];
 
 /**
- * The entries of one write as named items of its `transact([...])`, each at the write's own
- * instant `at` (the changed item's `updatedAt`) unless it names its own: one change, one time,
- * rather than one clock read per entry.
+ * The entries of one write as named items of its `transact([...])`, all at the write's own
+ * instant `at` (the changed item's `updatedAt`): one change, one time, rather than one clock
+ * read per entry.
  */
 export const auditEntriesNamed = (entries: readonly AuditEntryInput[], at: string): Named<"audit">[] =>
-  entries.map((entry) => ["audit", auditEntryItem({ ...entry, at: entry.at ?? at })]);
+  entries.map((entry) => ["audit", auditEntryItem({ ...entry, at })]);
 
 /** Puts an entry on its own: only for an action that writes nothing in the table itself (an export, an access request). */
 export async function putAuditEntry(entry: AuditEntryInput): Promise<void> {
